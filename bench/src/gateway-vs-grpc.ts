@@ -1,0 +1,81 @@
+// Benchmark: the same RPC (ProbeService.Echo) called directly over gRPC and through the gateway
+// (HTTP → route table → gRPC), both at a fixed request rate. Prints p50/p99/p99.9 latency in ms,
+// throughput, and the gateway/direct ratio.
+//
+//   node bench/dist/gateway-vs-grpc.js [--rate 500] [--duration 15] [--warmup 3]
+//
+// Needs the local stack (Postgres for the probe's migrations): `bash deploy/local/stack.sh up`.
+import autocannon from 'autocannon';
+import { conformanceV1 } from '@platform/contracts';
+import { createServiceClient } from '@platform/grpc';
+import { parseArgs } from 'node:util';
+import { startChild, stopChild } from './lib/children.js';
+import { openLoop, type LatencyReport } from './lib/open-loop.js';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '500' },
+    duration: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
+const rate = Number(values.rate);
+const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const PROBE_PORT = '50190';
+const GATEWAY_PORT = '50191';
+
+async function throughGateway(seconds: number): Promise<LatencyReport> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${GATEWAY_PORT}/api/v1/probe/echo?text=bench`,
+    connections: 50,
+    overallRate: rate,
+    duration: seconds,
+  });
+  return {
+    requests: result.requests.total,
+    errors: result.errors + result.non2xx,
+    throughput: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    p999: result.latency.p99_9,
+    max: result.latency.max,
+  };
+}
+
+function row(name: string, r: LatencyReport): string {
+  return `| ${name} | ${rate} | ${r.throughput} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${r.p999.toFixed(3)} | ${r.errors} |`;
+}
+
+const probe = await startChild('probe-server.js', { PROBE_PORT });
+const gateway = await startChild('gateway-server.js', {
+  GATEWAY_PORT,
+  PROBE_ADDR: `127.0.0.1:${PROBE_PORT}`,
+});
+const client = createServiceClient(
+  conformanceV1.ProbeServiceService,
+  'platform.conformance.v1.ProbeService',
+  `127.0.0.1:${PROBE_PORT}`,
+);
+const echo = () => client.call('echo', { text: 'bench', delay_ms: 0, include_principal: false });
+try {
+  await openLoop(echo, rate, warmup);
+  await throughGateway(warmup);
+  const direct = await openLoop(echo, rate, duration);
+  const viaGateway = await throughGateway(duration);
+  console.log(
+    `\nProbeService.Echo at ${rate} req/s for ${duration}s (after ${warmup}s warm-up), latency in ms\n`,
+  );
+  console.log('| path | target rate | achieved req/s | p50 | p99 | p99.9 | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  console.log(row('direct gRPC', direct));
+  console.log(row('gateway (HTTP → gRPC)', viaGateway));
+  console.log(
+    `\nratio gateway/direct: p50 ${(viaGateway.p50 / direct.p50).toFixed(2)}x, p99 ${(viaGateway.p99 / direct.p99).toFixed(2)}x, ` +
+      `gateway adds ${(viaGateway.p50 - direct.p50).toFixed(3)} ms at p50`,
+  );
+} finally {
+  client.close();
+  await stopChild(gateway);
+  await stopChild(probe);
+}

@@ -1,0 +1,11 @@
+// Child process: the probe gRPC service on PROBE_PORT (bench only).
+import { createLogger } from '@platform/logger';
+import { stackEnv, startProbeService } from '@platform/testing';
+
+const probe = await startProbeService(
+  stackEnv.databaseUrl,
+  createLogger('bench-probe', 'warn'),
+  Number(process.env.PROBE_PORT),
+);
+process.send?.({ ready: probe.address });
+process.on('SIGTERM', () => void probe.stop().then(() => process.exit(0)));

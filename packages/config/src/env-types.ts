@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const PORT = z.coerce.number().int().min(1).max(65535);
+
+function urlWithScheme(schemes: string[]) {
+  return z
+    .string()
+    .url()
+    .refine((value) => schemes.some((s) => value.startsWith(`${s}://`)), {
+      message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+    });
+}
+
+/** Reusable validators for environment variables; compose them into a service's schema. */
+export const env = {
+  port: () => PORT,
+  positiveInt: () => z.coerce.number().int().positive(),
+  /** `true/false/1/0/yes/no`; `fallback` applies when the variable is unset. */
+  boolean: (fallback?: boolean) => {
+    const flag = z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+      .transform((v) => v === 'true' || v === '1' || v === 'yes');
+    return fallback === undefined ? flag : flag.optional().transform((v) => v ?? fallback);
+  },
+  postgresUrl: () => urlWithScheme(['postgres', 'postgresql']),
+  mongoUrl: () => urlWithScheme(['mongodb']),
+  redisUrl: () => urlWithScheme(['redis', 'rediss']),
+  /** Comma-separated host:port list. */
+  hostPorts: () =>
+    z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .refine((list) => list.length > 0 && list.every((hp) => /^[^:\s]+:\d{1,5}$/.test(hp)), {
+        message: 'must be a comma-separated list of host:port',
+      }),
+  hostPort: () => z.string().regex(/^[^:\s]+:\d{1,5}$/, 'must be host:port'),
+  secretKey: () => z.string().min(32, 'must be at least 32 characters'),
+  logLevel: () => z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
+};
+
+/** Variables every service reads. */
+export const commonShape = {
+  NODE_ENV: env.nodeEnv(),
+  LOG_LEVEL: env.logLevel(),
+};

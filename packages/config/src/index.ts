@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError, type ConfigSchema } from './load-config.js';
+export { env, commonShape } from './env-types.js';

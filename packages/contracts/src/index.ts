@@ -1,0 +1,18 @@
+// Generated contracts, one namespace per proto package. Import a namespace
+// (`import { identityV1 } from '@platform/contracts'`) or a file
+// (`@platform/contracts/platform/identity/v1/identity`).
+export * as commonV1 from './gen/platform/common/v1/info.js';
+export * as identityV1 from './gen/platform/identity/v1/identity.js';
+export * as apikeysV1 from './gen/platform/apikeys/v1/apikeys.js';
+export * as notificationsV1 from './gen/platform/notifications/v1/notifications.js';
+export * as modelsV1 from './gen/platform/models/v1/models.js';
+export * as workflowsV1 from './gen/platform/workflows/v1/workflows.js';
+export * as observabilityV1 from './gen/platform/observability/v1/observability.js';
+export * as conformanceV1 from './gen/platform/conformance/v1/probe.js';
+export * as taskEventsV1 from './gen/platform/events/v1/task.js';
+export * as notificationEventsV1 from './gen/platform/events/v1/notification_event.js';
+export * as domainEventsV1 from './gen/platform/events/v1/domain_event.js';
+export * as telemetryEventsV1 from './gen/platform/events/v1/telemetry.js';
+export * as rpcStatus from './gen/google/rpc/status.js';
+export * as rpcErrorDetails from './gen/google/rpc/error_details.js';
+export { Any } from './gen/google/protobuf/any.js';

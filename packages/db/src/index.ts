@@ -1,0 +1,13 @@
+export {
+  createPool,
+  withDatabase,
+  type CreatePoolOptions,
+  type Pool,
+  type PoolClient,
+  type QueryResultRow,
+} from './pool.js';
+export { withTransaction, type IsolationLevel, type TransactionOptions } from './transaction.js';
+export { runMigrations, type RunMigrationsOptions } from './migrations.js';
+export { ensureDatabase, dropDatabase } from './ensure-database.js';
+export { schemaVersion } from './schema-version.js';
+export { openDatabase } from './open-database.js';

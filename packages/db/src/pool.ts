@@ -1,0 +1,52 @@
+import pg from 'pg';
+import { createLogger, type Logger } from '@platform/logger';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type QueryResultRow = pg.QueryResultRow;
+
+export interface CreatePoolOptions {
+  /** Maximum connections in the pool. Default 10. */
+  max?: number;
+  /** Server-side `statement_timeout` for every connection; 0 disables. Default 30 000 ms. */
+  statementTimeoutMs?: number;
+  /** Server-side `idle_in_transaction_session_timeout`; 0 disables. Default 60 000 ms. */
+  idleInTransactionTimeoutMs?: number;
+  /** Shown in `pg_stat_activity.application_name`. */
+  applicationName?: string;
+  /** How long `connect()`/`query()` wait for a free or new connection. Default 5000 ms. */
+  connectionTimeoutMs?: number;
+  /** Idle connections are closed after this long. Default 30 000 ms. */
+  idleTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * A `pg` pool with bounded waits and server-side timeouts, so a stuck query or a leaked transaction
+ * cannot hold a connection forever. Errors on idle clients (server restart, network drop) are logged
+ * instead of crashing the process; the pool replaces the broken connection on next use.
+ */
+export function createPool(url: string, options: CreatePoolOptions = {}): Pool {
+  const logger = (options.logger ?? createLogger('db')).child({ component: 'pg-pool' });
+  const config: pg.PoolConfig = {
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 60_000,
+  };
+  if (options.applicationName) config.application_name = options.applicationName;
+  const pool = new pg.Pool(config);
+  pool.on('error', (err) => {
+    logger.error({ err }, 'idle postgres client failed');
+  });
+  return pool;
+}
+
+/** Returns `url` with its database name replaced by `database` (credentials, host and query kept). */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}

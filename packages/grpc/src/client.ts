@@ -1,0 +1,84 @@
+import { credentials, makeGenericClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
+import { requestContext } from '@platform/logger';
+import { toMetadata } from './metadata.js';
+import type { Principal } from './principal.js';
+import type { RequestOf, ResponseOf, ServiceDefinition } from './service-types.js';
+import { statusToBusinessError } from './status-details.js';
+
+export interface CallOptions {
+  /** Per-call deadline; defaults to the client's `defaultTimeoutMs`. */
+  timeoutMs?: number;
+  principal?: Principal;
+  locale?: string;
+}
+
+export interface ServiceClient<D extends ServiceDefinition> {
+  call<K extends keyof D & string>(
+    method: K,
+    request: RequestOf<D[K]>,
+    options?: CallOptions,
+  ): Promise<ResponseOf<D[K]>>;
+  /** Resolves when the channel is connected, rejects after `timeoutMs`. */
+  waitForReady(timeoutMs: number): Promise<void>;
+  close(): void;
+}
+
+export interface ClientOptions {
+  defaultTimeoutMs?: number;
+}
+
+// Round-robin over every address DNS returns (a headless Kubernetes Service lists each pod), so
+// one gateway spreads calls across all replicas instead of pinning one connection.
+const CHANNEL_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.max_receive_message_length': 8 * 1024 * 1024,
+};
+
+/**
+ * A promise-based client for one service. Every call carries the current request id, locale and
+ * principal as metadata and a deadline; failures come back as BusinessError (see status-details).
+ */
+export function createServiceClient<D extends ServiceDefinition>(
+  definition: D,
+  serviceName: string,
+  address: string,
+  options: ClientOptions = {},
+): ServiceClient<D> {
+  const Constructor = makeGenericClientConstructor(definition, serviceName);
+  const client = new Constructor(address, credentials.createInsecure(), CHANNEL_OPTIONS) as Client &
+    Record<string, (...args: unknown[]) => unknown>;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
+
+  return {
+    call(method, request, callOptions = {}) {
+      const context = requestContext.current();
+      const metadata = toMetadata({
+        requestId: context?.requestId ?? requestContext.newRequestId(),
+        locale: callOptions.locale ?? context?.locale,
+        principal: callOptions.principal,
+      });
+      const deadline = new Date(Date.now() + (callOptions.timeoutMs ?? defaultTimeoutMs));
+      return new Promise((resolve, reject) => {
+        const fn = client[method];
+        if (typeof fn !== 'function') {
+          reject(new Error(`${serviceName} has no method ${method}`));
+          return;
+        }
+        fn.call(client, request, metadata, { deadline }, (error: ServiceError | null, response: unknown) => {
+          if (error) reject(statusToBusinessError(error));
+          else resolve(response as ResponseOf<D[typeof method]>);
+        });
+      });
+    },
+    waitForReady(timeoutMs) {
+      return new Promise((resolve, reject) => {
+        client.waitForReady(Date.now() + timeoutMs, (error) => (error ? reject(error) : resolve()));
+      });
+    },
+    close() {
+      client.close();
+    },
+  };
+}

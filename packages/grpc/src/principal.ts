@@ -1,0 +1,22 @@
+/** Who is calling, as authenticated by the gateway and carried to services in gRPC metadata. */
+export interface Principal {
+  user_id: string;
+  username: string;
+  is_superuser: boolean;
+  /** Permission codes granted through roles (`*` grants everything). */
+  permissions: string[];
+  /** Ids of the teams the user belongs to. */
+  team_ids: string[];
+  auth_method: 'jwt' | 'api_key';
+  /** Set when the caller presented an API key. */
+  api_key_id?: string;
+  scopes?: string[];
+}
+
+export function hasPermission(principal: Principal, permission: string): boolean {
+  return (
+    principal.is_superuser ||
+    principal.permissions.includes('*') ||
+    principal.permissions.includes(permission)
+  );
+}

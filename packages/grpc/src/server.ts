@@ -1,0 +1,129 @@
+import {
+  Server,
+  ServerCredentials,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { isBusinessError } from '@platform/errors';
+import { requestContext, type Logger } from '@platform/logger';
+import { HealthImplementation } from 'grpc-health-check';
+import { performance } from 'node:perf_hooks';
+import { readLocale, readPrincipal, readRequestId } from './metadata.js';
+import type { CallContext, ServiceDefinition, ServiceHandlers, UnaryHandler } from './service-types.js';
+import { businessErrorToStatus, internalErrorStatus } from './status-details.js';
+
+export interface ServiceRegistration<D extends ServiceDefinition = ServiceDefinition> {
+  /** Fully qualified service name, e.g. `platform.identity.v1.IdentityService` (used by health). */
+  name: string;
+  definition: D;
+  handlers: ServiceHandlers<D>;
+}
+
+export function registration<D extends ServiceDefinition>(
+  name: string,
+  definition: D,
+  handlers: ServiceHandlers<D>,
+): ServiceRegistration<D> {
+  return { name, definition, handlers };
+}
+
+export interface GrpcServerOptions {
+  host?: string;
+  port: number;
+  logger: Logger;
+  services: ServiceRegistration[];
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** Marks every service NOT_SERVING, lets calls in flight finish, then closes. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+function wrapUnary(method: string, handler: UnaryHandler<never>, logger: Logger) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    const requestId = readRequestId(call.metadata) ?? requestContext.newRequestId();
+    const principal = readPrincipal(call.metadata);
+    const locale = readLocale(call.metadata);
+    const deadline = call.getDeadline();
+    void requestContext.run({ requestId, locale, userId: principal?.user_id }, async () => {
+      const context: CallContext = {
+        requestId,
+        locale,
+        principal,
+        deadline:
+          deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+        metadata: call.metadata,
+        logger,
+      };
+      const started = performance.now();
+      try {
+        const response = await handler(call.request as never, context);
+        callback(null, response);
+        logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
+      } catch (error) {
+        const durationMs = +(performance.now() - started).toFixed(2);
+        if (isBusinessError(error)) {
+          logger.info(
+            { rpc: method, code: error.code, msg_key: error.msgKey, duration_ms: durationMs },
+            'rpc business error',
+          );
+          callback(businessErrorToStatus(error));
+        } else {
+          logger.error({ rpc: method, err: error, duration_ms: durationMs }, 'rpc failed');
+          callback(internalErrorStatus());
+        }
+      }
+    });
+  };
+}
+
+/**
+ * Starts a gRPC server with the given services plus the standard grpc.health.v1 service.
+ * Handlers are async functions (request, context) → response; a thrown BusinessError crosses the
+ * wire as a rich status, anything else as INTERNAL with the cause logged here.
+ */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const { logger } = options;
+  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'SERVING' });
+  health.addToServer(server);
+
+  for (const service of options.services) {
+    const implementation: UntypedServiceImplementation = {};
+    for (const [method, handler] of Object.entries(service.handlers)) {
+      implementation[method] = wrapUnary(`${service.name}/${method}`, handler as UnaryHandler<never>, logger);
+    }
+    server.addService(service.definition, implementation);
+    health.setStatus(service.name, 'SERVING');
+  }
+
+  const address = `${options.host ?? '0.0.0.0'}:${options.port}`;
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    );
+  });
+  logger.info({ address, services: options.services.map((s) => s.name) }, 'gRPC server listening');
+
+  return {
+    port,
+    async shutdown(graceMs = 10_000) {
+      health.setStatus('', 'NOT_SERVING');
+      for (const service of options.services) health.setStatus(service.name, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          logger.warn({ grace_ms: graceMs }, 'gRPC graceful shutdown timed out; forcing');
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      logger.info('gRPC server stopped');
+    },
+  };
+}

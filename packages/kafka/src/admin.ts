@@ -1,0 +1,98 @@
+import type { Logger } from '@platform/logger';
+import { KafkaClient } from './client.js';
+import { withAdmin } from './internal.js';
+
+export interface TopicSpec {
+  topic: string;
+  /** Default: the broker's `num.partitions`. */
+  partitions?: number;
+  /** Default: the broker's `default.replication.factor`. */
+  replicationFactor?: number;
+  /** Topic-level configs, e.g. `{ 'retention.ms': '604800000' }`. */
+  config?: Record<string, string>;
+}
+
+export interface EnsureTopicsOptions {
+  logger?: Logger;
+  clientId?: string;
+}
+
+/**
+ * Creates the topics that do not exist yet and waits for their partition leaders; returns the names
+ * it created. Idempotent, and safe when several processes run it at once. `target` is a client or a
+ * broker list (a temporary client is then used).
+ */
+export async function ensureTopics(
+  target: KafkaClient | string[] | string,
+  topics: (string | TopicSpec)[],
+  options: EnsureTopicsOptions = {},
+): Promise<string[]> {
+  const client =
+    target instanceof KafkaClient
+      ? target
+      : new KafkaClient({ brokers: target, clientId: options.clientId ?? 'ensure-topics', logger: options.logger });
+  const specs = topics.map((t) => (typeof t === 'string' ? { topic: t } : t));
+  return withAdmin(client, async (admin) => {
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.topic));
+    if (missing.length === 0) return [];
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((s) => ({
+        topic: s.topic,
+        numPartitions: s.partitions ?? -1,
+        replicationFactor: s.replicationFactor ?? -1,
+        configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+      })),
+    });
+    // Another process may have created some of them in between; report only what is new to us.
+    const created = missing.map((s) => s.topic);
+    (options.logger ?? client.logger).info({ topics: created }, 'ensured kafka topics');
+    return created;
+  });
+}
+
+export interface PartitionLag {
+  partition: number;
+  /** Next offset the group will read; null when the group never committed on this partition. */
+  committed: number | null;
+  low: number;
+  high: number;
+  lag: number;
+}
+
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  /** Messages not yet consumed by the group, summed over partitions. */
+  total: number;
+  partitions: PartitionLag[];
+}
+
+/**
+ * Backlog of `groupId` on `topic`: high watermark minus the committed offset per partition. A
+ * partition the group never committed counts from the low watermark (everything still retained).
+ */
+export async function consumerLag(client: KafkaClient, groupId: string, topic: string): Promise<ConsumerLag> {
+  return withAdmin(client, async (admin) => {
+    const [watermarks, committed] = await Promise.all([
+      admin.fetchTopicOffsets(topic),
+      admin.fetchOffsets({ groupId, topics: [topic] }),
+    ]);
+    const committedByPartition = new Map<number, number>();
+    for (const p of committed.find((c) => c.topic === topic)?.partitions ?? []) {
+      const offset = Number(p.offset);
+      if (offset >= 0) committedByPartition.set(p.partition, offset);
+    }
+    const partitions = watermarks
+      .map((w): PartitionLag => {
+        const low = Number(w.low);
+        const high = Number(w.high);
+        const offset = committedByPartition.get(w.partition);
+        const from = offset === undefined ? low : Math.max(offset, low);
+        return { partition: w.partition, committed: offset ?? null, low, high, lag: Math.max(0, high - from) };
+      })
+      .sort((a, b) => a.partition - b.partition);
+    return { groupId, topic, total: partitions.reduce((sum, p) => sum + p.lag, 0), partitions };
+  });
+}

@@ -1,0 +1,95 @@
+import kafkajs, { type LogEntry } from 'kafkajs';
+import { createLogger, type Logger } from '@platform/logger';
+import { registerRawKafka } from './internal.js';
+
+const { Kafka: KafkaClass, logLevel } = kafkajs;
+
+export interface CreateKafkaOptions {
+  /** `host:port` list, or one comma-separated string as in `KAFKA_BROKERS`. */
+  brokers: string[] | string;
+  clientId: string;
+  logger?: Logger;
+  /** Default 3000 ms. */
+  connectionTimeoutMs?: number;
+  /** Default 30 000 ms. */
+  requestTimeoutMs?: number;
+}
+
+/** kafkajs messages that are expected in normal operation and would only alarm an operator. */
+const QUIET = [
+  /Limiting retries for the idempotent producer/,
+  /The group is rebalancing, re-joining/,
+  /The coordinator is not aware of this member/,
+];
+
+/** Routes kafkajs's own logging onto pino, at warn and above, quieting the expected noise. */
+function kafkaLogCreator(logger: Logger) {
+  return () =>
+    ({ namespace, level, log }: LogEntry) => {
+      const { message, timestamp: _timestamp, logger: _logger, ...extra } = log;
+      let method: 'error' | 'warn' | 'info' | 'debug' =
+        level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
+      if (QUIET.some((pattern) => pattern.test(message))) method = 'debug';
+      logger[method]({ kafkajs: namespace, ...extra }, message);
+    };
+}
+
+export function parseBrokers(brokers: string[] | string): string[] {
+  const list = (Array.isArray(brokers) ? brokers : brokers.split(',')).map((b) => b.trim()).filter(Boolean);
+  if (list.length === 0) throw new Error('no Kafka brokers configured');
+  return list;
+}
+
+/**
+ * Connection settings plus the things that outlive one call: the logger and the resources to close
+ * on shutdown. Producers, consumers and admin helpers take it as their first argument.
+ */
+export class KafkaClient {
+  readonly brokers: string[];
+  readonly clientId: string;
+  readonly logger: Logger;
+  private readonly consumerClosers = new Set<() => Promise<void>>();
+  private readonly producerClosers = new Set<() => Promise<void>>();
+
+  constructor(options: CreateKafkaOptions) {
+    this.brokers = parseBrokers(options.brokers);
+    this.clientId = options.clientId;
+    this.logger = (options.logger ?? createLogger(options.clientId)).child({ component: 'kafka' });
+    registerRawKafka(
+      this,
+      new KafkaClass({
+        clientId: options.clientId,
+        brokers: this.brokers,
+        connectionTimeout: options.connectionTimeoutMs ?? 3000,
+        requestTimeout: options.requestTimeoutMs ?? 30_000,
+        logLevel: logLevel.WARN,
+        logCreator: kafkaLogCreator(this.logger),
+        retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5000 },
+      }),
+    );
+  }
+
+  /**
+   * Registers something to close in `disconnect()`; returns a function that unregisters it.
+   * Consumers close before producers, so a consumer finishing its last message can still
+   * dead-letter it.
+   */
+  onDisconnect(closer: () => Promise<void>, phase: 'consumer' | 'producer' = 'consumer'): () => void {
+    const set = phase === 'consumer' ? this.consumerClosers : this.producerClosers;
+    set.add(closer);
+    return () => set.delete(closer);
+  }
+
+  /** Stops every consumer, then disconnects every producer created from this client. */
+  async disconnect(): Promise<void> {
+    for (const set of [this.consumerClosers, this.producerClosers]) {
+      const closers = [...set];
+      set.clear();
+      await Promise.allSettled(closers.map((close) => close()));
+    }
+  }
+}
+
+export function createKafka(options: CreateKafkaOptions): KafkaClient {
+  return new KafkaClient(options);
+}

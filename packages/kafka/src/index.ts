@@ -1,0 +1,43 @@
+export { createKafka, parseBrokers, KafkaClient, type CreateKafkaOptions } from './client.js';
+export { Producer, createProducer, type PublishMessage, type RawMessage } from './producer.js';
+export {
+  runConsumer,
+  type ConsumedMessage,
+  type ConsumerHandle,
+  type MessageHandler,
+  type RunConsumerOptions,
+} from './consumer.js';
+export { RedisProcessedStore, type ProcessedStore, type RedisProcessedStoreOptions } from './processed-store.js';
+export {
+  TaskQueue,
+  TaskWorker,
+  type EnqueueOptions,
+  type TaskHandler,
+  type TaskMessage,
+  type TaskMeta,
+  type TaskQueueOptions,
+  type TaskWorkerOptions,
+} from './tasks.js';
+export {
+  ensureTopics,
+  consumerLag,
+  type ConsumerLag,
+  type EnsureTopicsOptions,
+  type PartitionLag,
+  type TopicSpec,
+} from './admin.js';
+export {
+  Topics,
+  QUEUES,
+  queueTopic,
+  workerGroup,
+  deadLetterTopic,
+  isDeadLetterTopic,
+  isQueueName,
+  platformTopics,
+  DEAD_LETTER_SUFFIX,
+  type QueueName,
+  type Topic,
+} from './topics.js';
+export { Headers, JSON_CONTENT_TYPE } from './headers.js';
+export { NonRetryableError } from './errors.js';

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { requestContext, type Logger } from '@platform/logger';
+import type { Redis } from '@platform/redis';
+import type { KafkaClient } from './client.js';
+import { runConsumer, type ConsumedMessage, type ConsumerHandle, type RunConsumerOptions } from './consumer.js';
+import { NonRetryableError } from './errors.js';
+import type { ProcessedStore } from './processed-store.js';
+import type { Producer } from './producer.js';
+import { queueTopic, workerGroup, type QueueName } from './topics.js';
+
+/** One task on a work queue; mirrors the proto `platform.events.v1.TaskMessage` (JSON, snake_case). */
+export interface TaskMessage<A extends object = Record<string, unknown>> {
+  id: string;
+  task: string;
+  args: A;
+  /** ISO-8601 timestamp. */
+  enqueued_at: string;
+  request_id: string;
+}
+
+export interface EnqueueOptions {
+  /** Task id, the idempotency key: enqueueing the same id twice runs the task once. Default a UUID. */
+  id?: string;
+  /** Partitioning key, for tasks that must run in order; default the task id. */
+  key?: string;
+}
+
+export interface TaskQueueOptions {
+  /** Prefix of the queue topics (tests use a unique one per run). Default none. */
+  topicPrefix?: string;
+}
+
+/** Puts tasks on the five work queues (`queue.<name>` topics). */
+export class TaskQueue {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly producer: Producer,
+    options: TaskQueueOptions = {},
+  ) {
+    this.prefix = options.topicPrefix ?? '';
+  }
+
+  async enqueue<A extends object>(
+    queue: QueueName,
+    task: string,
+    args: A,
+    options: EnqueueOptions = {},
+  ): Promise<TaskMessage<A>> {
+    if (!task) throw new Error('task name is required');
+    const message: TaskMessage<A> = {
+      id: options.id ?? randomUUID(),
+      task,
+      args,
+      enqueued_at: new Date().toISOString(),
+      request_id: requestContext.current()?.requestId ?? requestContext.newRequestId(),
+    };
+    await this.producer.publish(queueTopic(queue, this.prefix), {
+      key: options.key ?? message.id,
+      value: message,
+      id: message.id,
+      type: task,
+      headers: { 'x-request-id': message.request_id },
+    });
+    return message;
+  }
+}
+
+export interface TaskMeta {
+  id: string;
+  task: string;
+  queue: QueueName;
+  enqueuedAt: string;
+  requestId: string;
+  /** 1 on the first run, incremented by each retry. */
+  attempt: number;
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TaskHandler<A = any> = (args: A, meta: TaskMeta) => Promise<void> | void;
+
+export interface TaskWorkerOptions
+  extends Pick<
+    RunConsumerOptions,
+    | 'maxRetries'
+    | 'retryBackoffMs'
+    | 'maxRetryBackoffMs'
+    | 'concurrency'
+    | 'sessionTimeoutMs'
+    | 'heartbeatIntervalMs'
+    | 'rebalanceTimeoutMs'
+  > {
+  queue: QueueName;
+  /** Where handled task ids are remembered (or pass `redis`). One of the two is required. */
+  processedStore?: ProcessedStore;
+  redis?: Redis;
+  logger?: Logger;
+  /** Default `workers.<queue>` (with `topicPrefix` in front). */
+  groupId?: string;
+  topicPrefix?: string;
+}
+
+/**
+ * Runs the handlers registered for one queue: consumer group `workers.<queue>`, each task id handled
+ * once (tracked in the processed store), failures retried then dead-lettered to `queue.<name>.dlq`,
+ * as are malformed messages and task names nobody registered.
+ */
+export class TaskWorker {
+  private readonly handlers = new Map<string, TaskHandler>();
+  private handle: ConsumerHandle | undefined;
+  readonly groupId: string;
+  readonly topic: string;
+
+  constructor(
+    private readonly client: KafkaClient,
+    private readonly options: TaskWorkerOptions,
+  ) {
+    if (!options.processedStore && !options.redis) {
+      throw new Error('TaskWorker needs a processedStore or a redis client for idempotent handling');
+    }
+    const prefix = options.topicPrefix ?? '';
+    this.topic = queueTopic(options.queue, prefix);
+    this.groupId = options.groupId ?? workerGroup(options.queue, prefix);
+  }
+
+  register<A = Record<string, unknown>>(task: string, handler: TaskHandler<A>): this {
+    if (this.handle) throw new Error('register handlers before start()');
+    if (this.handlers.has(task)) throw new Error(`a handler for ${task} is already registered`);
+    this.handlers.set(task, handler as TaskHandler);
+    return this;
+  }
+
+  /** Joins the consumer group; resolves once partitions are assigned. */
+  async start(): Promise<void> {
+    if (this.handle) return;
+    const { queue, logger, processedStore, redis, ...tuning } = this.options;
+    this.handle = await runConsumer<unknown>(this.client, {
+      ...tuning,
+      groupId: this.groupId,
+      topics: [this.topic],
+      logger: (logger ?? this.client.logger).child({ queue }),
+      processedStore,
+      redis,
+      handler: (message) => this.dispatch(message),
+    });
+    await this.handle.ready;
+  }
+
+  async stop(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.stop();
+  }
+
+  private async dispatch(message: ConsumedMessage<unknown>): Promise<void> {
+    const task = parseTask(message.value);
+    const handler = this.handlers.get(task.task);
+    if (!handler) throw new NonRetryableError(`unknown task "${task.task}" on queue ${this.options.queue}`);
+    await handler(task.args, {
+      id: task.id,
+      task: task.task,
+      queue: this.options.queue,
+      enqueuedAt: task.enqueued_at,
+      requestId: message.requestId,
+      attempt: message.attempt,
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset,
+    });
+  }
+}
+
+function parseTask(value: unknown): TaskMessage {
+  const v = value as Partial<TaskMessage> | null;
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    typeof v.id !== 'string' ||
+    typeof v.task !== 'string' ||
+    typeof v.args !== 'object' ||
+    v.args === null ||
+    Array.isArray(v.args)
+  ) {
+    throw new NonRetryableError('malformed task message: expected {id, task, args, enqueued_at, request_id}');
+  }
+  return {
+    id: v.id,
+    task: v.task,
+    args: v.args,
+    enqueued_at: typeof v.enqueued_at === 'string' ? v.enqueued_at : '',
+    request_id: typeof v.request_id === 'string' ? v.request_id : '',
+  };
+}

@@ -1,0 +1,52 @@
+/** Topic names shared by every service. Payloads are proto messages, JSON-encoded on the wire. */
+export const Topics = {
+  /** Automatic-notification events; consumed by notifications. */
+  NOTIFICATION_EVENTS: 'platform.notification-events',
+  /** Agent-round telemetry facts; consumed by observability. */
+  AGENT_ROUNDS: 'platform.agent-rounds',
+  /** Workflow-run telemetry facts; consumed by observability. */
+  WORKFLOW_RUNS: 'platform.workflow-runs',
+  /** Domain events such as `settings.changed` (the event type travels in `x-event-type`). */
+  SETTINGS_CHANGED: 'platform.settings-events',
+} as const;
+
+export type Topic = (typeof Topics)[keyof typeof Topics];
+
+/** The five work queues of the spec. */
+export const QUEUES = ['default', 'knowledge', 'workflow', 'agent', 'sandbox'] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+export function isQueueName(value: string): value is QueueName {
+  return (QUEUES as readonly string[]).includes(value);
+}
+
+/**
+ * `queue.<name>` for one of the five queues. `prefix` namespaces the topic (tests use a unique one
+ * per run so reruns never see old messages); production code leaves it empty.
+ */
+export function queueTopic(queue: QueueName, prefix = ''): string {
+  if (!isQueueName(queue)) throw new Error(`unknown queue: ${String(queue)}`);
+  return `${prefix}queue.${queue}`;
+}
+
+/** Consumer group of the workers of one queue: `workers.<name>`. */
+export function workerGroup(queue: QueueName, prefix = ''): string {
+  return `${prefix}workers.${queue}`;
+}
+
+export const DEAD_LETTER_SUFFIX = '.dlq';
+
+/** `<topic>.dlq`: where a consumer parks messages it gave up on. */
+export function deadLetterTopic(topic: string): string {
+  return `${topic}${DEAD_LETTER_SUFFIX}`;
+}
+
+export function isDeadLetterTopic(topic: string): boolean {
+  return topic.endsWith(DEAD_LETTER_SUFFIX);
+}
+
+/** Every topic the platform uses, dead-letter topics included: what a deploy step should ensure. */
+export function platformTopics(prefix = ''): string[] {
+  const base = [...Object.values(Topics).map((t) => `${prefix}${t}`), ...QUEUES.map((q) => queueTopic(q, prefix))];
+  return [...base, ...base.map(deadLetterTopic)];
+}

@@ -1,0 +1,8 @@
+export {
+  connectMongo,
+  closeMongo,
+  syncIndexes,
+  isDuplicateKeyError,
+  type ConnectMongoOptions,
+  type Connection,
+} from './connect.js';

@@ -1,0 +1,2 @@
+export { createRedis, closeRedis, reconnectDelay, type CreateRedisOptions, type Redis } from './client.js';
+export { RedisLock, type RedisLockOptions, type RunExclusiveOptions } from './lock.js';

@@ -1,0 +1,7 @@
+export {
+  runService,
+  type ServiceStartContext,
+  type StartedService,
+  type RunServiceOptions,
+} from './run-service.js';
+export { serviceInfoHandler } from './service-info.js';

@@ -1,0 +1,78 @@
+import { ConfigError } from '@platform/config';
+import { startGrpcServer, type ServiceRegistration } from '@platform/grpc';
+import { createLogger, type Logger } from '@platform/logger';
+
+export interface ServiceStartContext<C> {
+  config: C;
+  logger: Logger;
+}
+
+export interface StartedService {
+  services: ServiceRegistration[];
+  /** Closes what `start` opened (pools, consumers, clients), after the gRPC server drained. */
+  stop?: () => Promise<void>;
+}
+
+export interface RunServiceOptions<C extends { GRPC_PORT: number; LOG_LEVEL: string }> {
+  name: string;
+  loadConfig: () => C;
+  start: (context: ServiceStartContext<C>) => Promise<StartedService>;
+  /** How long calls in flight may take to finish on SIGTERM. */
+  shutdownGraceMs?: number;
+}
+
+/** Exit code for a configuration error (EX_CONFIG), so orchestrators can tell it from a crash. */
+const EXIT_CONFIG = 78;
+
+function loadOrExit<C>(name: string, load: () => C): C {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(EXIT_CONFIG);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The composition root every domain service shares: config → logger → the service's own wiring →
+ * gRPC server (with health) → graceful shutdown on SIGTERM/SIGINT. A failure to start exits 1 with
+ * the cause logged.
+ */
+export async function runService<C extends { GRPC_PORT: number; LOG_LEVEL: string }>(
+  options: RunServiceOptions<C>,
+): Promise<void> {
+  const config = loadOrExit(options.name, options.loadConfig);
+  const logger = createLogger(options.name, config.LOG_LEVEL);
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+
+  let started: StartedService;
+  let server;
+  try {
+    started = await options.start({ config, logger });
+    server = await startGrpcServer({ port: config.GRPC_PORT, logger, services: started.services });
+  } catch (error) {
+    logger.fatal({ err: error }, 'service failed to start');
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await server.shutdown(options.shutdownGraceMs ?? 10_000);
+      await started.stop?.();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -1,0 +1,15 @@
+/** Addresses of the local stack (deploy/local/env.sh), with the project's default ports. */
+export const stackEnv = {
+  databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://platform:platform@127.0.0.1:55432/platform_test',
+  postgresAdminUrl: process.env.POSTGRES_ADMIN_URL ?? 'postgres://platform:platform@127.0.0.1:55432/postgres',
+  mongoUrl: process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:57017/platform_test',
+  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0',
+  kafkaBrokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(','),
+  gatewayUrl: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.HTTP_PORT ?? '8080'}`,
+  secretKey: process.env.SECRET_KEY ?? 'local-development-secret-key-change-me-0123456789',
+};
+
+/** A name no earlier test run used (for topics, groups, databases, rows). */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}

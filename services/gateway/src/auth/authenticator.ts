@@ -1,0 +1,88 @@
+import { TokenError, type SessionRegistry, type TokenService } from '@platform/auth';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import { hasPermission, type Principal } from '@platform/grpc';
+import type { AuthRequirement } from '../routes/route-definition.js';
+
+/** A user as the gateway needs to know it on every authenticated request. */
+export interface ResolvedUser extends Principal {
+  is_active: boolean;
+  approval_status: 'pending' | 'approved';
+}
+
+/** Looks a user up by id (identity over gRPC, with a short cache); null when the user is gone. */
+export interface PrincipalResolver {
+  resolve(userId: string): Promise<ResolvedUser | null>;
+}
+
+/** Verifies an API key presented as a bearer credential (the apikeys service). */
+export interface ApiKeyVerifier {
+  looksLikeApiKey(credential: string): boolean;
+  verify(credential: string): Promise<Principal>;
+}
+
+export interface Authenticated {
+  principal: Principal;
+  credential: string;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The spec's authentication mapping, in order: no credentials 401/2000; a JWT that cannot be
+ * decoded, has a bad signature or has expired 403/2003; a revoked or superseded token 401/2001;
+ * a user that is gone 401/2001; an inactive or pending user 401/2004; a missing permission 403/3000.
+ */
+export class Authenticator {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly sessions: SessionRegistry,
+    private readonly principals: PrincipalResolver,
+    private readonly apiKeys?: ApiKeyVerifier,
+  ) {}
+
+  static bearerCredential(authorization: string | undefined): string | undefined {
+    return authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  }
+
+  async authenticate(
+    authorization: string | undefined,
+    requirement: Exclude<AuthRequirement, 'public'>,
+    permission?: string,
+  ): Promise<Authenticated> {
+    const credential = Authenticator.bearerCredential(authorization);
+    if (!credential) throw new BusinessError(ErrorCode.UNAUTHORIZED);
+
+    const principal =
+      requirement === 'user_or_api_key' && this.apiKeys?.looksLikeApiKey(credential)
+        ? await this.apiKeys.verify(credential)
+        : await this.authenticateJwt(credential);
+
+    if (permission && principal.auth_method === 'jwt' && !hasPermission(principal, permission)) {
+      throw new BusinessError(ErrorCode.PERMISSION_DENIED);
+    }
+    return { principal, credential };
+  }
+
+  private async authenticateJwt(token: string): Promise<Principal> {
+    let claims;
+    try {
+      claims = await this.tokens.verify(token, 'access');
+    } catch (error) {
+      if (error instanceof TokenError) {
+        throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, { msgKey: 'token_invalid', httpStatus: 403 });
+      }
+      throw error;
+    }
+    const state = await this.sessions.check(claims);
+    if (state === 'revoked') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
+    if (state === 'superseded') {
+      throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'session_expired_new_login' });
+    }
+    const user = await this.principals.resolve(claims.sub);
+    if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
+    if (!user.is_active || user.approval_status !== 'approved')
+      throw new BusinessError(ErrorCode.INACTIVE_USER);
+    const { is_active: _active, approval_status: _approval, ...principal } = user;
+    return { ...principal, auth_method: 'jwt' };
+  }
+}

@@ -1,0 +1,25 @@
+import { commonShape, env, loadConfig } from '@platform/config';
+import { z } from 'zod';
+
+const schema = z.object({
+  ...commonShape,
+  HTTP_PORT: env.port().default(8080),
+  HTTP_HOST: z.string().default('0.0.0.0'),
+  SECRET_KEY: env.secretKey(),
+  BODY_LIMIT_BYTES: env.positiveInt().default(1024 * 1024),
+  /** Deadline for one gRPC call from the gateway. */
+  GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),
+  TRUST_PROXY: z.string().default('loopback'),
+  IDENTITY_GRPC_ADDR: env.hostPort(),
+  APIKEYS_GRPC_ADDR: env.hostPort(),
+  NOTIFICATIONS_GRPC_ADDR: env.hostPort(),
+  MODELS_GRPC_ADDR: env.hostPort(),
+  WORKFLOWS_GRPC_ADDR: env.hostPort(),
+  OBSERVABILITY_GRPC_ADDR: env.hostPort(),
+});
+
+export type GatewayConfig = z.infer<typeof schema>;
+
+export function loadGatewayConfig(source: Record<string, string | undefined> = process.env): GatewayConfig {
+  return loadConfig('gateway', schema, source);
+}

@@ -1,0 +1,16 @@
+import { fail, ok, type BusinessError, type Locale, type MsgKey } from '@platform/errors';
+import type { Response } from 'express';
+
+function localeOf(res: Response): Locale {
+  return (res.locals.locale as Locale | undefined) ?? 'en';
+}
+
+export function sendOk(res: Response, data: unknown, msgKey?: MsgKey): void {
+  res.locals.code = 0;
+  res.status(200).json(ok(data ?? null, localeOf(res), { msgKey }));
+}
+
+export function sendError(res: Response, error: BusinessError): void {
+  res.locals.code = error.code;
+  res.status(error.httpStatus).json(fail(error, localeOf(res)));
+}

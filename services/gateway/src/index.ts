@@ -1,0 +1,17 @@
+// Library surface of the gateway, used by tests and benchmarks to compose an app.
+export { createGatewayApp, API_PREFIX, DEFAULT_BODY_LIMIT_BYTES, type GatewayAppOptions } from './app.js';
+export {
+  Authenticator,
+  type ApiKeyVerifier,
+  type PrincipalResolver,
+  type ResolvedUser,
+} from './auth/authenticator.js';
+export {
+  defineRoute,
+  type RouteDefinition,
+  type RouteContext,
+  type AuthRequirement,
+} from './routes/route-definition.js';
+export { repeatable, queryInt, queryBool, pagingQuery } from './routes/validation.js';
+export { routeTable } from './routes/index.js';
+export { healthRoutes } from './routes/health-routes.js';

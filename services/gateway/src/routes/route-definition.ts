@@ -1,0 +1,66 @@
+import type { Principal } from '@platform/grpc';
+import type { Locale, MsgKey } from '@platform/errors';
+import type { z } from 'zod';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+/**
+ * - `public`: no credentials.
+ * - `user`: a JWT access token of an active user.
+ * - `user_or_api_key`: a JWT, or an API key (`Authorization: Bearer sk-…`) verified by apikeys.
+ */
+export type AuthRequirement = 'public' | 'user' | 'user_or_api_key';
+
+/** What a route's `invoke` gets besides its validated input. */
+export interface RouteContext<Clients> {
+  clients: Clients;
+  principal: Principal | undefined;
+  /** The raw bearer credential, for the few routes that act on the token itself (logout). */
+  credential: string | undefined;
+  locale: Locale;
+  requestId: string;
+  /** Client IP and user agent, for login anomaly checks and audit. */
+  ip: string;
+  userAgent: string;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/**
+ * One entry of the gateway's declarative route table: everything the edge needs to serve it and
+ * everything the OpenAPI document says about it.
+ */
+export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B = unknown, R = unknown> {
+  method: HttpMethod;
+  /** Path below /api/v1 in express syntax, e.g. `/api-keys/:key_id`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: AuthRequirement;
+  /** Global permission code checked at the edge (resource-level checks live in the service). */
+  permission?: string;
+  /** `form`: application/x-www-form-urlencoded (the two login endpoints); default `json`. */
+  bodyType?: 'json' | 'form';
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Schema of `data` in the success envelope, for the OpenAPI document. */
+  response?: z.ZodType<unknown>;
+  /** Calls one RPC (through `context.clients`) and returns its response. */
+  invoke: (input: RouteInput<P, Q, B>, context: RouteContext<Clients>) => Promise<R>;
+  /** Turns the RPC response into the envelope's `data`; default: the response as is. */
+  present?: (response: R, input: RouteInput<P, Q, B>) => unknown;
+  /** Success message key (default `success`). */
+  successMsgKey?: MsgKey;
+}
+
+/** Keeps the generic parameters of one route inferred from its schemas. */
+export function defineRoute<Clients, P = undefined, Q = undefined, B = undefined, R = unknown>(
+  route: RouteDefinition<Clients, P, Q, B, R>,
+): RouteDefinition<Clients> {
+  return route as unknown as RouteDefinition<Clients>;
+}

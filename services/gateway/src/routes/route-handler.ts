@@ -1,0 +1,79 @@
+import { BusinessError, type Locale } from '@platform/errors';
+import type { NextFunction, Request, Response } from 'express';
+import type { Authenticator } from '../auth/authenticator.js';
+import { sendOk } from '../http/respond.js';
+import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
+import { parsePart, validationFailure } from './validation.js';
+
+function hasBody(req: Request): boolean {
+  const length = req.header('content-length');
+  return (length !== undefined && length !== '0') || req.header('transfer-encoding') !== undefined;
+}
+
+/**
+ * Content-type rules: JSON routes take `application/json`; the form routes take
+ * `application/x-www-form-urlencoded` and answer a JSON body with 422 / 1001 (pinned in
+ * ARCHITECTURE); any other type with a body is 415 / 1002.
+ */
+function checkContentType(route: RouteDefinition<unknown>, req: Request): void {
+  if (!route.body || !hasBody(req)) return;
+  const isJson = req.is(['application/json', 'application/*+json']) !== false;
+  const isForm = req.is('application/x-www-form-urlencoded') !== false;
+  if (route.bodyType === 'form') {
+    if (isJson) {
+      throw BusinessError.validation({ body: ['must be application/x-www-form-urlencoded'] });
+    }
+    if (!isForm) throw BusinessError.named('unsupported_media_type');
+    return;
+  }
+  if (!isJson) throw BusinessError.named('unsupported_media_type');
+}
+
+function parseInput(route: RouteDefinition<unknown>, req: Request): RouteInput<unknown, unknown, unknown> {
+  const errors: Record<string, string[]> = {};
+  const params = parsePart(route.params, req.params, errors);
+  const query = parsePart(route.query, req.query, errors);
+  const rawBody: unknown = req.body === undefined ? {} : req.body;
+  if (route.body && (typeof rawBody !== 'object' || rawBody === null || Array.isArray(rawBody))) {
+    throw validationFailure({ body: ['must be a JSON object'] });
+  }
+  const body = parsePart(route.body, rawBody, errors);
+  if (Object.keys(errors).length > 0) throw validationFailure(errors);
+  return { params, query, body };
+}
+
+/** Builds the express handler for one route: auth → content type → validation → RPC → envelope. */
+export function routeHandler<Clients>(
+  route: RouteDefinition<Clients>,
+  clients: Clients,
+  authenticator?: Authenticator,
+) {
+  if (route.auth !== 'public' && !authenticator) {
+    throw new Error(
+      `route ${route.method.toUpperCase()} ${route.path} needs authentication but no authenticator is configured`,
+    );
+  }
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const authenticated =
+        route.auth === 'public'
+          ? undefined
+          : await authenticator!.authenticate(req.header('authorization'), route.auth, route.permission);
+      checkContentType(route as RouteDefinition<unknown>, req);
+      const input = parseInput(route as RouteDefinition<unknown>, req);
+      const context: RouteContext<Clients> = {
+        clients,
+        principal: authenticated?.principal,
+        credential: authenticated?.credential ?? undefined,
+        locale: res.locals.locale as Locale,
+        requestId: res.locals.requestId as string,
+        ip: req.ip ?? '',
+        userAgent: req.header('user-agent') ?? '',
+      };
+      const response = await route.invoke(input, context);
+      sendOk(res, route.present ? route.present(response, input) : response, route.successMsgKey);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,73 @@
+import { BusinessError } from '@platform/errors';
+import { z } from 'zod';
+
+/** Zod issues → `data.errors` (field → messages), the shape the spec gives for 1001. */
+export function issuesToFieldErrors(
+  issues: readonly z.core.$ZodIssue[],
+  prefix?: string,
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String).join('.');
+    const field = [prefix, path].filter(Boolean).join('.') || prefix || '_';
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** Parses one part of the request; failures are collected so one response lists them all. */
+export function parsePart<T>(
+  schema: z.ZodType<T> | undefined,
+  value: unknown,
+  errors: Record<string, string[]>,
+): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  Object.assign(errors, issuesToFieldErrors(result.error.issues));
+  return undefined as T;
+}
+
+export function validationFailure(errors: Record<string, string[]>): BusinessError {
+  return BusinessError.validation(errors);
+}
+
+// ---- helpers for route schemas -------------------------------------------------------------
+
+/** A query parameter that may be repeated (`?a=x&a=y`) or given once. */
+export function repeatable<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (value) => (value === undefined || Array.isArray(value) ? value : [value]),
+    z.array(item),
+  );
+}
+
+/** Integer query parameter in [min, max]; out of range is a validation error, never clamped. */
+export function queryInt(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    (value) =>
+      value === undefined || value === '' ? undefined : typeof value === 'string' ? Number(value) : value,
+    z.number({ message: 'must be an integer' }).int('must be an integer').min(min).max(max).default(fallback),
+  );
+}
+
+/** Boolean query parameter: `true`/`false`/`1`/`0`. */
+export function queryBool(fallback: boolean) {
+  return z.preprocess(
+    (value) =>
+      value === undefined
+        ? undefined
+        : value === 'true' || value === '1'
+          ? true
+          : value === 'false' || value === '0'
+            ? false
+            : value,
+    z.boolean({ message: 'must be true or false' }).default(fallback),
+  );
+}
+
+/** Standard paging parameters (`page` >= 1, `page_size` 1-100, default 20). */
+export const pagingQuery = {
+  page: queryInt(1, 1_000_000, 1),
+  page_size: queryInt(1, 100, 20),
+};

@@ -1,0 +1,16 @@
+import { commonShape, env, loadConfig } from '@platform/config';
+import { z } from 'zod';
+
+const schema = z.object({
+  ...commonShape,
+  GRPC_PORT: env.port().default(50063),
+  MONGO_URL: env.mongoUrl(),
+});
+
+export type NotificationsConfig = z.infer<typeof schema>;
+
+export function loadNotificationsConfig(
+  source: Record<string, string | undefined> = process.env,
+): NotificationsConfig {
+  return loadConfig('notifications', schema, source);
+}

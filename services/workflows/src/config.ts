@@ -1,0 +1,16 @@
+import { commonShape, env, loadConfig } from '@platform/config';
+import { z } from 'zod';
+
+const schema = z.object({
+  ...commonShape,
+  GRPC_PORT: env.port().default(50065),
+  DATABASE_URL: env.postgresUrl(),
+});
+
+export type WorkflowsConfig = z.infer<typeof schema>;
+
+export function loadWorkflowsConfig(
+  source: Record<string, string | undefined> = process.env,
+): WorkflowsConfig {
+  return loadConfig('workflows', schema, source);
+}

@@ -1,0 +1,5 @@
+-- Up Migration
+CREATE EXTENSION IF NOT EXISTS pgcrypto;
+
+-- Down Migration
+SELECT 1;
