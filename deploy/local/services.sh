@@ -51,6 +51,7 @@ wait_ready() {
 
 cmd_start() {
   local started=$SECONDS
+  node "$ROOT/deploy/local/ensure-topics.mjs"
   for spec in "${DOMAIN_SERVICES[@]}"; do
     IFS=: read -r name port dbvar <<<"$spec"
     start_one "$name" "$port" "$dbvar"

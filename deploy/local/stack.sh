@@ -47,7 +47,8 @@ PG_OS_USER_DEFAULT=platformdb # used only when the script runs as root
 
 START_TIMEOUT="${STACK_START_TIMEOUT:-90}" # seconds per server
 
-PG_DATA="$STACK_DIR/postgres"
+PG_DATA_LINK="$STACK_DIR/postgres"
+PG_DATA="$PG_DATA_LINK" # the real directory; see pg_resolve_paths
 REDIS_DATA="$STACK_DIR/redis"
 KAFKA_DATA="$STACK_DIR/kafka"
 FERRETDB_DATA="$STACK_DIR/ferretdb"
@@ -90,11 +91,9 @@ port_listening() {
 # Human-readable description of whoever holds TCP port $1.
 port_owner() {
   if have ss; then
-    ss -Hltnp "sport = :$1" 2>/dev/null | awk '{ $1 = $1; print }' | head -3
+    ss -Hltnp "sport = :$1" 2>/dev/null | awk 'NR <= 3 { $1 = $1; print }' || true
   fi
 }
-
-tcp_connect() { (exec 3<>"/dev/tcp/$HOST/$1") >/dev/null 2>&1; }
 
 proc_cmdline() { tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null || true; }
 
@@ -264,7 +263,10 @@ install_kafka() {
 }
 
 ferretdb_installed() {
-  [ -x "$FERRETDB_BIN" ] && "$FERRETDB_BIN" --version 2>/dev/null | grep -qx "version: $FERRETDB_VERSION"
+  local v
+  [ -x "$FERRETDB_BIN" ] || return 1
+  v="$("$FERRETDB_BIN" --version 2>/dev/null)" || return 1
+  grep -qx "version: $FERRETDB_VERSION" <<<"$v"
 }
 
 # FerretDB is built from its Go module (fetched from the Go module proxy) rather than with
@@ -351,13 +353,43 @@ as_pg() {
   fi
 }
 
-# The socket path must fit in sockaddr_un (107 bytes); fall back to /tmp for deep checkouts.
-pg_socket_dir() {
-  local d="$RUN_DIR/pg"
-  if [ $((${#d} + 20)) -gt 100 ]; then
-    d="/tmp/agent-platform-pg-$(printf '%s' "$STACK_DIR" | sha256sum | cut -c1-12)"
+stack_hash() { printf '%s' "$STACK_DIR" | sha256sum | cut -c1-12; }
+
+# Where the cluster and its unix socket live. Normally .stack/postgres and .stack/run/pg. Two
+# fallbacks, decided once per work tree:
+#  * running as root in a checkout the unprivileged postgres user cannot reach (e.g. under /root,
+#    mode 700): the cluster goes to /var/lib/agent-platform/postgres-<hash> and .stack/postgres is
+#    a symlink to it; the socket goes to /tmp/agent-platform-pg-<hash>;
+#  * a socket path longer than sockaddr_un allows (deep checkout): the socket goes to /tmp.
+PG_SOCK_DIR=""
+pg_resolve_paths() {
+  [ -z "$PG_SOCK_DIR" ] || return 0
+  pg_os_user
+  mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
+  local reachable=1
+  if is_root && ! as_pg test -x "$RUN_DIR"; then
+    reachable=0
   fi
-  printf '%s' "$d"
+  if [ -L "$PG_DATA_LINK" ]; then
+    PG_DATA="$(readlink -f "$PG_DATA_LINK")"
+  elif [ ! -e "$PG_DATA_LINK" ] && [ "$reachable" -eq 0 ]; then
+    PG_DATA="/var/lib/agent-platform/postgres-$(stack_hash)"
+    mkdir -p "$PG_DATA"
+    chmod 755 /var/lib/agent-platform
+    ln -sfn "$PG_DATA" "$PG_DATA_LINK"
+    log "postgres: $STACK_DIR is not reachable by user $PG_OS_USER; cluster in $PG_DATA (symlinked)"
+  else
+    PG_DATA="$PG_DATA_LINK"
+  fi
+  PG_SOCK_DIR="$RUN_DIR/pg"
+  if [ "$reachable" -eq 0 ] || [ $((${#PG_SOCK_DIR} + 20)) -gt 100 ]; then
+    PG_SOCK_DIR="/tmp/agent-platform-pg-$(stack_hash)"
+  fi
+}
+
+pg_socket_dir() {
+  pg_resolve_paths
+  printf '%s' "$PG_SOCK_DIR"
 }
 
 pg_pid() {
@@ -412,11 +444,11 @@ pg_init() {
   chmod 700 "$PG_DATA"
   if is_root; then chown "$PG_OS_USER:" "$PG_DATA"; fi
   if ! as_pg test -w "$PG_DATA"; then
-    die "user $PG_OS_USER cannot write $PG_DATA (a parent directory is not traversable by it?). \
-Move the checkout somewhere world-traversable or set STACK_DIR to such a place."
+    die "user $PG_OS_USER cannot write $PG_DATA (is a parent directory not traversable by it?). \
+Run 'stack.sh reset', or set STACK_DIR to a world-traversable place."
   fi
   log "initdb $PG_DATA (superuser $PG_SUPERUSER, scram-sha-256 on TCP, trust on the local socket)"
-  pwfile="$(mktemp "$RUN_DIR/pgpw.XXXXXX")"
+  pwfile="$(mktemp /tmp/agent-platform-pgpw.XXXXXX)" # somewhere the postgres user can read
   printf '%s\n' "$PG_PASSWORD" >"$pwfile"
   if is_root; then chown "$PG_OS_USER:" "$pwfile"; fi
   if ! as_pg "$(pg_bin_dir)/initdb" -D "$PG_DATA" -U "$PG_SUPERUSER" --pwfile="$pwfile" \
@@ -430,7 +462,7 @@ Move the checkout somewhere world-traversable or set STACK_DIR to such a place."
 }
 
 pg_start() {
-  pg_os_user
+  pg_resolve_paths
   local sock
   sock="$(pg_socket_dir)"
   mkdir -p "$sock"
@@ -454,12 +486,11 @@ pg_start() {
     rm -f "$PG_DATA/postmaster.pid"
   fi
   rm -f "$sock/.s.PGSQL.$PG_PORT" "$sock/.s.PGSQL.$PG_PORT.lock"
-  touch "$LOG_DIR/postgres.log"
-  if is_root; then chown "$PG_OS_USER:" "$LOG_DIR/postgres.log"; fi
-  PG_LOG_OFFSET="$(byte_size "$LOG_DIR/postgres.log")"
   log "starting postgres on $HOST:$PG_PORT"
-  # -W: do not wait here; we wait below together with the other servers
-  local -a cmd=("$bin/pg_ctl" -D "$PG_DATA" -l "$LOG_DIR/postgres.log" -W start)
+  # -W: do not wait here; we wait below together with the other servers. No -l: the server
+  # inherits pg_ctl's stdout/stderr, i.e. the log file opened here (so the postgres user never
+  # needs to reach .stack/logs itself).
+  local -a cmd=("$bin/pg_ctl" -D "$PG_DATA" -W start)
   if is_root; then cmd=(runuser -u "$PG_OS_USER" -- "${cmd[@]}"); fi
   setsid "${cmd[@]}" </dev/null >>"$LOG_DIR/postgres.log" 2>&1 8>&- 9>&-
 }
@@ -494,8 +525,8 @@ pg_provision() {
 }
 
 pg_stop() {
+  pg_resolve_paths
   if pg_running; then
-    pg_os_user
     log "stopping postgres (pg_ctl stop -m fast)"
     as_pg "$(pg_bin_dir)/pg_ctl" -D "$PG_DATA" -m fast -w -t 60 stop >/dev/null ||
       warn "pg_ctl stop failed; see $LOG_DIR/postgres.log"
@@ -507,11 +538,10 @@ pg_stop() {
 # Redis
 # ----------------------------------------------------------------------------------------------
 redis_running() { pid_alive "$(read_pid redis)" "redis-server" && [[ "$(proc_cmdline "$(read_pid redis)")" == *":$REDIS_PORT"* ]]; }
-redis_ready() { redis-cli -h "$HOST" -p "$REDIS_PORT" ping 2>/dev/null | grep -qx PONG; }
+redis_ready() { [ "$(redis-cli -h "$HOST" -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
 
 redis_start() {
   mkdir -p "$REDIS_DATA"
-  REDIS_LOG_OFFSET="$(byte_size "$LOG_DIR/redis.log")"
   log "starting redis on $HOST:$REDIS_PORT"
   spawn "$LOG_DIR/redis.log" redis-server --bind "$HOST" --port "$REDIS_PORT" --dir "$REDIS_DATA" \
     --save "" --appendonly no --daemonize no --protected-mode yes --loglevel notice \
@@ -603,11 +633,27 @@ log4j.logger.org.apache.kafka.common.utils.AppInfoParser=WARN
 log4j.logger.org.apache.kafka.common.config.AbstractConfig=WARN
 log4j.logger.kafka.coordinator=WARN
 log4j.logger.org.apache.kafka.coordinator=WARN
+# consumer-group joins/rebalances are worth seeing when debugging consumers
+log4j.logger.kafka.coordinator.group=INFO
+log4j.logger.org.apache.kafka.coordinator.group=INFO
+log4j.logger.kafka.coordinator.group.GroupMetadataManager=WARN
 log4j.logger.kafka.server.metadata=WARN
 log4j.logger.kafka.server.KafkaConfig=WARN
 log4j.logger.kafka.utils.Log4jControllerRegistration$=WARN
 log4j.logger.kafka.authorizer.logger=WARN
 log4j.logger.org.apache.kafka.server.util.FileLock=WARN
+# thread start/stop chatter at startup and shutdown
+log4j.logger.kafka.server.ClientQuotaManager$ThrottledChannelReaper=WARN
+log4j.logger.kafka.server.DelayedOperationPurgatory$ExpiredOperationReaper=WARN
+log4j.logger.kafka.server.NodeToControllerRequestThread=WARN
+log4j.logger.kafka.raft.TimingWheelExpirationService$ExpiredOperationReaper=WARN
+log4j.logger.org.apache.kafka.queue.KafkaEventQueue=WARN
+log4j.logger.org.apache.kafka.server.util.timer=WARN
+log4j.logger.org.apache.kafka.common.metrics=WARN
+log4j.logger.org.apache.kafka.common.utils.LoggingSignalHandler=WARN
+log4j.logger.org.apache.kafka.common.security=WARN
+log4j.logger.kafka.network.ConnectionQuotas=WARN
+log4j.logger.org.apache.kafka.server.network.EndpointReadyFutures=WARN
 EOF
   cat >"$KAFKA_DATA/tools-log4j.properties" <<'EOF'
 log4j.rootLogger=WARN, stderr
@@ -650,7 +696,8 @@ kafka_start() {
 }
 
 kafka_started_logged() {
-  tail -c +"$((${KAFKA_LOG_OFFSET:-0} + 1))" "$LOG_DIR/kafka.log" 2>/dev/null | grep -q "Kafka Server started"
+  # (process substitution, not a pipe: grep -q exiting early must not fail a pipefail pipeline)
+  grep -q "Kafka Server started" < <(tail -c +"$((${KAFKA_LOG_OFFSET:-0} + 1))" "$LOG_DIR/kafka.log" 2>/dev/null)
 }
 
 kafka_wait() {
@@ -666,6 +713,15 @@ kafka_wait() {
     cat "$RUN_DIR/kafka-check.err" >>"$LOG_DIR/kafka.log"
     fail_start kafka "$LOG_DIR/kafka.log" "TopicCommand --list against $HOST:$KAFKA_PORT failed"
   fi
+}
+
+kafka_wait_listening() {
+  local deadline=$((SECONDS + START_TIMEOUT))
+  while ! port_listening "$KAFKA_PORT"; do
+    kafka_running || fail_start kafka "$LOG_DIR/kafka.log" "the kafka java process exited"
+    [ "$SECONDS" -lt "$deadline" ] || fail_start kafka "$LOG_DIR/kafka.log" "process is running but $HOST:$KAFKA_PORT is not listening after ${START_TIMEOUT}s"
+    sleep 0.25
+  done
 }
 
 stop_pid() { # name pid timeout
@@ -700,6 +756,7 @@ FERRETDB_OK_HEX='016f6b00000000000000f03f' # BSON element "ok": double 1.0
 
 ferretdb_ready() {
   local reply
+  # shellcheck disable=SC2016 # the inner script gets its values as $0 $1 $2
   reply="$(timeout 5 bash -c '
     exec 3<>"/dev/tcp/$0/$1" || exit 1
     printf "$2" >&3
@@ -788,9 +845,11 @@ print_versions() {
   local pgv redisv ferretv kafkav
   pgv="$("$(pg_bin_dir)/postgres" --version)"
   redisv="$(redis-server --version | sed -E 's/.* v=([^ ]+).*/\1/')"
-  kafkav="$(ls "$KAFKA_LIBS"/kafka_"$KAFKA_SCALA"-*.jar 2>/dev/null | sed -E 's/.*kafka_[0-9.]+-(.*)\.jar/\1/' | head -n1)"
+  local jars=("$KAFKA_LIBS"/kafka_"$KAFKA_SCALA"-*.jar)
+  kafkav="$(basename "${jars[0]}" .jar)"
+  kafkav="${kafkav#kafka_"$KAFKA_SCALA"-}"
   ferretv="$("$FERRETDB_BIN" --version | sed -n 's/^version: //p')"
-  log "versions: $pgv | Redis $redisv | Apache Kafka $kafkav (Scala $KAFKA_SCALA, $("$(java_cmd)" -version 2>&1 | head -n1)) | FerretDB $ferretv"
+  log "versions: $pgv | Redis $redisv | Apache Kafka $kafkav (Scala $KAFKA_SCALA, $("$(java_cmd)" -version 2>&1 | sed -n 1p)) | FerretDB $ferretv"
 }
 
 cmd_up() {
@@ -798,7 +857,7 @@ cmd_up() {
   t0="$(now)"
   cmd_install
   stack_lock
-  pg_os_user
+  pg_resolve_paths
 
   # drop pid files whose process is gone (killed, rebooted)
   local s
@@ -844,7 +903,8 @@ cmd_up() {
     kafka_wait
     log "kafka ready"
   else
-    port_listening "$KAFKA_PORT" || fail_start kafka "$LOG_DIR/kafka.log" "process is running but $HOST:$KAFKA_PORT is not listening"
+    # running already, possibly still starting (an earlier 'up' that timed out, or a parallel one)
+    kafka_wait_listening
   fi
   ferretdb_wait
   if [ "$started_ferret" -eq 1 ]; then log "ferretdb ready"; fi
@@ -856,6 +916,7 @@ cmd_up() {
 
 cmd_down() {
   stack_lock
+  pg_resolve_paths
   ferretdb_stop
   kafka_stop
   redis_stop
@@ -863,8 +924,9 @@ cmd_down() {
   log "down: all servers stopped (data kept in $STACK_DIR)"
 }
 
+# exit status: 0 when all four run, 1 otherwise (./platform uses it to tell whether the stack was up)
 cmd_status() {
-  local s pid port extra
+  local s pid port extra rc=0
   for s in "${SERVERS[@]}"; do
     port="$(server_port "$s")"
     extra=""
@@ -877,18 +939,22 @@ cmd_status() {
         extra="$extra — port held by another process"
       fi
       printf '%-9s stopped  pid %-7s %s:%s%s\n' "$s" "-" "$HOST" "$port" "$extra"
+      rc=1
     fi
   done
+  return "$rc"
 }
 
 cmd_reset() {
   cmd_down
   log "reset: deleting $STACK_DIR"
   exec 9>&-
+  if [ -L "$PG_DATA_LINK" ]; then
+    log "reset: deleting $PG_DATA"
+    rm -rf "$PG_DATA"
+  fi
   rm -rf "$STACK_DIR"
-  local sock
-  sock="$(pg_socket_dir)"
-  case "$sock" in /tmp/agent-platform-pg-*) rm -rf "$sock" ;; esac
+  case "$PG_SOCK_DIR" in /tmp/agent-platform-pg-*) rm -rf "$PG_SOCK_DIR" ;; esac
 }
 
 usage() {
@@ -900,6 +966,9 @@ usage: $0 <command>
   status    one line per server
   reset     down, then delete $STACK_DIR
   versions  print the server versions
+  kafka-tool <class> [args]
+            run a Kafka command line tool with the cached jars, e.g.
+            kafka-tool org.apache.kafka.tools.TopicCommand --bootstrap-server $HOST:$KAFKA_PORT --list
 EOF
 }
 
@@ -911,6 +980,13 @@ main() {
     status) cmd_status ;;
     reset) cmd_reset ;;
     versions) print_versions ;;
+    kafka-tool)
+      shift
+      [ $# -ge 1 ] || die "usage: $0 kafka-tool <main class> [args...]"
+      kafka_installed || die "Kafka jars are not installed; run '$0 install'"
+      [ -f "$KAFKA_DATA/tools-log4j.properties" ] || { mkdir -p "$KAFKA_DATA" && kafka_write_config; }
+      kafka_java "$@"
+      ;;
     -h | --help | help) usage ;;
     *)
       usage >&2

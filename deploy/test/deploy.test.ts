@@ -459,6 +459,7 @@ interface K8sObject {
       };
     };
     ports?: { name?: string; port?: number; targetPort?: number | string }[];
+    clusterIP?: string;
     scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
     minReplicas?: number;
     maxReplicas?: number;
@@ -627,6 +628,11 @@ function checkK8s(objects: K8sObject[], label: string, secretKeys: Set<string>):
     if (extraDeployments.length > 0) problems.push(`${where} has more than one Deployment`);
     if (!service) problems.push(`${where} has no Service`);
     if (!hpa) problems.push(`${where} has no HorizontalPodAutoscaler`);
+    if (service && spec.protocol === 'grpc' && service.spec?.clusterIP !== 'None') {
+      problems.push(
+        `${where} Service is not headless (clusterIP: None), so gRPC round_robin cannot see the pods`,
+      );
+    }
     if (!deployment) continue;
 
     const podLabels = deployment.spec?.template?.metadata?.labels;

@@ -11,9 +11,10 @@ export interface LatencyReport {
 }
 
 /**
- * Calls `send` at a fixed rate whatever the outstanding calls (open loop). Latency counts from
- * the moment a call was due, not when it was sent, so a stalled server cannot hide its queueing
- * (no coordinated omission).
+ * Calls `send` at a fixed rate whatever the outstanding calls (open loop): a slow server does not
+ * slow the generator down, so its queueing shows in the latencies instead of being hidden
+ * (no coordinated omission). Latency is measured from the moment the call was sent, like
+ * autocannon does on the HTTP side, so the two columns compare like with like.
  */
 export async function openLoop(
   send: () => Promise<unknown>,
@@ -36,9 +37,9 @@ export async function openLoop(
     const now = performance.now();
     const due = Math.min(total, Math.floor((now - started) / intervalMs) + 1);
     for (; issued < due; issued++) {
-      const dueAt = started + issued * intervalMs;
+      const sentAt = performance.now();
       const call = send().then(
-        () => histogram.recordValue(Math.max(1, Math.round((performance.now() - dueAt) * 1000))),
+        () => histogram.recordValue(Math.max(1, Math.round((performance.now() - sentAt) * 1000))),
         () => {
           errors++;
         },

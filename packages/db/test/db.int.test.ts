@@ -4,6 +4,8 @@ import { createLogger } from '@platform/logger';
 import {
   createPool,
   dropDatabase,
+  openDatabase,
+  schemaVersion,
   ensureDatabase,
   runMigrations,
   withDatabase,
@@ -11,7 +13,8 @@ import {
   type Pool,
 } from '../src/index.js';
 
-const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://platform:platform@127.0.0.1:55432/platform_test';
+const BASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://platform:platform@127.0.0.1:55432/platform_test';
 const MIGRATIONS = new URL('./fixtures/migrations/', import.meta.url);
 const EXPECTED = ['001_create_widgets', '002_widget_color', '003_seed_widget'];
 const logger = createLogger('db-test', 'warn');
@@ -24,7 +27,11 @@ describe('@platform/db', () => {
   beforeAll(async () => {
     expect(await ensureDatabase(BASE_URL, databases[0]!)).toBe(true);
     expect(await ensureDatabase(BASE_URL, databases[0]!)).toBe(false);
-    pool = createPool(withDatabase(BASE_URL, databases[0]!), { logger, applicationName: 'db-pkg-test', max: 4 });
+    pool = createPool(withDatabase(BASE_URL, databases[0]!), {
+      logger,
+      applicationName: 'db-pkg-test',
+      max: 4,
+    });
   });
 
   afterAll(async () => {
@@ -63,6 +70,16 @@ describe('@platform/db', () => {
       expect(timeout.rows[0].statement_timeout).toBe('30s');
     } finally {
       await other.end();
+    }
+  });
+
+  it('reports the schema version and opens a migrated pool in one step', async () => {
+    expect(await schemaVersion(pool)).toBe('003_seed_widget');
+    const opened = await openDatabase(withDatabase(BASE_URL, databases[0]!), MIGRATIONS, { logger, max: 1 });
+    try {
+      expect(await schemaVersion(opened)).toBe('003_seed_widget');
+    } finally {
+      await opened.end();
     }
   });
 
@@ -109,7 +126,9 @@ describe('@platform/db', () => {
     );
     expect(level).toBe('serializable');
     await expect(
-      withTransaction(pool, (client) => client.query("INSERT INTO widgets (name) VALUES ('ro')"), { readOnly: true }),
+      withTransaction(pool, (client) => client.query("INSERT INTO widgets (name) VALUES ('ro')"), {
+        readOnly: true,
+      }),
     ).rejects.toMatchObject({ code: '25006' });
   });
 

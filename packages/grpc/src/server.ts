@@ -86,7 +86,13 @@ function wrapUnary(method: string, handler: UnaryHandler<never>, logger: Logger)
  */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { logger } = options;
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // Connections are recycled every few minutes so clients re-resolve DNS and pick up new
+    // replicas behind a headless Service; the grace lets calls in flight finish.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
   const health = new HealthImplementation({ '': 'SERVING' });
   health.addToServer(server);
 

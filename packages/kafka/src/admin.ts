@@ -30,7 +30,11 @@ export async function ensureTopics(
   const client =
     target instanceof KafkaClient
       ? target
-      : new KafkaClient({ brokers: target, clientId: options.clientId ?? 'ensure-topics', logger: options.logger });
+      : new KafkaClient({
+          brokers: target,
+          clientId: options.clientId ?? 'ensure-topics',
+          logger: options.logger,
+        });
   const specs = topics.map((t) => (typeof t === 'string' ? { topic: t } : t));
   return withAdmin(client, async (admin) => {
     const existing = new Set(await admin.listTopics());
@@ -90,7 +94,13 @@ export async function consumerLag(client: KafkaClient, groupId: string, topic: s
         const high = Number(w.high);
         const offset = committedByPartition.get(w.partition);
         const from = offset === undefined ? low : Math.max(offset, low);
-        return { partition: w.partition, committed: offset ?? null, low, high, lag: Math.max(0, high - from) };
+        return {
+          partition: w.partition,
+          committed: offset ?? null,
+          low,
+          high,
+          lag: Math.max(0, high - from),
+        };
       })
       .sort((a, b) => a.partition - b.partition);
     return { groupId, topic, total: partitions.reduce((sum, p) => sum + p.lag, 0), partitions };

@@ -20,16 +20,33 @@ const QUIET = [
   /Limiting retries for the idempotent producer/,
   /The group is rebalancing, re-joining/,
   /The coordinator is not aware of this member/,
+  /consumer stopping; message left for redelivery/,
 ];
 
 /** Routes kafkajs's own logging onto pino, at warn and above, quieting the expected noise. */
 function kafkaLogCreator(logger: Logger) {
   return () =>
     ({ namespace, level, log }: LogEntry) => {
-      const { message, timestamp: _timestamp, logger: _logger, ...extra } = log;
+      const { message, timestamp: _timestamp, logger: _logger, error, stack, ...extra } = log;
+      // Errors go under `err` so pino serializes them (message, type, stack).
+      if (error instanceof Error) extra.err = error;
+      else if (error !== undefined) extra.error = String(error);
+      else if (stack !== undefined) extra.stack = stack;
       let method: 'error' | 'warn' | 'info' | 'debug' =
-        level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
-      if (QUIET.some((pattern) => pattern.test(message))) method = 'debug';
+        level === logLevel.ERROR
+          ? 'error'
+          : level === logLevel.WARN
+            ? 'warn'
+            : level === logLevel.INFO
+              ? 'info'
+              : 'debug';
+      const text = `${message} ${error instanceof Error ? error.message : String(error ?? '')}`;
+      if (QUIET.some((pattern) => pattern.test(text))) method = 'debug';
+      // Error responses (a coordinator still loading, a partition without a leader yet) are logged
+      // by kafkajs at error level even when it then retries and succeeds; the caller sees the real
+      // failure, if any, as a rejected promise.
+      else if (method === 'error' && namespace === 'Connection' && message.startsWith('Response '))
+        method = 'warn';
       logger[method]({ kafkajs: namespace, ...extra }, message);
     };
 }

@@ -59,6 +59,16 @@ export interface RunConsumerOptions<T = unknown> {
   heartbeatIntervalMs?: number;
   /** Default 60 000 ms. */
   rebalanceTimeoutMs?: number;
+  /**
+   * Longest a fetch waits on the broker for new messages. `stop()` waits for the fetch in flight,
+   * so this bounds shutdown time. Default 1000 ms (kafkajs: 5000).
+   */
+  maxWaitTimeMs?: number;
+  /**
+   * Called when the consumer crashed and will not restart by itself (a non-retriable error). The
+   * consumer then consumes nothing more; a service usually exits so its supervisor restarts it.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 export interface ConsumerHandle {
@@ -88,7 +98,8 @@ export async function runConsumer<T = unknown>(
   const backoff = options.retryBackoffMs ?? 500;
   const maxBackoff = options.maxRetryBackoffMs ?? 10_000;
   const heartbeatMs = options.heartbeatIntervalMs ?? 3000;
-  const store = options.processedStore ?? (options.redis ? new RedisProcessedStore(options.redis) : undefined);
+  const store =
+    options.processedStore ?? (options.redis ? new RedisProcessedStore(options.redis) : undefined);
   if (!store) logger.warn('consumer runs without a processed-id store: redeliveries are handled again');
 
   const deadLetterTopics = options.topics.filter((t) => !isDeadLetterTopic(t)).map(deadLetterTopic);
@@ -100,6 +111,7 @@ export async function runConsumer<T = unknown>(
     sessionTimeout: options.sessionTimeoutMs ?? 30_000,
     heartbeatInterval: heartbeatMs,
     rebalanceTimeout: options.rebalanceTimeoutMs ?? 60_000,
+    maxWaitTimeInMs: options.maxWaitTimeMs ?? 1000,
     allowAutoTopicCreation: false,
   });
 
@@ -112,6 +124,7 @@ export async function runConsumer<T = unknown>(
   consumer.on(consumer.events.CRASH, (event) => {
     const { error, restart } = event.payload as { error: Error; restart: boolean };
     logger.error({ err: error, restart }, 'kafka consumer crashed');
+    if (!restart && !stopping) options.onFatal?.(error);
   });
 
   const deadLetter = async (payload: EachMessagePayload, error: Error, attempts: number) => {
@@ -150,7 +163,10 @@ export async function runConsumer<T = unknown>(
     const valueId = (value as { id?: unknown } | null)?.id;
     const id = headers[Headers.MESSAGE_ID] ?? (typeof valueId === 'string' ? valueId : undefined);
     if (id && store && (await store.isProcessed(groupId, id))) {
-      logger.debug({ topic, partition, offset: message.offset, message_id: id }, 'skipping processed message');
+      logger.debug(
+        { topic, partition, offset: message.offset, message_id: id },
+        'skipping processed message',
+      );
       return;
     }
     const valueRequestId = (value as { request_id?: unknown } | null)?.request_id;
@@ -186,8 +202,11 @@ export async function runConsumer<T = unknown>(
         }
         if (stopping) throw new StoppingError('consumer stopping; message left for redelivery');
         const delay = Math.min(backoff * 2 ** (attempt - 1), maxBackoff);
-        logger.warn({ topic, partition, offset: message.offset, attempt, delay_ms: delay, err: error }, 'handler failed; retrying');
-        await Promise.race([sleepWithHeartbeat(payload, delay, heartbeatMs), stopped]);
+        logger.warn(
+          { topic, partition, offset: message.offset, attempt, delay_ms: delay, err: error },
+          'handler failed; retrying',
+        );
+        await Promise.race([sleepWithHeartbeat(payload, delay, heartbeatMs, () => stopping), stopped]);
         if (stopping) throw new StoppingError('consumer stopping; message left for redelivery');
         continue;
       }
@@ -227,10 +246,15 @@ export async function runConsumer<T = unknown>(
   return { groupId, ready, stop };
 }
 
-async function sleepWithHeartbeat(payload: EachMessagePayload, ms: number, heartbeatMs: number): Promise<void> {
+async function sleepWithHeartbeat(
+  payload: EachMessagePayload,
+  ms: number,
+  heartbeatMs: number,
+  isStopping: () => boolean,
+): Promise<void> {
   const until = Date.now() + ms;
-  while (Date.now() < until) {
-    await sleep(Math.min(heartbeatMs, until - Date.now()));
+  while (Date.now() < until && !isStopping()) {
+    await sleep(Math.min(heartbeatMs, 250, until - Date.now()));
     await payload.heartbeat().catch(() => undefined);
   }
 }

@@ -7,7 +7,11 @@ export {
   type MessageHandler,
   type RunConsumerOptions,
 } from './consumer.js';
-export { RedisProcessedStore, type ProcessedStore, type RedisProcessedStoreOptions } from './processed-store.js';
+export {
+  RedisProcessedStore,
+  type ProcessedStore,
+  type RedisProcessedStoreOptions,
+} from './processed-store.js';
 export {
   TaskQueue,
   TaskWorker,

@@ -74,7 +74,9 @@ export class Producer {
     if (context?.userId) headers[Headers.USER_ID] = context.userId;
     if (type) headers[Headers.EVENT_TYPE] = type;
     Object.assign(headers, message.headers, { [Headers.CONTENT_TYPE]: JSON_CONTENT_TYPE });
-    await this.publishRaw(topic, [{ key: message.key ?? null, value: JSON.stringify(message.value), headers }]);
+    await this.publishRaw(topic, [
+      { key: message.key ?? null, value: JSON.stringify(message.value), headers },
+    ]);
     return { id };
   }
 

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { requestContext, type Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
 import type { KafkaClient } from './client.js';
-import { runConsumer, type ConsumedMessage, type ConsumerHandle, type RunConsumerOptions } from './consumer.js';
+import {
+  runConsumer,
+  type ConsumedMessage,
+  type ConsumerHandle,
+  type RunConsumerOptions,
+} from './consumer.js';
 import { NonRetryableError } from './errors.js';
 import type { ProcessedStore } from './processed-store.js';
 import type { Producer } from './producer.js';
@@ -48,6 +53,9 @@ export class TaskQueue {
     options: EnqueueOptions = {},
   ): Promise<TaskMessage<A>> {
     if (!task) throw new Error('task name is required');
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new TypeError('task args must be a plain object');
+    }
     const message: TaskMessage<A> = {
       id: options.id ?? randomUUID(),
       task,
@@ -82,17 +90,18 @@ export interface TaskMeta {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TaskHandler<A = any> = (args: A, meta: TaskMeta) => Promise<void> | void;
 
-export interface TaskWorkerOptions
-  extends Pick<
-    RunConsumerOptions,
-    | 'maxRetries'
-    | 'retryBackoffMs'
-    | 'maxRetryBackoffMs'
-    | 'concurrency'
-    | 'sessionTimeoutMs'
-    | 'heartbeatIntervalMs'
-    | 'rebalanceTimeoutMs'
-  > {
+export interface TaskWorkerOptions extends Pick<
+  RunConsumerOptions,
+  | 'maxRetries'
+  | 'retryBackoffMs'
+  | 'maxRetryBackoffMs'
+  | 'concurrency'
+  | 'sessionTimeoutMs'
+  | 'heartbeatIntervalMs'
+  | 'rebalanceTimeoutMs'
+  | 'maxWaitTimeMs'
+  | 'onFatal'
+> {
   queue: QueueName;
   /** Where handled task ids are remembered (or pass `redis`). One of the two is required. */
   processedStore?: ProcessedStore;
@@ -133,7 +142,12 @@ export class TaskWorker {
     return this;
   }
 
-  /** Joins the consumer group; resolves once partitions are assigned. */
+  /**
+   * Subscribes and starts consuming. Resolves once the consumer runs, not when it has joined the
+   * group (a join can wait up to the rebalance timeout while another member finishes a long task);
+   * await `ready` for that. Tasks enqueued meanwhile are not lost: a new group starts at the earliest
+   * retained message.
+   */
   async start(): Promise<void> {
     if (this.handle) return;
     const { queue, logger, processedStore, redis, ...tuning } = this.options;
@@ -146,7 +160,11 @@ export class TaskWorker {
       redis,
       handler: (message) => this.dispatch(message),
     });
-    await this.handle.ready;
+  }
+
+  /** Resolves once the worker first joined its group (immediately if not started). */
+  get ready(): Promise<void> {
+    return this.handle?.ready ?? Promise.resolve();
   }
 
   async stop(): Promise<void> {

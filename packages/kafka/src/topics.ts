@@ -6,8 +6,12 @@ export const Topics = {
   AGENT_ROUNDS: 'platform.agent-rounds',
   /** Workflow-run telemetry facts; consumed by observability. */
   WORKFLOW_RUNS: 'platform.workflow-runs',
-  /** Domain events such as `settings.changed` (the event type travels in `x-event-type`). */
-  SETTINGS_CHANGED: 'platform.settings-events',
+  /**
+   * Domain events (`settings.changed`, `user.*`, `team.*`, `apikey.revoked`, …; payload
+   * `platform.events.v1.DomainEvent`, the type also in `x-event-type`): facts other services react
+   * to, e.g. by dropping a cache.
+   */
+  DOMAIN_EVENTS: 'platform.domain-events',
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];
@@ -47,6 +51,9 @@ export function isDeadLetterTopic(topic: string): boolean {
 
 /** Every topic the platform uses, dead-letter topics included: what a deploy step should ensure. */
 export function platformTopics(prefix = ''): string[] {
-  const base = [...Object.values(Topics).map((t) => `${prefix}${t}`), ...QUEUES.map((q) => queueTopic(q, prefix))];
+  const base = [
+    ...Object.values(Topics).map((t) => `${prefix}${t}`),
+    ...QUEUES.map((q) => queueTopic(q, prefix)),
+  ];
   return [...base, ...base.map(deadLetterTopic)];
 }

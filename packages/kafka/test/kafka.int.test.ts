@@ -60,7 +60,10 @@ describe('@platform/kafka', () => {
 
   afterAll(async () => {
     await kafka?.disconnect();
-    const admin = new kafkajs.Kafka({ brokers: BROKERS.split(','), logLevel: kafkajs.logLevel.NOTHING }).admin();
+    const admin = new kafkajs.Kafka({
+      brokers: BROKERS.split(','),
+      logLevel: kafkajs.logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     const mine = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
     if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => undefined);
@@ -82,22 +85,42 @@ describe('@platform/kafka', () => {
 
   it('round-trips a task through TaskQueue and TaskWorker, carrying the request id', async () => {
     const seen: { args: unknown; meta: TaskMeta; contextRequestId: string | undefined }[] = [];
-    const worker = new TaskWorker(kafka, { queue: 'default', redis, logger, ...fast }).register<{
+    const worker = new TaskWorker(kafka, {
+      queue: 'default',
+      redis,
+      logger,
+      topicPrefix: prefix,
+      ...fast,
+    }).register<{
       to: string;
     }>('email.send', async (args, meta) => {
       seen.push({ args, meta, contextRequestId: requestContext.current()?.requestId });
     });
     await worker.start();
+    await worker.ready;
     try {
+      await expect(queue.enqueue('default', 'email.send', ['not', 'an', 'object'])).rejects.toThrow(
+        /plain object/,
+      );
       const requestId = `req-${run}`;
       const sent = await requestContext.run({ requestId }, () =>
         queue.enqueue('default', 'email.send', { to: 'a@example.com' }),
       );
-      expect(sent).toMatchObject({ task: 'email.send', args: { to: 'a@example.com' }, request_id: requestId });
+      expect(sent).toMatchObject({
+        task: 'email.send',
+        args: { to: 'a@example.com' },
+        request_id: requestId,
+      });
       expect(new Date(sent.enqueued_at).toISOString()).toBe(sent.enqueued_at);
       await waitFor(() => seen.length === 1);
       expect(seen[0]!.args).toEqual({ to: 'a@example.com' });
-      expect(seen[0]!.meta).toMatchObject({ id: sent.id, task: 'email.send', queue: 'default', requestId, attempt: 1 });
+      expect(seen[0]!.meta).toMatchObject({
+        id: sent.id,
+        task: 'email.send',
+        queue: 'default',
+        requestId,
+        attempt: 1,
+      });
       expect(seen[0]!.contextRequestId).toBe(requestId);
     } finally {
       await worker.stop();
@@ -107,12 +130,11 @@ describe('@platform/kafka', () => {
   it('handles a redelivered task once: duplicate ids and a replay after a lost commit', async () => {
     const effects = new Map<string, number>();
     const makeWorker = () =>
-      new TaskWorker(kafka, { queue: 'workflow', redis, logger, ...fast }).register<{ n: number }>(
-        'workflow.run',
-        (_args, meta) => {
-          effects.set(meta.id, (effects.get(meta.id) ?? 0) + 1);
-        },
-      );
+      new TaskWorker(kafka, { queue: 'workflow', redis, logger, topicPrefix: prefix, ...fast }).register<{
+        n: number;
+      }>('workflow.run', (_args, meta) => {
+        effects.set(meta.id, (effects.get(meta.id) ?? 0) + 1);
+      });
     let worker = makeWorker();
     await worker.start();
     const dup = `dup-${run}`;
@@ -125,7 +147,10 @@ describe('@platform/kafka', () => {
 
     // Simulate a crash after the side effect but before the offset commit: rewind the group so
     // every message is delivered again to a fresh worker.
-    const admin = new kafkajs.Kafka({ brokers: BROKERS.split(','), logLevel: kafkajs.logLevel.NOTHING }).admin();
+    const admin = new kafkajs.Kafka({
+      brokers: BROKERS.split(','),
+      logLevel: kafkajs.logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     await admin.resetOffsets({ groupId: worker.groupId, topic: worker.topic, earliest: true });
     await admin.disconnect();
@@ -148,6 +173,7 @@ describe('@platform/kafka', () => {
     let attempts = 0;
     const worker = new TaskWorker(kafka, {
       queue: 'knowledge',
+      topicPrefix: prefix,
       redis,
       logger,
       maxRetries: 2,
@@ -199,8 +225,34 @@ describe('@platform/kafka', () => {
     }
   });
 
+  it('stops promptly during a retry backoff, leaving the message for redelivery', async () => {
+    let attempts = 0;
+    const worker = new TaskWorker(kafka, {
+      queue: 'sandbox',
+      topicPrefix: prefix,
+      redis,
+      logger: createLogger('kafka-test', 'silent'),
+      maxRetries: 5,
+      retryBackoffMs: 20_000,
+      ...fast,
+    }).register('sandbox.exec', () => {
+      attempts += 1;
+      throw new Error('sandbox busy');
+    });
+    await worker.start();
+    await queue.enqueue('sandbox', 'sandbox.exec', {});
+    await waitFor(() => attempts === 1);
+    const started = Date.now();
+    await worker.stop();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(attempts).toBe(1);
+    expect((await consumerLag(kafka, worker.groupId, worker.topic)).total).toBe(1);
+    const dlq = await consumerLag(kafka, `${prefix}nobody`, deadLetterTopic(worker.topic));
+    expect(dlq.partitions.every((p) => p.high === 0)).toBe(true);
+  });
+
   it('publishes JSON events with platform headers and consumes them idempotently', async () => {
-    const topic = `${prefix}${Topics.SETTINGS_CHANGED}`;
+    const topic = `${prefix}${Topics.DOMAIN_EVENTS}`;
     await ensureTopics(kafka, [{ topic, partitions: 1 }]);
     const received: ConsumedMessage<{ type: string; keys: string[] }>[] = [];
     const consumer = await runConsumer<{ type: string; keys: string[] }>(kafka, {
@@ -220,7 +272,10 @@ describe('@platform/kafka', () => {
         await producer.publish(topic, { key: 'site', value: event, id: 'evt-1' });
         await producer.publish(topic, { key: 'site', value: event, id: 'evt-1' }); // duplicate
       });
-      const { id } = await producer.publish(topic, { key: 'site', value: { type: 'settings.changed', keys: [] } });
+      const { id } = await producer.publish(topic, {
+        key: 'site',
+        value: { type: 'settings.changed', keys: [] },
+      });
       await waitFor(() => received.some((m) => m.id === id));
       expect(received).toHaveLength(2);
       expect(received[0]).toMatchObject({

@@ -3,6 +3,8 @@ import { createLogger, type Logger } from '@platform/logger';
 
 export type { Connection };
 
+const closing = new WeakSet<Connection>();
+
 export interface ConnectMongoOptions {
   logger?: Logger;
   /** How long an operation waits for a usable server before failing. Default 5000 ms. */
@@ -18,7 +20,8 @@ export interface ConnectMongoOptions {
   /**
    * Let mongoose build indexes in the background when a model is first compiled. Default false:
    * background index builds swallow failures into an `error` event nobody awaits, and run while the
-   * service already accepts traffic. Call `syncIndexes(connection)` at start-up instead.
+   * service already accepts traffic, and on FerretDB an unsupported index option (TTL, collation,
+   * partial) would fail the whole batch. Call `syncIndexes(connection)` at start-up instead.
    */
   autoIndex?: boolean;
 }
@@ -41,37 +44,31 @@ export async function connectMongo(url: string, options: ConnectMongoOptions = {
   if (options.appName) connectOptions.appName = options.appName;
 
   const connection = mongoose.createConnection(url, connectOptions);
-  connection.on('error', (err: Error) => logger.error({ err: err.message }, 'mongo connection error'));
-  connection.on('disconnected', () => logger.warn('mongo disconnected'));
+  // Before the first successful connect a failure is reported by the rejected promise; after it,
+  // only logged (the driver keeps reconnecting). A close we asked for is not an incident.
+  let established = false;
+  connection.on('error', (err: Error) => {
+    if (established) logger.error({ err: err.message }, 'mongo connection error');
+  });
+  connection.on('disconnected', () => {
+    if (established && !closing.has(connection)) logger.warn('mongo disconnected');
+  });
   connection.on('reconnected', () => logger.info('mongo reconnected'));
   try {
     await connection.asPromise();
   } catch (err) {
+    closing.add(connection);
     await connection.close(true).catch(() => undefined);
     throw err;
   }
+  established = true;
   logger.debug({ db: connection.name }, 'mongo connected');
   return connection;
 }
 
-/**
- * Creates the indexes declared on every model of `connection` (or only `modelNames`) and drops
- * indexes the schemas no longer declare. Run at start-up, before serving, so a unique index that
- * cannot be built stops the service instead of silently not existing.
- */
-export async function syncIndexes(connection: Connection, modelNames?: string[]): Promise<void> {
-  const names = modelNames ?? connection.modelNames();
-  for (const name of names) {
-    const model = connection.model(name);
-    await model.createCollection().catch((err: { code?: number }) => {
-      if (err.code !== 48) throw err; // 48 NamespaceExists
-    });
-    await model.syncIndexes();
-  }
-}
-
 /** Closes the connection; waits for in-flight operations unless `force`. Safe to call twice. */
 export async function closeMongo(connection: Connection, force = false): Promise<void> {
+  closing.add(connection);
   if (connection.readyState === mongoose.ConnectionStates.disconnected) return;
   await connection.close(force);
 }

@@ -1,8 +1,8 @@
 export {
   connectMongo,
   closeMongo,
-  syncIndexes,
   isDuplicateKeyError,
   type ConnectMongoOptions,
   type Connection,
 } from './connect.js';
+export { syncIndexes, indexName, type SyncIndexesOptions, type SyncIndexesReport } from './indexes.js';

@@ -51,12 +51,34 @@ describe('@platform/mongo', () => {
 
   it('creates the declared indexes, including the unique one', async () => {
     const Notifications = conn.model('Notification', notificationSchema);
-    await syncIndexes(conn);
-    await syncIndexes(conn); // idempotent
+    const first = await syncIndexes(conn, { logger });
+    expect(first.created.sort()).toEqual([
+      'notifications.idempotencyKey_1',
+      'notifications.userId_1',
+      'notifications.userId_1_createdAt_-1',
+    ]);
+    const second = await syncIndexes(conn, { logger });
+    expect(second).toEqual({ created: [], dropped: [], skipped: [] });
     const indexes = await Notifications.collection.indexes();
     const unique = indexes.find((i) => i.key.idempotencyKey === 1);
     expect(unique?.unique).toBe(true);
     expect(indexes.some((i) => i.key.userId === 1 && i.key.createdAt === -1)).toBe(true);
+  });
+
+  it('skips non-unique indexes the server does not implement and drops stale ones', async () => {
+    const schema = new mongoose.Schema({ key: String, expiresAt: Date });
+    schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 }); // TTL: not implemented by FerretDB 1.24
+    const Codes = conn.model('Code', schema);
+    await Codes.createCollection();
+    await Codes.collection.createIndex({ key: 1 }, { name: 'stale_key' });
+    const report = await syncIndexes(conn, {
+      logger: createLogger('mongo-test', 'silent'),
+      modelNames: ['Code'],
+    });
+    const ttl = 'expiresAt_1';
+    const handled = [...report.created, ...report.skipped.map((s) => `${s.collection}.${s.name}`)];
+    expect(handled).toEqual([`codes.${ttl}`]);
+    expect(report.dropped).toEqual(['codes.stale_key']);
   });
 
   it('creates, reads, updates and deletes documents', async () => {

@@ -105,5 +105,6 @@ export class RedisLock {
 }
 
 function assertTtl(ttlMs: number): void {
-  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`lock ttl must be a positive integer, got ${ttlMs}`);
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0)
+    throw new RangeError(`lock ttl must be a positive integer, got ${ttlMs}`);
 }

@@ -115,7 +115,11 @@ describe('@platform/redis', () => {
   });
 
   it('fails fast instead of hanging when Redis is unreachable', async () => {
-    const dead = createRedis('redis://127.0.0.1:1/0', { logger, maxRetriesPerRequest: 1, maxRetryDelayMs: 200 });
+    const dead = createRedis('redis://127.0.0.1:1/0', {
+      logger: createLogger('redis-test', 'silent'),
+      maxRetriesPerRequest: 1,
+      maxRetryDelayMs: 200,
+    });
     const started = Date.now();
     await expect(dead.get('x')).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5000);
