@@ -17,7 +17,7 @@ const BASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://platform:platform@127.0.0.1:55432/platform_test';
 const MIGRATIONS = new URL('./fixtures/migrations/', import.meta.url);
 const EXPECTED = ['001_create_widgets', '002_widget_color', '003_seed_widget'];
-const logger = createLogger('db-test', 'warn');
+const logger = createLogger('db-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const run = randomUUID().replace(/-/g, '').slice(0, 10);
 const databases = [`db_pkg_${run}_a`, `db_pkg_${run}_b`];
 

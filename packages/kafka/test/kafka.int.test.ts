@@ -25,7 +25,7 @@ const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:59092';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0';
 const run = randomUUID().slice(0, 8);
 const prefix = `test-${run}.`;
-const logger = createLogger('kafka-test', process.env.TEST_LOG_LEVEL ?? 'warn');
+const logger = createLogger('kafka-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 // Fast group membership for tests (the broker's minimum session timeout is 6 s).
 const fast = { sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 10_000 };
 

@@ -5,7 +5,7 @@ import { createLogger } from '@platform/logger';
 import { closeMongo, connectMongo, isDuplicateKeyError, syncIndexes, type Connection } from '../src/index.js';
 
 const BASE_URL = process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:57017/platform_test';
-const logger = createLogger('mongo-test', 'warn');
+const logger = createLogger('mongo-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const run = randomUUID().slice(0, 8);
 
 /** The test URL with its database replaced by a per-run one, so reruns start empty. */

@@ -4,7 +4,7 @@ import { createLogger } from '@platform/logger';
 import { closeRedis, createRedis, RedisLock, type Redis } from '../src/index.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0';
-const logger = createLogger('redis-test', 'warn');
+const logger = createLogger('redis-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const run = randomUUID().slice(0, 8);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
