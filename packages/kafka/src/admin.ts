@@ -1,6 +1,6 @@
 import type { Logger } from '@platform/logger';
 import { KafkaClient } from './client.js';
-import { withAdmin } from './internal.js';
+import { retryRetriable, withAdmin } from './internal.js';
 
 export interface TopicSpec {
   topic: string;
@@ -81,7 +81,7 @@ export async function consumerLag(client: KafkaClient, groupId: string, topic: s
   return withAdmin(client, async (admin) => {
     const [watermarks, committed] = await Promise.all([
       admin.fetchTopicOffsets(topic),
-      admin.fetchOffsets({ groupId, topics: [topic] }),
+      retryRetriable(() => admin.fetchOffsets({ groupId, topics: [topic] })),
     ]);
     const committedByPartition = new Map<number, number>();
     for (const p of committed.find((c) => c.topic === topic)?.partitions ?? []) {

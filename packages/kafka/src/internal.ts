@@ -26,3 +26,21 @@ export async function withAdmin<T>(client: object, fn: (admin: Admin) => Promise
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Retries `fn` while it fails with an error Kafka marks retriable (e.g. NOT_COORDINATOR or
+ * COORDINATOR_LOAD_IN_PROGRESS right after a broker start, when the offsets topic is still being
+ * created), with a doubling backoff, for at most `timeoutMs`.
+ */
+export async function retryRetriable<T>(fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
+    try {
+      return await fn();
+    } catch (error) {
+      const retriable = (error as { retriable?: boolean }).retriable === true;
+      if (!retriable || Date.now() + delay > until) throw error;
+      await sleep(delay);
+    }
+  }
+}
