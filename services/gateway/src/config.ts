@@ -6,6 +6,9 @@ const schema = z.object({
   HTTP_PORT: env.port().default(8080),
   HTTP_HOST: z.string().default('0.0.0.0'),
   SECRET_KEY: env.secretKey(),
+  REDIS_URL: env.redisUrl(),
+  /** How long a replica caches a user's principal (active state, permissions, teams). */
+  PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   BODY_LIMIT_BYTES: env.positiveInt().default(1024 * 1024),
   /** Deadline for one gRPC call from the gateway. */
   GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),

@@ -15,3 +15,7 @@ export {
 export { repeatable, queryInt, queryBool, pagingQuery } from './routes/validation.js';
 export { routeTable } from './routes/index.js';
 export { healthRoutes } from './routes/health-routes.js';
+export { buildGateway, type Gateway } from './gateway.js';
+export { loadGatewayConfig, type GatewayConfig } from './config.js';
+export { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
+export type { ServiceClients } from './service-clients.js';

@@ -73,7 +73,14 @@ export class Authenticator {
       }
       throw error;
     }
-    const state = await this.sessions.check(claims);
+    const state = await this.sessions.check(claims).catch((error: unknown) => {
+      // Fail closed: without the revocation list a logged-out token could pass.
+      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
+        msgKey: 'service_unavailable',
+        httpStatus: 503,
+        cause: error,
+      });
+    });
     if (state === 'revoked') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
     if (state === 'superseded') {
       throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'session_expired_new_login' });

@@ -1,13 +1,16 @@
 import { identityV1 } from '@platform/contracts';
-import { schemaVersion, type Pool } from '@platform/db';
+import { schemaVersion } from '@platform/db';
 import { registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
+import { getPrincipal } from '../domain/principals/get-principal.js';
+import type { IdentityDependencies } from '../identity-service.js';
 
 export const SERVICE_NAME = 'platform.identity.v1.IdentityService';
 
-/** Entry points of the identity service: thin handlers that decode, call a use case, encode. */
-export function identityGrpc(dependencies: { pool: Pool; version: string }) {
+/** Internal RPCs other services and the gateway call: service info and principal lookup. */
+export function identityGrpc(deps: IdentityDependencies) {
   return registration(SERVICE_NAME, identityV1.IdentityServiceService, {
-    getInfo: serviceInfoHandler('identity', dependencies.version, () => schemaVersion(dependencies.pool)),
+    getInfo: serviceInfoHandler('identity', deps.version, () => schemaVersion(deps.pool)),
+    getPrincipal: (request) => getPrincipal(deps.pool, request.user_id),
   });
 }

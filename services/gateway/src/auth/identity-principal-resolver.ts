@@ -1,0 +1,49 @@
+import type { identityV1 } from '@platform/contracts';
+import type { ServiceClient } from '@platform/grpc';
+import type { PrincipalResolver, ResolvedUser } from './authenticator.js';
+
+interface CacheEntry {
+  user: ResolvedUser | null;
+  expiresAt: number;
+}
+
+/**
+ * Principal lookup through identity's GetPrincipal, cached per gateway replica for `ttlMs` so the
+ * hot path does not reach Postgres on every request. Role, team and activation changes are seen
+ * within the TTL; `invalidate(userId)` drops an entry at once (called on `user.*` events).
+ */
+export class IdentityPrincipalResolver implements PrincipalResolver {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly identity: ServiceClient<typeof identityV1.IdentityServiceService>,
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  async resolve(userId: string): Promise<ResolvedUser | null> {
+    const cached = this.cache.get(userId);
+    if (cached && cached.expiresAt > Date.now()) return cached.user;
+    const record = await this.identity.call('getPrincipal', { user_id: userId });
+    const user: ResolvedUser | null = record.found
+      ? {
+          user_id: record.user_id,
+          username: record.username,
+          is_superuser: record.is_superuser,
+          permissions: record.permissions,
+          team_ids: record.team_ids,
+          auth_method: 'jwt',
+          is_active: record.is_active,
+          approval_status: record.approval_status === 'approved' ? 'approved' : 'pending',
+        }
+      : null;
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(userId, { user, expiresAt: Date.now() + this.ttlMs });
+    return user;
+  }
+
+  invalidate(userId?: string): void {
+    if (userId) this.cache.delete(userId);
+    else this.cache.clear();
+  }
+}

@@ -1,0 +1,57 @@
+import { SessionRegistry, TokenService } from '@platform/auth';
+import type { Logger } from '@platform/logger';
+import { Redis } from 'ioredis';
+import type { Express } from 'express';
+import { createGatewayApp } from './app.js';
+import { Authenticator } from './auth/authenticator.js';
+import { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
+import type { GatewayConfig } from './config.js';
+import { routeTable } from './routes/index.js';
+import { closeServiceClients, createServiceClients, type ServiceClients } from './service-clients.js';
+
+export interface Gateway {
+  app: Express;
+  clients: ServiceClients;
+  principals: IdentityPrincipalResolver;
+  close(): Promise<void>;
+}
+
+/**
+ * Wires the production gateway: gRPC clients for every service, JWT verification, revocation in
+ * Redis, principal lookup through identity, and the route table. Used by main.ts and by tests that
+ * run the real gateway in-process.
+ */
+export function buildGateway(config: GatewayConfig, logger: Logger, version = '0.0.0'): Gateway {
+  const clients = createServiceClients(config);
+  // Fail fast when Redis is down: the revocation check answers 503 instead of hanging.
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectionName: 'gateway',
+  });
+  redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  const principals = new IdentityPrincipalResolver(clients.identity, config.PRINCIPAL_CACHE_TTL_MS);
+  const authenticator = new Authenticator(
+    new TokenService(config.SECRET_KEY),
+    new SessionRegistry(redis),
+    principals,
+  );
+  const app = createGatewayApp({
+    logger,
+    routes: routeTable,
+    clients,
+    authenticator,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    version,
+    trustProxy: config.TRUST_PROXY,
+  });
+  return {
+    app,
+    clients,
+    principals,
+    async close() {
+      closeServiceClients(clients);
+      redis.disconnect();
+    },
+  };
+}

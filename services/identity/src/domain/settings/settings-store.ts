@@ -1,0 +1,89 @@
+import type { SecretBox } from '@platform/crypto';
+import type { Pool } from '@platform/db';
+import { BusinessError } from '@platform/errors';
+import { readAllSettings, writeSettings } from '../../data/settings-repository.js';
+import {
+  isSecretSetting,
+  SESSION_TIMEOUT_FALLBACK_DAYS,
+  SETTING_DEFINITIONS,
+  type SettingKey,
+  type SettingsReader,
+  type SiteSettings,
+} from './site-settings.js';
+
+function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTING_DEFINITIONS, key);
+}
+
+function defaults(): SiteSettings {
+  const values = Object.fromEntries(
+    Object.entries(SETTING_DEFINITIONS).map(([key, definition]) => [
+      key,
+      structuredClone(definition.default),
+    ]),
+  ) as SiteSettings;
+  // The spec's in-code fallback: 30 is the seeded default, 7 applies when the row is missing.
+  values.session_timeout_days = SESSION_TIMEOUT_FALLBACK_DAYS;
+  return values;
+}
+
+/**
+ * Site settings over the `site_settings` table: defaults for missing rows, secrets encrypted at
+ * rest with SecretBox, every value validated by its definition. Reads are cached for `ttlMs` per
+ * replica; `invalidate()` drops the cache (called after an update and on `settings.changed`).
+ */
+export class SettingsStore implements SettingsReader {
+  private cached: { value: SiteSettings; expiresAt: number } | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly secrets: SecretBox,
+    private readonly ttlMs = 2_000,
+  ) {}
+
+  async current(): Promise<SiteSettings> {
+    if (this.cached && this.cached.expiresAt > Date.now()) return this.cached.value;
+    const values = defaults() as Record<string, unknown>;
+    for (const row of await readAllSettings(this.pool)) {
+      if (!isSettingKey(row.key)) continue;
+      values[row.key] =
+        isSecretSetting(row.key) && typeof row.value === 'string' && row.value !== ''
+          ? this.secrets.decrypt(row.value)
+          : row.value;
+    }
+    const value = values as SiteSettings;
+    this.cached = { value, expiresAt: Date.now() + this.ttlMs };
+    return value;
+  }
+
+  /**
+   * Validates and saves a partial update; unknown names or bad values fail with 1001 listing each
+   * field, and nothing is written. Returns the keys that were written.
+   */
+  async update(changes: Record<string, unknown>, actorUserId: string | null = null): Promise<SettingKey[]> {
+    const errors: Record<string, string[]> = {};
+    const rows: { key: SettingKey; value: unknown }[] = [];
+    for (const [key, raw] of Object.entries(changes)) {
+      if (!isSettingKey(key)) {
+        errors[key] = ['unknown setting'];
+        continue;
+      }
+      const parsed = SETTING_DEFINITIONS[key].schema.safeParse(raw);
+      if (!parsed.success) {
+        errors[key] = parsed.error.issues.map((issue) => issue.message);
+        continue;
+      }
+      const value =
+        isSecretSetting(key) && parsed.data !== '' ? this.secrets.encrypt(String(parsed.data)) : parsed.data;
+      rows.push({ key, value });
+    }
+    if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+    await writeSettings(this.pool, rows, actorUserId);
+    this.invalidate();
+    return rows.map((row) => row.key);
+  }
+
+  invalidate(): void {
+    this.cached = undefined;
+  }
+}

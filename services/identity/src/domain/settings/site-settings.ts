@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/**
+ * Every site setting: its spec name, type, default and whether it is a secret (encrypted at rest,
+ * returned as `null` plus `<name>_set`). The single definition the settings store, the admin API
+ * and the typed reader all use.
+ */
+const channelType = z.enum(['webhook', 'app']);
+const url = z.url().max(2048);
+const shortText = z.string().max(255);
+
+export const SETTING_DEFINITIONS = {
+  // ---- accounts and sessions
+  allow_registration: { schema: z.boolean(), default: true },
+  session_timeout_days: { schema: z.number().int().min(1).max(365), default: 30 },
+  single_session: { schema: z.boolean(), default: false },
+  enable_captcha: { schema: z.boolean(), default: false },
+  sso_enabled: { schema: z.boolean(), default: false },
+  sso_allow_password_login: { schema: z.boolean(), default: true },
+  max_login_attempts: { schema: z.number().int().min(1).max(100), default: 5 },
+  lockout_duration_minutes: { schema: z.number().int().min(1).max(10_080), default: 15 },
+  require_totp: { schema: z.boolean(), default: false },
+  email_verification: { schema: z.boolean(), default: true },
+  require_approval: { schema: z.boolean(), default: true },
+  require_terms_acceptance_on_register: { schema: z.boolean(), default: false },
+  password_expiration_warning_days: { schema: z.number().int().min(0).max(365), default: 7 },
+  /** Passwords older than this must be changed at login (`reason: expired`); 0 disables. */
+  password_max_age_days: { schema: z.number().int().min(0).max(3650), default: 0 },
+  /** A password cannot be changed again before this many hours (5306); 0 disables. */
+  password_min_age_hours: { schema: z.number().int().min(0).max(8760), default: 0 },
+  password_min_length: { schema: z.number().int().min(8).max(128), default: 8 },
+  password_require_uppercase: { schema: z.boolean(), default: false },
+  password_require_lowercase: { schema: z.boolean(), default: false },
+  password_require_digit: { schema: z.boolean(), default: true },
+  password_require_symbol: { schema: z.boolean(), default: false },
+  // ---- model endpoint allowlist (origins; the models service validates outbound requests)
+  model_endpoint_allowlist: { schema: z.array(z.string().max(512)).max(200), default: [] as string[] },
+  // ---- email
+  smtp_enabled: { schema: z.boolean(), default: false },
+  smtp_host: { schema: shortText, default: '' },
+  smtp_port: { schema: z.number().int().min(1).max(65_535), default: 587 },
+  smtp_encryption: { schema: z.enum(['none', 'ssl', 'tls']), default: 'tls' as const },
+  smtp_username: { schema: shortText, default: '' },
+  smtp_password: { schema: shortText, default: '', secret: true },
+  email_from_name: { schema: shortText, default: 'Agent Platform' },
+  email_from_address: { schema: z.union([z.email(), z.literal('')]), default: '' },
+  // ---- dingtalk
+  dingtalk_enabled: { schema: z.boolean(), default: false },
+  dingtalk_notification_type: { schema: channelType, default: 'webhook' as const },
+  dingtalk_webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  dingtalk_webhook_secret: { schema: shortText, default: '', secret: true },
+  dingtalk_app_key: { schema: shortText, default: '' },
+  dingtalk_app_secret: { schema: shortText, default: '', secret: true },
+  dingtalk_agent_id: { schema: shortText, default: '' },
+  // ---- wechat (WeCom)
+  wechat_enabled: { schema: z.boolean(), default: false },
+  wechat_notification_type: { schema: channelType, default: 'webhook' as const },
+  wechat_webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  wechat_corp_id: { schema: shortText, default: '' },
+  wechat_agent_id: { schema: shortText, default: '' },
+  wechat_secret: { schema: shortText, default: '', secret: true },
+  // ---- feishu
+  feishu_enabled: { schema: z.boolean(), default: false },
+  feishu_notification_type: { schema: channelType, default: 'webhook' as const },
+  feishu_webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  feishu_webhook_secret: { schema: shortText, default: '', secret: true },
+  feishu_app_id: { schema: shortText, default: '' },
+  feishu_app_secret: { schema: shortText, default: '', secret: true },
+  // ---- slack (the incoming-webhook URL embeds its token, so it is a secret)
+  slack_enabled: { schema: z.boolean(), default: false },
+  slack_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
+  // ---- generic webhook
+  webhook_enabled: { schema: z.boolean(), default: false },
+  webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  webhook_method: { schema: z.enum(['POST', 'GET']), default: 'POST' as const },
+  webhook_headers: {
+    schema: z.record(z.string().max(256), z.string().max(4096)),
+    default: {} as Record<string, string>,
+  },
+  webhook_body_template: { schema: z.string().max(65_536), default: '' },
+  webhook_secret: { schema: shortText, default: '', secret: true },
+} satisfies Record<string, { schema: z.ZodType; default: unknown; secret?: boolean }>;
+
+export type SettingKey = keyof typeof SETTING_DEFINITIONS;
+
+/** The effective value of every setting (defaults applied, secrets decrypted). */
+export type SiteSettings = { [K in SettingKey]: (typeof SETTING_DEFINITIONS)[K]['default'] };
+
+/** The in-code fallback of session_timeout_days when its row is missing (spec). */
+export const SESSION_TIMEOUT_FALLBACK_DAYS = 7;
+
+/** Read side used by every identity use case: current settings, cached briefly. */
+export interface SettingsReader {
+  current(): Promise<SiteSettings>;
+}
+
+export function isSecretSetting(key: SettingKey): boolean {
+  return (SETTING_DEFINITIONS[key] as { secret?: boolean }).secret === true;
+}

@@ -1,0 +1,112 @@
+import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
+import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
+import { startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { listen, stackEnv, uniqueName, type RunningHttp } from '@platform/testing';
+import { loadIdentityConfig } from '../../src/config.js';
+import { startIdentity, type StartedIdentity } from '../../src/identity-service.js';
+
+export interface HttpResult {
+  status: number;
+  body: { code: number; data: any; msg: string };
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  json?: unknown;
+  /** application/x-www-form-urlencoded fields (the two login endpoints). */
+  form?: Record<string, string>;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface IdentityHarness {
+  baseUrl: string;
+  identity: StartedIdentity;
+  gateway: Gateway;
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  /** Changes site settings through the real store (validated, secrets encrypted). */
+  setSettings(changes: Record<string, unknown>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const logger = createLogger('identity-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+
+/**
+ * The real identity service on its own fresh database (migrated), served over gRPC on a free port,
+ * behind the real gateway (route table, JWT, Redis revocation) on a free HTTP port. Other services
+ * are reached at the addresses in deploy/local/env.sh.
+ */
+export async function startIdentityHarness(env: Record<string, string> = {}): Promise<IdentityHarness> {
+  const database = uniqueName('identity_t').replace(/-/g, '_');
+  await ensureDatabase(stackEnv.postgresAdminUrl, database);
+  const identityConfig = loadIdentityConfig({
+    ...process.env,
+    DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, database),
+    REDIS_URL: stackEnv.redisUrl,
+    KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
+    SECRET_KEY: stackEnv.secretKey,
+    GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
+    ...env,
+  });
+  const identity = await startIdentity(identityConfig, logger, 'test');
+  const grpc: RunningGrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    services: identity.services,
+  });
+  const gatewayConfig = loadGatewayConfig({
+    ...process.env,
+    SECRET_KEY: stackEnv.secretKey,
+    REDIS_URL: stackEnv.redisUrl,
+    PRINCIPAL_CACHE_TTL_MS: '0',
+    IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
+    APIKEYS_GRPC_ADDR: process.env.APIKEYS_GRPC_ADDR ?? '127.0.0.1:50062',
+    NOTIFICATIONS_GRPC_ADDR: process.env.NOTIFICATIONS_GRPC_ADDR ?? '127.0.0.1:50063',
+    MODELS_GRPC_ADDR: process.env.MODELS_GRPC_ADDR ?? '127.0.0.1:50064',
+    WORKFLOWS_GRPC_ADDR: process.env.WORKFLOWS_GRPC_ADDR ?? '127.0.0.1:50065',
+    OBSERVABILITY_GRPC_ADDR: process.env.OBSERVABILITY_GRPC_ADDR ?? '127.0.0.1:50066',
+  });
+  const gateway = buildGateway(gatewayConfig, logger, 'test');
+  const http: RunningHttp = await listen(gateway.app);
+
+  async function request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await fetch(`${http.baseUrl}/api/v1${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: HttpResult['body'];
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path}: not an envelope (${response.status}): ${text.slice(0, 200)}`);
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  return {
+    baseUrl: http.baseUrl,
+    identity,
+    gateway,
+    request,
+    async setSettings(changes) {
+      await identity.dependencies.settings.update(changes);
+    },
+    async stop() {
+      await http.close();
+      await gateway.close();
+      await grpc.shutdown(1_000);
+      await identity.stop();
+      await dropDatabase(stackEnv.postgresAdminUrl, database);
+    },
+  };
+}
