@@ -5,3 +5,4 @@ export {
   type RunServiceOptions,
 } from './run-service.js';
 export { serviceInfoHandler } from './service-info.js';
+export { runDatabaseService, type DatabaseServiceOptions } from './run-database-service.js';
