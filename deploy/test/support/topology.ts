@@ -1,0 +1,51 @@
+// The platform's topology as the deployment checks see it (docs/development.md, ARCHITECTURE.md):
+// the seven services with their ports, protocols and backing stores, the store images, and where the
+// deployment descriptors live.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DEPLOY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const REPO = resolve(DEPLOY, '..');
+export const DOCKER = join(DEPLOY, 'docker');
+export const K8S = join(DEPLOY, 'k8s');
+export const HEALTHCHECK_SCRIPT = join(DOCKER, 'healthcheck.mjs');
+
+export type Store = 'postgres' | 'redis' | 'kafka' | 'mongo';
+
+export interface ServiceSpec {
+  name: string;
+  port: number;
+  protocol: 'http' | 'grpc';
+  stores: Store[];
+}
+
+export const SERVICES: ServiceSpec[] = [
+  { name: 'gateway', port: 8080, protocol: 'http', stores: ['redis', 'kafka'] },
+  { name: 'identity', port: 50061, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
+  { name: 'apikeys', port: 50062, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
+  { name: 'notifications', port: 50063, protocol: 'grpc', stores: ['mongo', 'redis', 'kafka'] },
+  { name: 'models', port: 50064, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
+  { name: 'workflows', port: 50065, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
+  { name: 'observability', port: 50066, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
+];
+export const GRPC_SERVICES = SERVICES.filter((s) => s.protocol === 'grpc');
+
+export const STORE_IMAGES: Record<Store, RegExp> = {
+  postgres: /^postgres:16([.-]|$)/,
+  redis: /^redis:7([.-]|$)/,
+  kafka: /^apache\/kafka:3\.9([.-]|$)/,
+  mongo: /^mongo:7([.-]|$)/,
+};
+export const STORES = Object.keys(STORE_IMAGES) as Store[];
+
+export const grpcAddrVar = (service: string): string => `${service.toUpperCase()}_GRPC_ADDR`;
+
+/** Every variable the service validates at start (docs/development.md, "Environment variables"). */
+export function requiredEnv(s: ServiceSpec): string[] {
+  const env = ['NODE_ENV', 'LOG_LEVEL', 'SECRET_KEY', 'REDIS_URL', 'KAFKA_BROKERS'];
+  env.push(...GRPC_SERVICES.map((g) => grpcAddrVar(g.name)));
+  env.push(s.protocol === 'http' ? 'HTTP_PORT' : 'GRPC_PORT');
+  if (s.stores.includes('postgres')) env.push('DATABASE_URL');
+  if (s.stores.includes('mongo')) env.push('MONGO_URL');
+  return env;
+}
