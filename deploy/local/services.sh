@@ -38,7 +38,7 @@ start_one() {
 }
 
 wait_ready() {
-  node "$ROOT/deploy/local/wait-ready.mjs" "$@" || {
+  node "$ROOT/deploy/local/wait-ready.mjs" || {
     echo "services did not become ready; last log lines:" >&2
     for spec in "${DOMAIN_SERVICES[@]}" gateway; do
       local name=${spec%%:*}
