@@ -6,12 +6,28 @@ import {
   observabilityV1,
   workflowsV1,
 } from '@platform/contracts';
+import * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
+import * as authV1 from '@platform/contracts/platform/identity/v1/auth';
+import * as captchaV1 from '@platform/contracts/platform/identity/v1/captcha';
+import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
+import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
+import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
+import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
+import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import { createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
 
 /** One gRPC client per domain service; routes reach services only through these. */
 export interface ServiceClients {
   identity: ServiceClient<typeof identityV1.IdentityServiceService>;
+  auth: ServiceClient<typeof authV1.AuthServiceService>;
+  settings: ServiceClient<typeof settingsV1.SettingsServiceService>;
+  roles: ServiceClient<typeof rolesV1.RolesServiceService>;
+  adminUsers: ServiceClient<typeof adminUsersV1.AdminUsersServiceService>;
+  teams: ServiceClient<typeof teamsV1.TeamsServiceService>;
+  verification: ServiceClient<typeof verificationV1.VerificationServiceService>;
+  captcha: ServiceClient<typeof captchaV1.CaptchaServiceService>;
+  totp: ServiceClient<typeof totpV1.TotpServiceService>;
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
   notifications: ServiceClient<typeof notificationsV1.NotificationsServiceService>;
   models: ServiceClient<typeof modelsV1.ModelsServiceService>;
@@ -25,6 +41,54 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     identity: createServiceClient(
       identityV1.IdentityServiceService,
       'platform.identity.v1.IdentityService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    auth: createServiceClient(
+      authV1.AuthServiceService,
+      'platform.identity.v1.AuthService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    settings: createServiceClient(
+      settingsV1.SettingsServiceService,
+      'platform.identity.v1.SettingsService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    roles: createServiceClient(
+      rolesV1.RolesServiceService,
+      'platform.identity.v1.RolesService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    adminUsers: createServiceClient(
+      adminUsersV1.AdminUsersServiceService,
+      'platform.identity.v1.AdminUsersService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    teams: createServiceClient(
+      teamsV1.TeamsServiceService,
+      'platform.identity.v1.TeamsService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    verification: createServiceClient(
+      verificationV1.VerificationServiceService,
+      'platform.identity.v1.VerificationService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    captcha: createServiceClient(
+      captchaV1.CaptchaServiceService,
+      'platform.identity.v1.CaptchaService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    totp: createServiceClient(
+      totpV1.TotpServiceService,
+      'platform.identity.v1.TotpService',
       config.IDENTITY_GRPC_ADDR,
       options,
     ),

@@ -10,6 +10,24 @@ const schema = z.object({
   SECRET_KEY: env.secretKey(),
   /** Public URL of the web app, for links in verification and reset mails. */
   PUBLIC_WEB_URL: z.url().default('http://localhost:8080'),
+  /** scrypt cost N of password hashes (a power of two; see docs/identity.md for the measured cost). */
+  PASSWORD_HASH_N: z.coerce
+    .number()
+    .int()
+    .min(2 ** 10)
+    .max(2 ** 20)
+    .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
+    .default(2 ** 15),
+  /**
+   * Prefix of the work-queue topics and worker groups (`<prefix>queue.default`,
+   * `<prefix>workers.default`). Empty in production; tests use a unique one so a running local
+   * service never consumes their tasks.
+   */
+  QUEUE_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .max(100)
+    .default(''),
 });
 
 export type IdentityConfig = z.infer<typeof schema>;

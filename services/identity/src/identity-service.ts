@@ -7,7 +7,20 @@ import type { Logger } from '@platform/logger';
 import { closeRedis, createRedis, type Redis } from '@platform/redis';
 import type { IdentityConfig } from './config.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
+import type { CaptchaVerifier } from './domain/auth/captcha-port.js';
+import { PasswordHasher } from './domain/auth/password-hasher.js';
 import { identityGrpc } from './grpc/identity-grpc.js';
+import { authGrpc } from './grpc/auth-grpc.js';
+import { CaptchaStore } from './data/captcha-store.js';
+import { captchaGrpc } from './grpc/captcha-grpc.js';
+import { totpGrpc } from './grpc/totp-grpc.js';
+import { settingsGrpc } from './grpc/settings-grpc.js';
+import { rolesGrpc } from './grpc/roles-grpc.js';
+import { adminUsersGrpc } from './grpc/admin-users-grpc.js';
+import { teamsGrpc } from './grpc/teams-grpc.js';
+import { verificationGrpc } from './grpc/verification-grpc.js';
+import { startEmailWorker } from './events/email-worker.js';
+import { startSettingsCacheConsumer } from './events/settings-cache-consumer.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
@@ -23,6 +36,10 @@ export interface IdentityDependencies {
   sessions: SessionRegistry;
   secrets: SecretBox;
   settings: SettingsStore;
+  /** scrypt password hashing (auth area); cost from PASSWORD_HASH_N. */
+  passwords: PasswordHasher;
+  /** Captcha proof check (captcha area); when absent every required captcha is invalid (5303). */
+  captcha?: CaptchaVerifier;
   version: string;
 }
 
@@ -46,6 +63,7 @@ export async function startIdentity(
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'identity', logger });
   const producer = createProducer(kafka);
   const secrets = new SecretBox(config.SECRET_KEY);
+  const captchaStore = new CaptchaStore(redis);
   const dependencies: IdentityDependencies = {
     config,
     logger,
@@ -57,9 +75,25 @@ export async function startIdentity(
     sessions: new SessionRegistry(redis),
     secrets,
     settings: new SettingsStore(pool, secrets),
+    passwords: new PasswordHasher({ N: config.PASSWORD_HASH_N, r: 8, p: 1 }),
+    captcha: captchaStore,
     version,
   };
-  const services: ServiceRegistration[] = [identityGrpc(dependencies)];
+  const services: ServiceRegistration[] = [
+    identityGrpc(dependencies),
+    authGrpc(dependencies),
+    captchaGrpc(dependencies, captchaStore),
+    totpGrpc(dependencies),
+    settingsGrpc(dependencies),
+    rolesGrpc(dependencies),
+    adminUsersGrpc(dependencies),
+    teamsGrpc(dependencies),
+    verificationGrpc(dependencies),
+  ];
+  // Every replica drops its settings cache on `settings.changed` (stopped by kafka.disconnect()).
+  await startSettingsCacheConsumer(dependencies);
+  // Sends queued mails (`email.send` on the default queue); stopped by kafka.disconnect().
+  await startEmailWorker(dependencies);
   return {
     dependencies,
     services,

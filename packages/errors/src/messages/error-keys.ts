@@ -81,6 +81,7 @@ export const ERROR_KEY_MESSAGES = {
   // Accounts
   email_already_verified: { en: 'This email address is already verified', zh: '该邮箱已完成验证' },
   terms_not_accepted: { en: 'You must accept the terms of service', zh: '请先同意服务条款' },
+  current_password_incorrect: { en: 'The current password is incorrect', zh: '当前密码不正确' },
   unknown_setting: { en: 'Unknown setting', zh: '未知的设置项' },
   // Gateway / transport
   route_not_found: { en: 'Route not found', zh: '请求的接口不存在' },
@@ -96,6 +97,11 @@ export const ERROR_KEY_MESSAGES = {
   payload_too_large: { en: 'The request body is too large', zh: '请求体过大' },
   malformed_json: { en: 'The request body is not valid JSON', zh: '请求体不是有效的 JSON' },
   unsupported_media_type: { en: 'Unsupported request content type', zh: '不支持的请求内容类型' },
+  // TOTP (5313 raised when enable is called before setup)
+  totp_setup_not_started: {
+    en: 'Start two-factor setup before enabling it',
+    zh: '请先开始设置双因素认证，再启用',
+  },
 } as const satisfies Record<string, Translations>;
 
 export type ErrorKey = keyof typeof ERROR_KEY_MESSAGES;

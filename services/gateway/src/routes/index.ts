@@ -1,6 +1,24 @@
 import type { ServiceClients } from '../service-clients.js';
 import { healthRoutes } from './health-routes.js';
+import { identityAuthRoutes } from './identity-auth-routes.js';
+import { identityCaptchaRoutes } from './identity-captcha-routes.js';
+import { identityTotpRoutes } from './identity-totp-routes.js';
+import { identitySettingsRoutes } from './identity-settings-routes.js';
+import { identityRolesRoutes } from './identity-roles-routes.js';
+import { identityAdminUsersRoutes } from './identity-admin-users-routes.js';
+import { identityTeamsRoutes } from './identity-teams-routes.js';
+import { identityVerificationRoutes } from './identity-verification-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
-export const routeTable: RouteDefinition<ServiceClients>[] = [...healthRoutes];
+export const routeTable: RouteDefinition<ServiceClients>[] = [
+  ...healthRoutes,
+  ...identityAuthRoutes,
+  ...identityCaptchaRoutes,
+  ...identityTotpRoutes,
+  ...identitySettingsRoutes,
+  ...identityRolesRoutes,
+  ...identityAdminUsersRoutes,
+  ...identityTeamsRoutes,
+  ...identityVerificationRoutes,
+];

@@ -17,6 +17,12 @@ export interface RouteContext<Clients> {
   principal: Principal | undefined;
   /** The raw bearer credential, for the few routes that act on the token itself (logout). */
   credential: string | undefined;
+  /**
+   * The bearer credential as sent, NOT verified, on every route (also public ones). Only for the
+   * few public routes whose service verifies the credential itself (TOTP setup/enable accept an
+   * access token or an enrollment temp token); never trust it at the edge.
+   */
+  unverifiedBearer: string | undefined;
   locale: Locale;
   requestId: string;
   /** Client IP and user agent, for login anomaly checks and audit. */

@@ -1,6 +1,6 @@
 import { BusinessError, type Locale } from '@platform/errors';
 import type { NextFunction, Request, Response } from 'express';
-import type { Authenticator } from '../auth/authenticator.js';
+import { Authenticator } from '../auth/authenticator.js';
 import { sendOk } from '../http/respond.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
 import { parsePart, validationFailure } from './validation.js';
@@ -65,6 +65,7 @@ export function routeHandler<Clients>(
         clients,
         principal: authenticated?.principal,
         credential: authenticated?.credential ?? undefined,
+        unverifiedBearer: Authenticator.bearerCredential(req.header('authorization')),
         locale: res.locals.locale as Locale,
         requestId: res.locals.requestId as string,
         ip: req.ip ?? '',

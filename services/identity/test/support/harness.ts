@@ -47,6 +47,9 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
+    // Own work-queue topics and worker group (`<prefix>queue.default`), so the local identity
+    // service (deploy/local/services.sh) never consumes this file's mails and reruns start empty.
+    QUEUE_TOPIC_PREFIX: `${uniqueName('t')}.`,
     ...env,
   });
   const identity = await startIdentity(identityConfig, logger, 'test');

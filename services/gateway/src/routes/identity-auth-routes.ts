@@ -1,0 +1,216 @@
+import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
+import { z } from 'zod';
+import type { ServiceClients } from '../service-clients.js';
+import { defineRoute } from './route-definition.js';
+
+// ---- request pieces ------------------------------------------------------------------------
+
+const username = z
+  .string()
+  .min(3)
+  .max(50)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"');
+/** RFC 5321 caps a forward path at 256 octets including the brackets: 254 for the address. */
+const email = z.email().max(254);
+/**
+ * Passwords are only bounded here: the policy (max 128 and the site's rules) is the identity
+ * service's, so it can list every reason at once; beyond 1024 characters the body is garbage.
+ */
+const password = z.string().max(1024);
+const captchaField = z.string().max(256).optional();
+
+const registerBody = z.object({
+  username,
+  email,
+  password,
+  locale: z.enum(['en', 'zh']).optional(),
+  terms_accepted: z.boolean().optional(),
+  captcha_id: captchaField,
+  captcha_token: captchaField,
+});
+
+/** Form-encoded; extra OAuth2 password-flow fields (grant_type, scope, client_id) are ignored. */
+const loginForm = z.object({
+  username: z.string().min(1).max(254).describe('username or email'),
+  password: z.string().min(1).max(1024),
+  captcha_id: captchaField,
+  captcha_token: captchaField,
+  captcha_answer: captchaField.describe('legacy: the captcha proof when captcha_token is empty'),
+});
+
+const changePasswordBody = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: password,
+});
+
+// ---- responses -----------------------------------------------------------------------------
+
+const accountUser = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  email: z.string(),
+  locale: z.string(),
+  is_active: z.boolean(),
+  email_verified: z.boolean(),
+  approval_status: z.enum(['pending', 'approved']),
+  created_at: z.string().describe('ISO 8601'),
+});
+
+const loginResult = z.union([
+  z.object({
+    access_token: z.string(),
+    token_type: z.literal('bearer'),
+    force_password_change: z.literal(true).optional(),
+    reason: z.enum(['expired', 'force']).optional(),
+  }),
+  z.object({ requires_totp: z.literal(true), temp_token: z.string().describe('valid 5 minutes') }),
+  z.object({ requires_totp_setup: z.literal(true), temp_token: z.string().describe('valid 30 minutes') }),
+]);
+
+const currentUser = accountUser.extend({
+  is_superuser: z.boolean(),
+  permissions: z.array(z.string()),
+  teams: z.array(z.object({ id: z.uuid(), name: z.string(), role: z.enum(['OWNER', 'ADMIN', 'MEMBER']) })),
+  totp_enabled: z.boolean(),
+  force_password_change: z.boolean(),
+  last_login_at: z.string().nullable(),
+  password_changed_at: z.string().nullable(),
+});
+
+const presentAccount = (a: authV1.AccountUser | undefined) => ({
+  id: a?.id ?? '',
+  username: a?.username ?? '',
+  email: a?.email ?? '',
+  locale: a?.locale ?? '',
+  is_active: a?.is_active ?? false,
+  email_verified: a?.email_verified ?? false,
+  approval_status: a?.approval_status ?? '',
+  created_at: a?.created_at ?? '',
+});
+
+/** Only the fields of the variant the service chose (clients branch on the flags). */
+function presentLogin(r: authV1.LoginResult) {
+  if (r.requires_totp) return { requires_totp: true, temp_token: r.temp_token };
+  if (r.requires_totp_setup) return { requires_totp_setup: true, temp_token: r.temp_token };
+  const session = { access_token: r.access_token, token_type: 'bearer' as const };
+  return r.force_password_change ? { ...session, force_password_change: true, reason: r.reason } : session;
+}
+
+function presentCurrentUser(r: authV1.CurrentUser) {
+  return {
+    ...presentAccount(r.account),
+    is_superuser: r.is_superuser,
+    permissions: r.permissions,
+    teams: r.teams.map((t) => ({ id: t.id, name: t.name, role: t.role })),
+    totp_enabled: r.totp_enabled,
+    force_password_change: r.force_password_change,
+    last_login_at: r.last_login_at || null,
+    password_changed_at: r.password_changed_at || null,
+  };
+}
+
+type RegisterBody = z.infer<typeof registerBody>;
+type LoginForm = z.infer<typeof loginForm>;
+type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+/** Accounts and sessions (spec "Login and session", "Registration"; ARCHITECTURE `/users/me`). */
+export const identityAuthRoutes = [
+  defineRoute<ServiceClients, undefined, undefined, RegisterBody, authV1.AccountUser>({
+    method: 'post',
+    path: '/register',
+    summary: 'Create an account (outcome by the approval and verification settings)',
+    tags: ['auth'],
+    auth: 'public',
+    body: registerBody,
+    response: accountUser,
+    invoke: ({ body }, { clients, ip, userAgent, locale }) =>
+      clients.auth.call(
+        'register',
+        {
+          username: body.username,
+          email: body.email,
+          password: body.password,
+          locale: body.locale ?? '',
+          terms_accepted: body.terms_accepted ?? false,
+          captcha_id: body.captcha_id ?? '',
+          captcha_token: body.captcha_token ?? '',
+          client: { ip, user_agent: userAgent },
+        },
+        { locale },
+      ),
+    present: presentAccount,
+    successMsgKey: 'registration_success',
+  }),
+  defineRoute<ServiceClients, undefined, undefined, LoginForm, authV1.LoginResult>({
+    method: 'post',
+    path: '/login/access-token',
+    summary: 'Password login (form-encoded)',
+    tags: ['auth'],
+    auth: 'public',
+    bodyType: 'form',
+    body: loginForm,
+    response: loginResult,
+    invoke: ({ body }, { clients, ip, userAgent, locale }) =>
+      clients.auth.call(
+        'loginWithPassword',
+        {
+          username: body.username,
+          password: body.password,
+          captcha_id: body.captcha_id ?? '',
+          captcha_token: body.captcha_token ?? '',
+          captcha_answer: body.captcha_answer ?? '',
+          client: { ip, user_agent: userAgent },
+        },
+        { locale },
+      ),
+    present: presentLogin,
+  }),
+  defineRoute<ServiceClients, undefined, undefined, undefined, authV1.LogoutResponse>({
+    method: 'post',
+    path: '/logout',
+    summary: 'Blacklist the presented access token',
+    tags: ['auth'],
+    auth: 'user',
+    response: z.null(),
+    invoke: (_input, { clients, principal, credential, ip, userAgent, locale }) =>
+      clients.auth.call(
+        'logout',
+        { token: credential ?? '', client: { ip, user_agent: userAgent } },
+        { principal, locale },
+      ),
+    present: () => null,
+    successMsgKey: 'logged_out',
+  }),
+  defineRoute<ServiceClients, undefined, undefined, undefined, authV1.CurrentUser>({
+    method: 'get',
+    path: '/users/me',
+    summary: 'The signed-in user with permissions and teams',
+    tags: ['users'],
+    auth: 'user',
+    response: currentUser,
+    invoke: (_input, { clients, principal, locale }) =>
+      clients.auth.call('getCurrentUser', {}, { principal, locale }),
+    present: presentCurrentUser,
+  }),
+  defineRoute<ServiceClients, undefined, undefined, ChangePasswordBody, authV1.ChangePasswordResponse>({
+    method: 'post',
+    path: '/users/me/change-password',
+    summary: 'Change the own password (clears a forced change)',
+    tags: ['users'],
+    auth: 'user',
+    body: changePasswordBody,
+    response: z.null(),
+    invoke: ({ body }, { clients, principal, ip, userAgent, locale }) =>
+      clients.auth.call(
+        'changePassword',
+        {
+          current_password: body.current_password,
+          new_password: body.new_password,
+          client: { ip, user_agent: userAgent },
+        },
+        { principal, locale },
+      ),
+    present: () => null,
+    successMsgKey: 'password_changed',
+  }),
+];

@@ -1,0 +1,180 @@
+import type * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
+import { z } from 'zod';
+import type { ServiceClients } from '../service-clients.js';
+import { defineRoute } from './route-definition.js';
+import { pagingQuery } from './validation.js';
+
+/**
+ * Teams: any signed-in user (no global permission); the team-level checks (3002-3004) live in
+ * identity. `role` accepts OWNER so identity can answer with its specific codes (5206, 5208)
+ * instead of a generic 1001.
+ */
+const teamRole = z.enum(['OWNER', 'ADMIN', 'MEMBER']);
+
+const teamSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  is_default: z.boolean(),
+  member_count: z.number().int(),
+  my_role: teamRole.nullable().describe("The caller's role; null when not a member (global admins)"),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const memberSchema = z.object({
+  team_id: z.uuid(),
+  user_id: z.uuid(),
+  username: z.string(),
+  email: z.string(),
+  role: teamRole,
+  joined_at: z.string(),
+});
+const detailSchema = teamSchema.extend({ members: z.array(memberSchema) });
+
+function toHttpTeam(team: teamsV1.TeamRecord | undefined) {
+  return team ? { ...team, my_role: team.my_role || null } : null;
+}
+function toHttpTeamDetail(detail: teamsV1.TeamDetail) {
+  return { ...toHttpTeam(detail.team), members: detail.members };
+}
+
+const teamParams = z.object({ id: z.uuid() });
+type TeamParams = z.infer<typeof teamParams>;
+const memberParams = z.object({ id: z.uuid(), user_id: z.uuid() });
+type MemberParams = z.infer<typeof memberParams>;
+const createBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().max(500).optional(),
+});
+type CreateBody = z.infer<typeof createBody>;
+const addMemberBody = z.object({ user_id: z.uuid(), role: teamRole });
+type AddMemberBody = z.infer<typeof addMemberBody>;
+const roleBody = z.object({ role: teamRole });
+type RoleBody = z.infer<typeof roleBody>;
+const transferBody = z.object({ user_id: z.uuid() });
+type TransferBody = z.infer<typeof transferBody>;
+const pagingSchema = z.object({ ...pagingQuery });
+type Paging = z.infer<typeof pagingSchema>;
+
+const base = { tags: ['teams'], auth: 'user' as const };
+
+export const identityTeamsRoutes = [
+  defineRoute<ServiceClients, undefined, undefined, CreateBody, teamsV1.TeamRecord>({
+    ...base,
+    method: 'post',
+    path: '/teams',
+    summary: 'Create a team (the caller becomes OWNER)',
+    body: createBody,
+    response: teamSchema,
+    invoke: ({ body }, { clients, principal }) =>
+      clients.teams.call(
+        'createTeam',
+        { name: body.name, description: body.description ?? '' },
+        { principal },
+      ),
+    present: toHttpTeam,
+  }),
+  defineRoute<ServiceClients, undefined, Paging, undefined, teamsV1.ListTeamsResponse>({
+    ...base,
+    method: 'get',
+    path: '/teams',
+    summary: "The caller's teams (global admins: every team)",
+    query: pagingSchema,
+    response: z.object({
+      items: z.array(teamSchema),
+      total: z.number().int(),
+      page: z.number().int(),
+      page_size: z.number().int(),
+    }),
+    invoke: ({ query }, { clients, principal }) =>
+      clients.teams.call('listTeams', { page: query.page, page_size: query.page_size }, { principal }),
+    present: (list) => ({ ...list, items: list.items.map(toHttpTeam) }),
+  }),
+  defineRoute<ServiceClients, TeamParams, undefined, undefined, teamsV1.TeamDetail>({
+    ...base,
+    method: 'get',
+    path: '/teams/:id',
+    summary: 'A team with its members',
+    params: teamParams,
+    response: detailSchema,
+    invoke: ({ params }, { clients, principal }) =>
+      clients.teams.call('getTeam', { team_id: params.id }, { principal }),
+    present: toHttpTeamDetail,
+  }),
+  defineRoute<ServiceClients, TeamParams, undefined, undefined, teamsV1.DeleteTeamResponse>({
+    ...base,
+    method: 'delete',
+    path: '/teams/:id',
+    summary: 'Delete a team (OWNER or global admin; not the default team)',
+    params: teamParams,
+    response: z.object({ team_id: z.uuid() }),
+    invoke: ({ params }, { clients, principal }) =>
+      clients.teams.call('deleteTeam', { team_id: params.id }, { principal }),
+  }),
+  defineRoute<ServiceClients, TeamParams, undefined, AddMemberBody, teamsV1.TeamMemberRecord>({
+    ...base,
+    method: 'post',
+    path: '/teams/:id/members',
+    summary: 'Add a member as ADMIN or MEMBER (team OWNER/ADMIN)',
+    params: teamParams,
+    body: addMemberBody,
+    response: memberSchema,
+    invoke: ({ params, body }, { clients, principal }) =>
+      clients.teams.call(
+        'addTeamMember',
+        { team_id: params.id, user_id: body.user_id, role: body.role },
+        { principal },
+      ),
+  }),
+  defineRoute<ServiceClients, MemberParams, undefined, RoleBody, teamsV1.TeamMemberRecord>({
+    ...base,
+    method: 'put',
+    path: '/teams/:id/members/:user_id',
+    summary: "Change a member's team role (team OWNER/ADMIN)",
+    params: memberParams,
+    body: roleBody,
+    response: memberSchema,
+    invoke: ({ params, body }, { clients, principal }) =>
+      clients.teams.call(
+        'updateTeamMemberRole',
+        { team_id: params.id, user_id: params.user_id, role: body.role },
+        { principal },
+      ),
+  }),
+  defineRoute<ServiceClients, MemberParams, undefined, undefined, teamsV1.RemoveTeamMemberResponse>({
+    ...base,
+    method: 'delete',
+    path: '/teams/:id/members/:user_id',
+    summary: 'Remove a member (team OWNER/ADMIN; never the owner)',
+    params: memberParams,
+    response: z.object({ team_id: z.uuid(), user_id: z.uuid() }),
+    invoke: ({ params }, { clients, principal }) =>
+      clients.teams.call('removeTeamMember', { team_id: params.id, user_id: params.user_id }, { principal }),
+  }),
+  defineRoute<ServiceClients, TeamParams, undefined, undefined, teamsV1.LeaveTeamResponse>({
+    ...base,
+    method: 'post',
+    path: '/teams/:id/leave',
+    summary: 'Leave a team (the owner transfers ownership first)',
+    params: teamParams,
+    response: z.object({ team_id: z.uuid() }),
+    invoke: ({ params }, { clients, principal }) =>
+      clients.teams.call('leaveTeam', { team_id: params.id }, { principal }),
+  }),
+  defineRoute<ServiceClients, TeamParams, undefined, TransferBody, teamsV1.TeamDetail>({
+    ...base,
+    method: 'post',
+    path: '/teams/:id/transfer-ownership',
+    summary: 'Hand ownership to a member (OWNER; the old owner becomes ADMIN)',
+    params: teamParams,
+    body: transferBody,
+    response: detailSchema,
+    invoke: ({ params, body }, { clients, principal }) =>
+      clients.teams.call(
+        'transferTeamOwnership',
+        { team_id: params.id, user_id: body.user_id },
+        { principal },
+      ),
+    present: toHttpTeamDetail,
+  }),
+];

@@ -1,0 +1,28 @@
+import type { CurrentUser } from '@platform/contracts/platform/identity/v1/auth';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { findAccountById, findPermissionsAndTeams } from '../../data/auth-account-repository.js';
+import { requirePrincipal } from '../rbac/require-principal.js';
+import { toAccountUser } from './account-view.js';
+import type { AuthDeps } from './auth-context.js';
+
+/** `GET /users/me`: the caller's account with its permissions and teams (ARCHITECTURE, pinned). */
+export async function getCurrentUser(
+  deps: Pick<AuthDeps, 'pool'>,
+  principal: Principal | undefined,
+): Promise<CurrentUser> {
+  const caller = requirePrincipal(principal);
+  const account = await findAccountById(deps.pool, caller.user_id);
+  if (!account) throw new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 401 });
+  const { permissions, teams } = await findPermissionsAndTeams(deps.pool, account.id);
+  return {
+    account: toAccountUser(account),
+    is_superuser: account.is_superuser,
+    permissions,
+    teams,
+    totp_enabled: account.totp_enabled,
+    force_password_change: account.force_password_change,
+    last_login_at: account.last_login_at?.toISOString() ?? '',
+    password_changed_at: account.password_changed_at?.toISOString() ?? '',
+  };
+}

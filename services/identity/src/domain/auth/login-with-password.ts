@@ -1,0 +1,217 @@
+import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import { writeAudit } from '../../data/audit-repository.js';
+import {
+  clearFailedLogins,
+  findAccountByLogin,
+  recordFailedLogin,
+  replacePasswordHash,
+  type AccountRow,
+} from '../../data/auth-account-repository.js';
+import { notifyUser } from '../../events/publish-events.js';
+import type { SiteSettings } from '../settings/site-settings.js';
+import type { AuthDeps, RequestMeta } from './auth-context.js';
+import { requireCaptcha } from './captcha-check.js';
+import { issueSession } from './issue-session.js';
+import { recordUnknownLoginFailure, unknownLoginLockSeconds } from './unknown-login-attempts.js';
+
+export interface PasswordLoginInput {
+  /** Username or email. */
+  username: string;
+  password: string;
+  captchaId: string;
+  captchaToken: string;
+  /** Legacy: the proof when `captchaToken` is empty. */
+  captchaAnswer: string;
+}
+
+export const TOTP_CHALLENGE_SECONDS = 300;
+export const TOTP_ENROLLMENT_SECONDS = 1800;
+
+const EMPTY_RESULT: LoginResult = {
+  access_token: '',
+  token_type: '',
+  requires_totp: false,
+  requires_totp_setup: false,
+  temp_token: '',
+  force_password_change: false,
+  reason: '',
+};
+
+const locked = (seconds: number) =>
+  new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
+const wrongPassword = (remaining: number) =>
+  new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
+    httpStatus: 400,
+    data: { remaining_attempts: Math.max(0, remaining) },
+  });
+
+/**
+ * `POST /login/access-token`. The captcha (when `enable_captcha`) is checked first, before any
+ * account lookup, so an unsolved captcha reveals nothing. Then the spec's "Login outcome order":
+ * 1 SSO-only 6306 · 2 locked 5300 · 3 wrong password 2003 (locking at `max_login_attempts` → 5300)
+ * · 4 inactive or pending 2004 · 5 TOTP challenge · 6 TOTP enrollment · 7 unverified email 5004 ·
+ * 8 full token.
+ */
+export async function loginWithPassword(
+  deps: AuthDeps,
+  input: PasswordLoginInput,
+  meta: RequestMeta,
+): Promise<LoginResult> {
+  const settings = await deps.settings.current();
+  const proof = input.captchaToken || input.captchaAnswer;
+  await requireCaptcha(deps.captcha, settings.enable_captcha, input.captchaId, proof);
+  if (settings.sso_enabled && !settings.sso_allow_password_login) {
+    throw new BusinessError(ErrorCode.PASSWORD_LOGIN_DISABLED, { httpStatus: 400 });
+  }
+
+  const account = await findAccountByLogin(deps.pool, input.username);
+  if (!account) return refuseUnknownAccount(deps, input, settings, meta);
+
+  const audit = (action: string, details: Record<string, unknown>) =>
+    writeAudit(deps.pool, {
+      actorUserId: account.id,
+      action,
+      targetType: 'user',
+      targetId: account.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      requestId: meta.requestId,
+      details,
+    });
+
+  // 2: locked
+  if (account.locked_until && account.locked_until.getTime() > Date.now()) {
+    await audit('login.failure', { reason: 'locked' });
+    throw locked(Math.ceil((account.locked_until.getTime() - Date.now()) / 1000));
+  }
+  // 3: wrong password (an account without a password, e.g. SSO-only, never matches)
+  if (!(await deps.passwords.verify(input.password, account.password_hash))) {
+    await refuseWrongPassword(deps, account, settings, audit);
+  }
+  await clearFailedLogins(deps.pool, account.id);
+  await rehashIfOutdated(deps, account, input.password);
+  // 4: inactive or pending
+  if (account.approval_status !== 'approved') {
+    await audit('login.failure', { reason: 'pending_approval' });
+    throw new BusinessError(ErrorCode.INACTIVE_USER, { msgKey: 'account_pending_approval', httpStatus: 400 });
+  }
+  if (!account.is_active) {
+    await audit('login.failure', { reason: 'inactive' });
+    throw new BusinessError(ErrorCode.INACTIVE_USER, { httpStatus: 400 });
+  }
+  // 5, 6: two-factor
+  if (account.totp_enabled) {
+    const { token } = await deps.tokens.issue(account.id, 'totp_challenge', TOTP_CHALLENGE_SECONDS);
+    await audit('login.totp_challenge', {});
+    return { ...EMPTY_RESULT, requires_totp: true, temp_token: token };
+  }
+  if (settings.require_totp) {
+    const { token } = await deps.tokens.issue(account.id, 'totp_enrollment', TOTP_ENROLLMENT_SECONDS);
+    await audit('login.totp_enrollment_required', {});
+    return { ...EMPTY_RESULT, requires_totp_setup: true, temp_token: token };
+  }
+  // 7: email verification (superusers excepted)
+  if (settings.email_verification && !account.email_verified && !account.is_superuser) {
+    await audit('login.failure', { reason: 'email_not_verified' });
+    throw new BusinessError(ErrorCode.EMAIL_NOT_VERIFIED, { data: { email: account.email } });
+  }
+  // 8: full token
+  const session = await issueSession(deps, account, {
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+    method: 'password',
+  });
+  return {
+    ...EMPTY_RESULT,
+    access_token: session.access_token,
+    token_type: session.token_type,
+    force_password_change: session.force_password_change ?? false,
+    reason: session.reason ?? '',
+  };
+}
+
+async function refuseWrongPassword(
+  deps: AuthDeps,
+  account: AccountRow,
+  settings: SiteSettings,
+  audit: (action: string, details: Record<string, unknown>) => Promise<void>,
+): Promise<never> {
+  const { failedAttempts, lockedUntil } = await recordFailedLogin(
+    deps.pool,
+    account.id,
+    settings.max_login_attempts,
+    settings.lockout_duration_minutes,
+  );
+  await audit('login.failure', { reason: 'wrong_password', failed_attempts: failedAttempts });
+  if (failedAttempts >= settings.max_login_attempts && lockedUntil) {
+    await audit('account.locked', {
+      failed_attempts: failedAttempts,
+      locked_until: lockedUntil.toISOString(),
+    });
+    void notifyUser(deps, {
+      type: 'security.account_locked',
+      userId: account.id,
+      title: 'Your account was locked',
+      content: `After ${failedAttempts} failed sign-in attempts your account is locked for ${settings.lockout_duration_minutes} minutes.`,
+      level: 'high',
+      data: {
+        failed_attempts: failedAttempts,
+        lockout_minutes: settings.lockout_duration_minutes,
+        locked_until: lockedUntil.toISOString(),
+      },
+    });
+    throw locked(settings.lockout_duration_minutes * 60);
+  }
+  throw wrongPassword(settings.max_login_attempts - failedAttempts);
+}
+
+/**
+ * No such account: the same work (a full hash verification) and the same answers as a real one,
+ * counted per identifier in Redis (see unknown-login-attempts.ts). Redis down → a constant
+ * `remaining_attempts` of max − 1.
+ */
+async function refuseUnknownAccount(
+  deps: AuthDeps,
+  input: PasswordLoginInput,
+  settings: SiteSettings,
+  meta: RequestMeta,
+): Promise<never> {
+  await writeAudit(deps.pool, {
+    actorUserId: null,
+    action: 'login.failure',
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+    details: { reason: 'unknown_user' },
+  });
+  const skipped = (err: unknown) =>
+    deps.logger.warn({ err }, 'unknown-login bookkeeping skipped: Redis unavailable');
+  const lockSeconds = await unknownLoginLockSeconds(deps.redis, input.username).catch((err: unknown) => {
+    skipped(err);
+    return 0;
+  });
+  if (lockSeconds > 0) throw locked(lockSeconds);
+  await deps.passwords.verifyDummy(input.password);
+  const attempts = await recordUnknownLoginFailure(
+    deps.redis,
+    input.username,
+    settings.max_login_attempts,
+    settings.lockout_duration_minutes,
+  ).catch((err: unknown) => {
+    skipped(err);
+    return { failedAttempts: 1, locked: false };
+  });
+  if (attempts.locked) throw locked(settings.lockout_duration_minutes * 60);
+  throw wrongPassword(settings.max_login_attempts - attempts.failedAttempts);
+}
+
+async function rehashIfOutdated(deps: AuthDeps, account: AccountRow, password: string): Promise<void> {
+  if (!account.password_hash || !deps.passwords.needsRehash(account.password_hash)) return;
+  try {
+    await replacePasswordHash(deps.pool, account.id, await deps.passwords.hash(password));
+  } catch (err) {
+    deps.logger.warn({ err, user_id: account.id }, 'password rehash failed; the old hash stays valid');
+  }
+}

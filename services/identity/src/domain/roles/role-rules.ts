@@ -1,0 +1,51 @@
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { unknownPermissionCodes, type RoleRow } from '../../data/roles-repository.js';
+import type { Pool, PoolClient } from '@platform/db';
+
+export const ROLE_READ_PERMISSION = 'admin:users:read';
+export const ROLE_MANAGE_PERMISSION = 'admin:roles:manage';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Only a caller who already holds everything may hand out `*` (no self-escalation through roles). */
+export function canGrantEverything(principal: Principal): boolean {
+  return principal.is_superuser || principal.permissions.includes('*');
+}
+
+/** 4003 naming the unknown codes; 3001 when `*` is granted by someone without it. */
+export async function checkPermissionCodes(
+  db: Pool | PoolClient,
+  principal: Principal,
+  codes: readonly string[],
+): Promise<void> {
+  const unknown = await unknownPermissionCodes(db, codes);
+  if (unknown.length > 0) {
+    throw new BusinessError(ErrorCode.PERMISSION_NOT_FOUND, { data: { unknown_permissions: unknown } });
+  }
+  if (codes.includes('*') && !canGrantEverything(principal)) {
+    throw BusinessError.named('insufficient_privileges');
+  }
+}
+
+export function roleNotFound(): BusinessError {
+  return new BusinessError(ErrorCode.ROLE_NOT_FOUND);
+}
+
+export function toRoleRecord(row: RoleRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    is_system: row.is_system,
+    is_default: row.is_default,
+    permissions: row.permissions,
+    user_count: row.user_count,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,44 @@
+import { writeAudit } from '../../data/audit-repository.js';
+import { publishDomainEvent } from '../../events/publish-events.js';
+import type { IdentityDependencies } from '../../identity-service.js';
+import { adminSettingsView, isSecretName, isSecretSetFlag } from './admin-settings-view.js';
+
+export const SETTINGS_CHANGED = 'settings.changed';
+
+export interface UpdateSettingsInput {
+  changes: Record<string, unknown>;
+  actorUserId: string;
+  ip: string;
+  userAgent: string;
+  requestId: string;
+}
+
+/**
+ * Partial update by spec names. So a client can PUT back what it read, `<secret>_set` flags (when
+ * booleans) are ignored and a secret given as `null` keeps its value; `""` clears a secret. Every
+ * other name goes to the store, which rejects unknown names and bad values with 1001 per field.
+ * Audited by name only (never values) and announced as `settings.changed` so every replica of
+ * every service drops its cache.
+ */
+export async function updateSiteSettings(deps: IdentityDependencies, input: UpdateSettingsInput) {
+  const changes: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input.changes)) {
+    if (isSecretSetFlag(name) && typeof value === 'boolean') continue;
+    if (isSecretName(name) && value === null) continue;
+    changes[name] = value;
+  }
+  const changedKeys = await deps.settings.update(changes, input.actorUserId);
+  if (changedKeys.length > 0) {
+    await writeAudit(deps.pool, {
+      actorUserId: input.actorUserId,
+      action: 'settings.update',
+      targetType: 'site_settings',
+      ip: input.ip,
+      userAgent: input.userAgent,
+      requestId: input.requestId,
+      details: { keys: changedKeys },
+    });
+    await publishDomainEvent(deps, SETTINGS_CHANGED, 'site_settings', { keys: changedKeys });
+  }
+  return { settings: adminSettingsView(await deps.settings.current()), changed_keys: changedKeys };
+}

@@ -1,0 +1,134 @@
+import { withTransaction } from '@platform/db';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import {
+  deleteMember,
+  findMember,
+  insertMember,
+  setMemberRole,
+  userExists,
+  type TeamRole,
+} from '../../data/teams-repository.js';
+import { notifyUser } from '../../events/publish-events.js';
+import type { IdentityDependencies } from '../../identity-service.js';
+import { isUuid } from '../roles/role-rules.js';
+import { loadTeam, memberNotFound, requireTeamAdmin, TEAM_ROLES, toTeamMemberRecord } from './team-access.js';
+
+/** The gateway's enum already guards this; a direct gRPC caller gets the same 1001. */
+function checkRole(role: string): void {
+  if (!(TEAM_ROLES as readonly string[]).includes(role)) {
+    throw BusinessError.validation({ role: ['must be one of OWNER, ADMIN, MEMBER'] }, { httpStatus: 400 });
+  }
+}
+
+/**
+ * Team membership rules: OWNER/ADMIN (or a global admin) manage members (3003); ownership only
+ * moves by transfer, so nobody is added as (5206) or promoted to (5208) OWNER, and the owner's
+ * role (5207) and membership (5209) are fixed. Every change notifies the affected user.
+ */
+export async function addTeamMember(
+  deps: IdentityDependencies,
+  caller: Principal,
+  input: { teamId: string; userId: string; role: string },
+) {
+  checkRole(input.role);
+  const result = await withTransaction(deps.pool, async (client) => {
+    const team = await loadTeam(client, input.teamId, caller, true);
+    requireTeamAdmin(team, caller);
+    if (input.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_ADD_AS_OWNER);
+    if (!isUuid(input.userId) || !(await userExists(client, input.userId))) {
+      throw new BusinessError(ErrorCode.USER_NOT_FOUND);
+    }
+    if (await findMember(client, team.id, input.userId))
+      throw new BusinessError(ErrorCode.ALREADY_TEAM_MEMBER);
+    await insertMember(client, team.id, input.userId, input.role as TeamRole);
+    return { team, member: (await findMember(client, team.id, input.userId))! };
+  });
+  await notifyUser(deps, {
+    type: 'team.member_added',
+    userId: input.userId,
+    teamId: result.team.id,
+    title: 'Added to team',
+    content: `You were added to ${result.team.name} as ${input.role}.`,
+    data: { team_id: result.team.id, team_name: result.team.name, role: input.role },
+  });
+  return toTeamMemberRecord(result.member);
+}
+
+export async function updateTeamMemberRole(
+  deps: IdentityDependencies,
+  caller: Principal,
+  input: { teamId: string; userId: string; role: string },
+) {
+  checkRole(input.role);
+  const result = await withTransaction(deps.pool, async (client) => {
+    const team = await loadTeam(client, input.teamId, caller, true);
+    requireTeamAdmin(team, caller);
+    const member = isUuid(input.userId) ? await findMember(client, team.id, input.userId) : undefined;
+    if (!member) throw memberNotFound();
+    if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_CHANGE_OWNER_ROLE);
+    if (input.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_PROMOTE_TO_OWNER);
+    if (member.role === input.role) return { team, member, changed: false };
+    await setMemberRole(client, team.id, member.user_id, input.role as TeamRole);
+    return {
+      team,
+      member: { ...member, role: input.role as TeamRole },
+      changed: true,
+      previous: member.role,
+    };
+  });
+  if (result.changed) {
+    await notifyUser(deps, {
+      type: 'team.role_changed',
+      userId: input.userId,
+      teamId: result.team.id,
+      title: 'Team role changed',
+      content: `Your role in ${result.team.name} is now ${input.role}.`,
+      data: {
+        team_id: result.team.id,
+        team_name: result.team.name,
+        role: input.role,
+        previous_role: result.previous,
+      },
+    });
+  }
+  return toTeamMemberRecord(result.member);
+}
+
+export async function removeTeamMember(
+  deps: IdentityDependencies,
+  caller: Principal,
+  input: { teamId: string; userId: string },
+) {
+  const team = await withTransaction(deps.pool, async (client) => {
+    const found = await loadTeam(client, input.teamId, caller, true);
+    requireTeamAdmin(found, caller);
+    const member = isUuid(input.userId) ? await findMember(client, found.id, input.userId) : undefined;
+    if (!member) throw memberNotFound();
+    if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_REMOVE_OWNER);
+    await deleteMember(client, found.id, member.user_id);
+    return found;
+  });
+  if (input.userId !== caller.user_id) {
+    await notifyUser(deps, {
+      type: 'team.member_removed',
+      userId: input.userId,
+      teamId: team.id,
+      title: 'Removed from team',
+      content: `You were removed from ${team.name}.`,
+      data: { team_id: team.id, team_name: team.name },
+    });
+  }
+  return { team_id: team.id, user_id: input.userId };
+}
+
+/** Not a member: 3002 with HTTP 404 (spec); the owner must transfer ownership first (5210). */
+export async function leaveTeam(deps: IdentityDependencies, caller: Principal, teamId: string) {
+  await withTransaction(deps.pool, async (client) => {
+    const team = await loadTeam(client, teamId, caller, true);
+    if (!team.my_role) throw new BusinessError(ErrorCode.NOT_TEAM_MEMBER, { httpStatus: 404 });
+    if (team.my_role === 'OWNER') throw new BusinessError(ErrorCode.OWNER_CANNOT_LEAVE);
+    await deleteMember(client, team.id, caller.user_id);
+  });
+  return { team_id: teamId };
+}

@@ -1,0 +1,58 @@
+import type { PoolClient, Pool } from '@platform/db';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
+import { isGlobalAdmin } from '../rbac/global-admin.js';
+import { isUuid } from '../roles/role-rules.js';
+
+export const TEAM_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
+
+export function teamNotFound(): BusinessError {
+  return BusinessError.named('team_not_found');
+}
+
+/** The team (4004 when unknown or the id is malformed), locked when inside a transaction. */
+export async function loadTeam(db: Pool | PoolClient, teamId: string, caller: Principal, lock = false) {
+  if (!isUuid(teamId)) throw teamNotFound();
+  const team = await findTeam(db, teamId, caller.user_id, lock);
+  if (!team) throw teamNotFound();
+  return team;
+}
+
+/** Members read the team; so do global admins (3002 otherwise). */
+export function requireTeamVisible(team: TeamRow, caller: Principal): void {
+  if (!team.my_role && !isGlobalAdmin(caller)) throw new BusinessError(ErrorCode.NOT_TEAM_MEMBER);
+}
+
+/** Member management: team OWNER or ADMIN, or a global admin (3003 otherwise). */
+export function requireTeamAdmin(team: TeamRow, caller: Principal): void {
+  if (team.my_role === 'OWNER' || team.my_role === 'ADMIN' || isGlobalAdmin(caller)) return;
+  throw BusinessError.named('team_admin_required');
+}
+
+/** Ownership transfer and team deletion: the OWNER, or a global admin (3004 otherwise). */
+export function requireTeamOwner(team: TeamRow, caller: Principal): void {
+  if (team.my_role === 'OWNER' || isGlobalAdmin(caller)) return;
+  throw new BusinessError(ErrorCode.TEAM_OWNER_REQUIRED);
+}
+
+export function memberNotFound(): BusinessError {
+  return new BusinessError(ErrorCode.TEAM_MEMBER_NOT_FOUND);
+}
+
+export function toTeamRecord(team: TeamRow) {
+  return {
+    id: team.id,
+    name: team.name,
+    description: team.description,
+    is_default: team.is_default,
+    member_count: team.member_count,
+    my_role: team.my_role ?? '',
+    created_at: team.created_at.toISOString(),
+    updated_at: team.updated_at.toISOString(),
+  };
+}
+
+export function toTeamMemberRecord(member: TeamMemberRow) {
+  return { ...member, joined_at: member.joined_at.toISOString() };
+}

@@ -1,0 +1,134 @@
+import { withTransaction } from '@platform/db';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { isUniqueViolation } from '../../data/roles-repository.js';
+import {
+  deleteTeamRow,
+  findMember,
+  insertMember,
+  insertTeam,
+  listMembers,
+  listTeams,
+  setMemberRole,
+  touchTeam,
+} from '../../data/teams-repository.js';
+import { notifyUser } from '../../events/publish-events.js';
+import type { IdentityDependencies } from '../../identity-service.js';
+import { isGlobalAdmin } from '../rbac/global-admin.js';
+import { pageWindow } from '../rbac/paging.js';
+import { isUuid } from '../roles/role-rules.js';
+import {
+  loadTeam,
+  memberNotFound,
+  requireTeamOwner,
+  requireTeamVisible,
+  toTeamMemberRecord,
+  toTeamRecord,
+} from './team-access.js';
+
+/** Any signed-in user may create a team and becomes its OWNER; names are unique (5102). */
+export async function createTeam(
+  deps: IdentityDependencies,
+  caller: Principal,
+  name: string,
+  description: string,
+) {
+  const teamId = await withTransaction(deps.pool, async (client) => {
+    const id = await insertTeam(client, name, description).catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new BusinessError(ErrorCode.TEAM_NAME_EXISTS);
+      throw err;
+    });
+    await insertMember(client, id, caller.user_id, 'OWNER');
+    return id;
+  });
+  return toTeamRecord(await loadTeam(deps.pool, teamId, caller));
+}
+
+/** The caller's teams; global admins see every team (`my_role` empty where they are not members). */
+export async function listVisibleTeams(
+  deps: IdentityDependencies,
+  caller: Principal,
+  page: number,
+  size: number,
+) {
+  const window = pageWindow(page, size);
+  const { rows, total } = await listTeams(
+    deps.pool,
+    caller.user_id,
+    isGlobalAdmin(caller),
+    window.limit,
+    window.offset,
+  );
+  return { items: rows.map(toTeamRecord), total, page: window.page, page_size: window.page_size };
+}
+
+export async function getTeamDetail(deps: IdentityDependencies, caller: Principal, teamId: string) {
+  const team = await loadTeam(deps.pool, teamId, caller);
+  requireTeamVisible(team, caller);
+  const members = await listMembers(deps.pool, team.id);
+  return { team: toTeamRecord(team), members: members.map(toTeamMemberRecord) };
+}
+
+/** OWNER or global admin (3004); the default team stays (5205). Members cascade. */
+export async function deleteTeam(deps: IdentityDependencies, caller: Principal, teamId: string) {
+  const members = await withTransaction(deps.pool, async (client) => {
+    const team = await loadTeam(client, teamId, caller, true);
+    requireTeamOwner(team, caller);
+    if (team.is_default) throw new BusinessError(ErrorCode.CANNOT_DELETE_DEFAULT_TEAM);
+    const current = await listMembers(client, team.id);
+    await deleteTeamRow(client, team.id);
+    return { team, current };
+  });
+  for (const member of members.current) {
+    if (member.user_id === caller.user_id) continue;
+    await notifyUser(deps, {
+      type: 'team.member_removed',
+      userId: member.user_id,
+      teamId: members.team.id,
+      title: 'Removed from team',
+      content: `The team ${members.team.name} was deleted.`,
+      data: { team_id: members.team.id, team_name: members.team.name, reason: 'team_deleted' },
+    });
+  }
+  return { team_id: members.team.id };
+}
+
+/**
+ * OWNER (or a global admin, 3004 otherwise) hands ownership to a current member (4005 otherwise);
+ * the previous owner stays as ADMIN. Transferring to the current owner changes nothing.
+ */
+export async function transferOwnership(
+  deps: IdentityDependencies,
+  caller: Principal,
+  teamId: string,
+  newOwnerId: string,
+) {
+  const changed = await withTransaction(deps.pool, async (client) => {
+    const team = await loadTeam(client, teamId, caller, true);
+    requireTeamOwner(team, caller);
+    const target = isUuid(newOwnerId) ? await findMember(client, team.id, newOwnerId) : undefined;
+    if (!target) throw memberNotFound();
+    if (target.role === 'OWNER') return undefined;
+    const owner = (await listMembers(client, team.id)).find((member) => member.role === 'OWNER');
+    // Demote first: at most one OWNER per team is a unique index.
+    if (owner) await setMemberRole(client, team.id, owner.user_id, 'ADMIN');
+    await setMemberRole(client, team.id, target.user_id, 'OWNER');
+    await touchTeam(client, team.id);
+    return { team, previousOwnerId: owner?.user_id };
+  });
+  if (changed) {
+    await notifyUser(deps, {
+      type: 'team.ownership_transferred',
+      userId: newOwnerId,
+      teamId: changed.team.id,
+      title: 'You are now the team owner',
+      content: `You are now the owner of ${changed.team.name}.`,
+      data: {
+        team_id: changed.team.id,
+        team_name: changed.team.name,
+        previous_owner_id: changed.previousOwnerId ?? null,
+      },
+    });
+  }
+  return getTeamDetail(deps, caller, teamId);
+}

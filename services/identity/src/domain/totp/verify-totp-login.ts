@@ -1,0 +1,68 @@
+import { TokenError, type TokenClaims } from '@platform/auth';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import { findTotpUser } from '../../data/totp-repository.js';
+import { issueSession, type IssuedSession } from '../auth/issue-session.js';
+import { checkTotpCode } from './check-totp-code.js';
+import type { TotpDeps, TotpRequestMeta } from './totp-context.js';
+import { peekTokenType } from './totp-caller.js';
+
+export interface VerifyTotpLoginInput {
+  tempToken: string;
+  code: string;
+  isBackupCode: boolean;
+}
+
+const tempTokenInvalid = () =>
+  new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 400, msgKey: 'temp_token_invalid' });
+
+async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<TokenClaims> {
+  let claims: TokenClaims;
+  try {
+    claims = await deps.tokens.verify(tempToken, 'totp_challenge');
+  } catch (error) {
+    if (!(error instanceof TokenError)) throw error;
+    // Expiry is checked before the type, so only call it expired when it was a challenge token.
+    if (error.reason === 'expired' && peekTokenType(tempToken) === 'totp_challenge') {
+      throw new BusinessError(ErrorCode.TOKEN_EXPIRED, { httpStatus: 400, msgKey: 'temp_token_expired' });
+    }
+    throw tempTokenInvalid();
+  }
+  // A challenge token finishes one login: it is revoked on success.
+  if ((await deps.sessions.check(claims)) === 'revoked') throw tempTokenInvalid();
+  return claims;
+}
+
+/**
+ * POST /login/verify-totp, failures in the spec's order: temp token invalid 400/2001, expired
+ * 400/2002, TOTP not enabled or secret missing 400/5313, throttled 400/5312 (`data.seconds`),
+ * wrong code 400/5311. Success ends the login like password login step 8 (forced-change flags,
+ * single session, audit, anomaly check) and revokes the temp token.
+ */
+export async function verifyTotpLogin(
+  deps: TotpDeps,
+  input: VerifyTotpLoginInput,
+  meta: TotpRequestMeta,
+): Promise<IssuedSession> {
+  const claims = await challengeClaims(deps, input.tempToken);
+  const user = await findTotpUser(deps.pool, claims.sub);
+  if (!user) throw tempTokenInvalid();
+  if (!user.totp_enabled || !user.totp_secret_enc) throw new BusinessError(ErrorCode.TOTP_NOT_ENABLED);
+  // Deactivated during the 5 minutes since the password step: refused as password login would be.
+  if (!user.is_active || user.approval_status !== 'approved') {
+    throw new BusinessError(ErrorCode.INACTIVE_USER, { httpStatus: 400 });
+  }
+
+  const used = await checkTotpCode(deps, deps.throttle, {
+    userId: user.id,
+    secretEnc: user.totp_secret_enc,
+    code: input.code,
+    kind: input.isBackupCode ? 'backup_code' : 'totp',
+  });
+  await deps.sessions.revoke(claims);
+  return issueSession(deps, user, {
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+    method: used,
+  });
+}

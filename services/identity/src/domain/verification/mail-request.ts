@@ -1,0 +1,29 @@
+import type { Locale } from '@platform/errors';
+import type { VerificationPurpose } from '../../data/verification-repository.js';
+import type { IdentityDependencies } from '../../identity-service.js';
+import type { CaptchaVerifier } from '../auth/captcha-port.js';
+import { MAIL_COOLDOWN_SECONDS } from './email-cooldown.js';
+
+/** Who asked, for the mail's language and the audit log. */
+export interface RequestMeta {
+  locale: Locale;
+  ip: string;
+  userAgent: string;
+  requestId: string | undefined;
+}
+
+export type VerificationDeps = Pick<
+  IdentityDependencies,
+  'pool' | 'redis' | 'producer' | 'config' | 'settings' | 'logger' | 'passwords'
+> & { captcha?: CaptchaVerifier };
+
+/** What the send, resend and forgot-password routes answer: the mail is queued (or silently skipped). */
+export interface MailRequested {
+  email: string;
+  purpose: VerificationPurpose;
+  cooldown_seconds: number;
+}
+
+export function mailRequested(email: string, purpose: VerificationPurpose): MailRequested {
+  return { email, purpose, cooldown_seconds: MAIL_COOLDOWN_SECONDS };
+}

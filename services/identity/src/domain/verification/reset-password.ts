@@ -1,0 +1,110 @@
+import { withTransaction } from '@platform/db';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import { writeAudit } from '../../data/audit-repository.js';
+import {
+  consumeOpenTokens,
+  consumeToken,
+  findOpenToken,
+  findTokenByLinkHash,
+  findUserByEmail,
+  recordFailedAttempt,
+  setPasswordAfterReset,
+  type VerificationTokenRow,
+} from '../../data/verification-repository.js';
+import { notifyUser } from '../../events/publish-events.js';
+import { assertPasswordPolicy } from '../auth/password-policy.js';
+import type { RequestMeta, VerificationDeps } from './mail-request.js';
+import { codeMatches, hashLinkToken, MAX_CODE_ATTEMPTS } from './verification-secrets.js';
+
+export interface ResetPasswordInput {
+  /** Code flow: `email` + `code`; link flow: `token`. The gateway guarantees one of the two. */
+  email: string;
+  code: string;
+  token: string;
+  newPassword: string;
+}
+
+export interface PasswordReset {
+  password_reset: true;
+  email: string;
+}
+
+const invalid = () => new BusinessError(ErrorCode.VERIFICATION_CODE_INVALID);
+
+/** The open, unexpired reset token the request proves; anything else is 5005 (rules 8 and 9). */
+async function provenResetToken(
+  deps: VerificationDeps,
+  input: ResetPasswordInput,
+): Promise<VerificationTokenRow> {
+  if (input.token) {
+    const token = await findTokenByLinkHash(deps.pool, hashLinkToken(input.token));
+    if (!token || token.purpose !== 'reset_password' || token.consumed_at) throw invalid();
+    if (token.expires_at.getTime() <= Date.now()) throw invalid();
+    return token;
+  }
+  if (!input.email || !input.code) throw invalid();
+  const token = await findOpenToken(deps.pool, input.email, 'reset_password');
+  if (!token || token.expires_at.getTime() <= Date.now()) throw invalid();
+  if (!codeMatches(token.code_hash, token.email, 'reset_password', input.code)) {
+    await recordFailedAttempt(deps.pool, token.id, MAX_CODE_ATTEMPTS);
+    throw invalid();
+  }
+  return token;
+}
+
+/**
+ * Rule 9: invalid code or token 5005, user gone 4000, password outside the policy 1001 with
+ * `data.errors.new_password` (all HTTP 400). The policy is checked before the code is consumed,
+ * so a weak password can be corrected with the same code. Success stores the new hash, lifts a
+ * lockout (failed attempts, `locked_until`) and an admin-forced change, retires every open reset
+ * code of the address, audits, and emits `security.password_changed` and `user.password_reset`.
+ * Sessions and access tokens already issued are not revoked.
+ */
+export async function resetPassword(
+  deps: VerificationDeps,
+  input: ResetPasswordInput,
+  meta: RequestMeta,
+): Promise<PasswordReset> {
+  const token = await provenResetToken(deps, input);
+  const user = await findUserByEmail(deps.pool, token.email);
+  if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+  const settings = await deps.settings.current();
+  assertPasswordPolicy(input.newPassword, settings, 'new_password', meta.locale);
+  const passwordHash = await deps.passwords.hash(input.newPassword);
+  await withTransaction(deps.pool, async (client) => {
+    if (!(await consumeToken(client, token.id))) throw invalid();
+    await consumeOpenTokens(client, user.email, 'reset_password');
+    await setPasswordAfterReset(client, user.id, passwordHash);
+    await writeAudit(client, {
+      actorUserId: user.id,
+      action: 'user.password_reset',
+      targetType: 'user',
+      targetId: user.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      details: { method: input.token ? 'link' : 'code' },
+      requestId: meta.requestId,
+    });
+  });
+  const zh = (user.locale ?? meta.locale).startsWith('zh');
+  const data = { username: user.username, ip: meta.ip };
+  await notifyUser(deps, {
+    type: 'security.password_changed',
+    userId: user.id,
+    title: zh ? '密码已修改' : 'Your password was changed',
+    content: zh
+      ? '您的账号密码已通过邮箱重置。如果这不是您本人的操作，请立即联系管理员。'
+      : 'Your password was reset by email. If this was not you, contact an administrator at once.',
+    level: 'high',
+    data,
+  });
+  await notifyUser(deps, {
+    type: 'user.password_reset',
+    userId: user.id,
+    title: zh ? '密码已重置' : 'Password reset',
+    content: zh ? '您的密码已重置。' : 'Your password has been reset.',
+    level: 'medium',
+    data,
+  });
+  return { password_reset: true, email: user.email };
+}

@@ -1,0 +1,55 @@
+import * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
+import { registration, type CallContext } from '@platform/grpc';
+import { listUsers } from '../data/admin-users-repository.js';
+import {
+  toAdminUserRecord,
+  USERS_READ_PERMISSION,
+  USERS_UPDATE_PERMISSION,
+} from '../domain/admin-users/admin-user-record.js';
+import {
+  activateUser,
+  approveUser,
+  deactivateUser,
+  forcePasswordChange,
+  type AdminAction,
+} from '../domain/admin-users/change-user-status.js';
+import { setUserRoles } from '../domain/admin-users/set-user-roles.js';
+import { pageWindow } from '../domain/rbac/paging.js';
+import { requirePermission } from '../domain/rbac/require-principal.js';
+import type { IdentityDependencies } from '../identity-service.js';
+
+export const ADMIN_USERS_SERVICE_NAME = 'platform.identity.v1.AdminUsersService';
+
+function adminAction(
+  request: { user_id: string; ip: string; user_agent: string },
+  context: CallContext,
+): AdminAction {
+  return {
+    actor: requirePermission(context.principal, USERS_UPDATE_PERMISSION),
+    userId: request.user_id,
+    ip: request.ip,
+    userAgent: request.user_agent,
+    requestId: context.requestId,
+  };
+}
+
+export function adminUsersGrpc(deps: IdentityDependencies) {
+  return registration(ADMIN_USERS_SERVICE_NAME, adminUsersV1.AdminUsersServiceService, {
+    listUsers: async (request, context) => {
+      requirePermission(context.principal, USERS_READ_PERMISSION);
+      const window = pageWindow(request.page, request.page_size);
+      const { rows, total } = await listUsers(
+        deps.pool,
+        { approvalStatus: request.approval_status, isActive: request.is_active, search: request.search },
+        window.limit,
+        window.offset,
+      );
+      return { items: rows.map(toAdminUserRecord), total, page: window.page, page_size: window.page_size };
+    },
+    approveUser: (request, context) => approveUser(deps, adminAction(request, context)),
+    activateUser: (request, context) => activateUser(deps, adminAction(request, context)),
+    deactivateUser: (request, context) => deactivateUser(deps, adminAction(request, context)),
+    forcePasswordChange: (request, context) => forcePasswordChange(deps, adminAction(request, context)),
+    setUserRoles: (request, context) => setUserRoles(deps, adminAction(request, context), request.role_ids),
+  });
+}

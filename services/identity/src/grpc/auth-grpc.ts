@@ -1,0 +1,66 @@
+import * as authV1 from '@platform/contracts/platform/identity/v1/auth';
+import { registration, type CallContext } from '@platform/grpc';
+import type { RequestMeta } from '../domain/auth/auth-context.js';
+import { changePassword } from '../domain/auth/change-password.js';
+import { getCurrentUser } from '../domain/auth/get-current-user.js';
+import { loginWithPassword } from '../domain/auth/login-with-password.js';
+import { logout } from '../domain/auth/logout.js';
+import { registerUser } from '../domain/auth/register-user.js';
+import type { IdentityDependencies } from '../identity-service.js';
+
+export const AUTH_SERVICE_NAME = 'platform.identity.v1.AuthService';
+
+function meta(client: authV1.ClientInfo | undefined, context: CallContext): RequestMeta {
+  return {
+    ip: client?.ip ?? '',
+    userAgent: client?.user_agent ?? '',
+    requestId: context.requestId,
+    locale: context.locale,
+  };
+}
+
+/** Accounts and sessions: registration, password login, logout, the caller's account. */
+export function authGrpc(deps: IdentityDependencies) {
+  return registration(AUTH_SERVICE_NAME, authV1.AuthServiceService, {
+    register: (request, context) =>
+      registerUser(
+        deps,
+        {
+          username: request.username,
+          email: request.email,
+          password: request.password,
+          locale: request.locale,
+          termsAccepted: request.terms_accepted,
+          captchaId: request.captcha_id,
+          captchaToken: request.captcha_token,
+        },
+        meta(request.client, context),
+      ),
+    loginWithPassword: (request, context) =>
+      loginWithPassword(
+        deps,
+        {
+          username: request.username,
+          password: request.password,
+          captchaId: request.captcha_id,
+          captchaToken: request.captcha_token,
+          captchaAnswer: request.captcha_answer,
+        },
+        meta(request.client, context),
+      ),
+    logout: async (request, context) => {
+      await logout(deps, request.token, meta(request.client, context));
+      return {};
+    },
+    getCurrentUser: (_request, context) => getCurrentUser(deps, context.principal),
+    changePassword: async (request, context) => {
+      await changePassword(
+        deps,
+        context.principal,
+        { currentPassword: request.current_password, newPassword: request.new_password },
+        meta(request.client, context),
+      );
+      return {};
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
+import { registration } from '@platform/grpc';
+import { listPermissions, listRoles } from '../data/roles-repository.js';
+import { pageWindow } from '../domain/rbac/paging.js';
+import { requirePermission } from '../domain/rbac/require-principal.js';
+import { createRole, deleteRole, updateRole } from '../domain/roles/manage-roles.js';
+import { ROLE_MANAGE_PERMISSION, ROLE_READ_PERMISSION, toRoleRecord } from '../domain/roles/role-rules.js';
+import type { IdentityDependencies } from '../identity-service.js';
+
+export const ROLES_SERVICE_NAME = 'platform.identity.v1.RolesService';
+
+export function rolesGrpc(deps: IdentityDependencies) {
+  const { pool } = deps;
+  return registration(ROLES_SERVICE_NAME, rolesV1.RolesServiceService, {
+    listPermissions: async (request, context) => {
+      requirePermission(context.principal, ROLE_READ_PERMISSION);
+      const window = pageWindow(request.page, request.page_size);
+      const { rows, total } = await listPermissions(pool, window.limit, window.offset);
+      return { items: rows, total, page: window.page, page_size: window.page_size };
+    },
+    listRoles: async (request, context) => {
+      requirePermission(context.principal, ROLE_READ_PERMISSION);
+      const window = pageWindow(request.page, request.page_size);
+      const { rows, total } = await listRoles(pool, window.limit, window.offset);
+      return { items: rows.map(toRoleRecord), total, page: window.page, page_size: window.page_size };
+    },
+    createRole: async (request, context) => {
+      const actor = requirePermission(context.principal, ROLE_MANAGE_PERMISSION);
+      return createRole(
+        pool,
+        actor,
+        { name: request.name, description: request.description, permissions: request.permissions },
+        { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+      );
+    },
+    updateRole: async (request, context) => {
+      const actor = requirePermission(context.principal, ROLE_MANAGE_PERMISSION);
+      return updateRole(
+        pool,
+        actor,
+        {
+          id: request.id,
+          name: request.name,
+          description: request.description,
+          permissions: request.replace_permissions ? request.permissions : undefined,
+        },
+        { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+      );
+    },
+    deleteRole: async (request, context) => {
+      const actor = requirePermission(context.principal, ROLE_MANAGE_PERMISSION);
+      return deleteRole(pool, actor, request.id, {
+        ip: request.ip,
+        userAgent: request.user_agent,
+        requestId: context.requestId,
+      });
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
+import type { CallContext } from '@platform/grpc';
+import { registration } from '@platform/grpc';
+import type { IssuedSession } from '../domain/auth/issue-session.js';
+import type { IdentityDependencies } from '../identity-service.js';
+import { requirePrincipal } from '../domain/rbac/require-principal.js';
+import { enableTotp } from '../domain/totp/enable-totp.js';
+import { disableTotp, getTotpStatus, regenerateBackupCodes } from '../domain/totp/manage-totp.js';
+import { setupTotp } from '../domain/totp/setup-totp.js';
+import type { TotpDeps, TotpRequestMeta } from '../domain/totp/totp-context.js';
+import { TotpThrottle } from '../domain/totp/totp-throttle.js';
+import { verifyTotpLogin } from '../domain/totp/verify-totp-login.js';
+
+export const TOTP_SERVICE_NAME = 'platform.identity.v1.TotpService';
+
+const meta = (request: { ip: string; user_agent: string }, context: CallContext): TotpRequestMeta => ({
+  ip: request.ip,
+  userAgent: request.user_agent,
+  requestId: context.requestId,
+});
+
+function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
+  return {
+    access_token: session.access_token,
+    token_type: session.token_type,
+    force_password_change: session.force_password_change ?? false,
+    reason: session.reason ?? '',
+  };
+}
+
+/** TOTP enrollment and management, and the second step of password login. */
+export function totpGrpc(identity: IdentityDependencies) {
+  const deps: TotpDeps = { ...identity, throttle: new TotpThrottle(identity.redis) };
+  return registration(TOTP_SERVICE_NAME, totpV1.TotpServiceService, {
+    setupTotp: (request, context) => setupTotp(deps, request.credential, meta(request, context)),
+    enableTotp: async (request, context) => {
+      const enabled = await enableTotp(
+        deps,
+        { credential: request.credential, code: request.code },
+        meta(request, context),
+      );
+      return {
+        backup_codes: enabled.backup_codes,
+        session: enabled.session ? toSessionMessage(enabled.session) : undefined,
+      };
+    },
+    disableTotp: async (request, context) => {
+      const caller = requirePrincipal(context.principal);
+      await disableTotp(deps, caller.user_id, request.code, meta(request, context));
+      return {};
+    },
+    regenerateBackupCodes: async (request, context) => {
+      const caller = requirePrincipal(context.principal);
+      return {
+        backup_codes: await regenerateBackupCodes(deps, caller.user_id, request.code, meta(request, context)),
+      };
+    },
+    getTotpStatus: (_request, context) => getTotpStatus(deps, requirePrincipal(context.principal).user_id),
+    verifyTotpLogin: async (request, context) =>
+      toSessionMessage(
+        await verifyTotpLogin(
+          deps,
+          { tempToken: request.temp_token, code: request.code, isBackupCode: request.is_backup_code },
+          meta(request, context),
+        ),
+      ),
+  });
+}

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { createTestUser, type TestUser } from './support/rbac-users.js';
+
+let harness: IdentityHarness;
+let admin: TestUser;
+let plain: TestUser;
+let events: ConsumedMessage[] = [];
+let consumer: ConsumerHandle;
+
+beforeAll(async () => {
+  harness = await startIdentityHarness();
+  admin = await createTestUser(harness, { roles: ['Admin'], name: 'setadmin' });
+  plain = await createTestUser(harness, { name: 'setuser' });
+  consumer = await runConsumer(harness.identity.dependencies.kafka, {
+    groupId: `test.settings-events.${randomUUID()}`,
+    topics: [Topics.DOMAIN_EVENTS],
+    fromBeginning: false,
+    handler: async (message) => {
+      events.push(message);
+    },
+  });
+  await consumer.ready;
+}, 60_000);
+afterAll(async () => {
+  await consumer?.stop();
+  await harness?.stop();
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('GET /admin/site-settings', () => {
+  it('returns every setting by spec name with secrets masked as null plus <name>_set', async () => {
+    const res = await harness.request('GET', '/admin/site-settings', { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.code).toBe(0);
+    const data = res.body.data;
+    expect(data).toMatchObject({
+      session_timeout_days: 30,
+      single_session: false,
+      max_login_attempts: 5,
+      smtp_port: 587,
+      smtp_encryption: 'tls',
+      model_endpoint_allowlist: [],
+      webhook_headers: {},
+      smtp_password: null,
+      smtp_password_set: false,
+      slack_webhook_url: null,
+      slack_webhook_url_set: false,
+    });
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(['dingtalk_app_secret_set', 'webhook_method']));
+  });
+
+  it('answers 401/2000 without a token and 403/3000 without admin:settings:read', async () => {
+    const anonymous = await harness.request('GET', '/admin/site-settings');
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, 2000]);
+    const denied = await harness.request('GET', '/admin/site-settings', { token: plain.token });
+    expect([denied.status, denied.body.code]).toEqual([403, 3000]);
+  });
+});
+
+describe('PUT /admin/site-settings', () => {
+  it('updates by name, masks secrets, audits names only and publishes settings.changed', async () => {
+    events = [];
+    const res = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: { smtp_host: 'mail.example.test', smtp_password: 's3cret-value', max_login_attempts: 7 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      smtp_host: 'mail.example.test',
+      smtp_password: null,
+      smtp_password_set: true,
+      max_login_attempts: 7,
+    });
+    const { rows } = await harness.identity.dependencies.pool.query(
+      `SELECT actor_user_id, details FROM audit_log WHERE action = 'settings.update' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(rows[0].actor_user_id).toBe(admin.id);
+    expect(rows[0].details.keys.sort()).toEqual(['max_login_attempts', 'smtp_host', 'smtp_password']);
+    expect(JSON.stringify(rows[0].details)).not.toContain('s3cret-value');
+    const stored = await harness.identity.dependencies.pool.query(
+      `SELECT value FROM site_settings WHERE key = 'smtp_password'`,
+    );
+    expect(JSON.stringify(stored.rows[0].value)).not.toContain('s3cret-value');
+
+    const event = await waitFor(() => events.find((e) => e.eventType === 'settings.changed'));
+    expect(event.value).toMatchObject({
+      type: 'settings.changed',
+      source_service: 'identity',
+      data: { keys: expect.arrayContaining(['smtp_host', 'smtp_password', 'max_login_attempts']) },
+    });
+  });
+
+  it('accepts the read view back: `_set` echoes are ignored and a null secret is kept', async () => {
+    const read = await harness.request('GET', '/admin/site-settings', { token: admin.token });
+    const res = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: { ...read.body.data, single_session: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ single_session: true, smtp_password_set: true });
+    const effective = await harness.gateway.clients.settings.call('getEffectiveSettings', {
+      keys: ['smtp_password'],
+    });
+    expect(effective.settings).toEqual({ smtp_password: 's3cret-value' });
+    await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: { single_session: false },
+    });
+  });
+
+  it('clears a secret with an empty string', async () => {
+    const res = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: { webhook_secret: 'abc' },
+    });
+    expect(res.body.data.webhook_secret_set).toBe(true);
+    const cleared = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: { webhook_secret: '' },
+    });
+    expect(cleared.body.data).toMatchObject({ webhook_secret: null, webhook_secret_set: false });
+  });
+
+  it('rejects unknown names and bad values with 1001 per field and writes nothing', async () => {
+    const res = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: {
+        not_a_setting: 1,
+        max_login_attempts: 0,
+        smtp_encryption: 'starttls',
+        single_session: 'yes',
+        allow_registration: false,
+      },
+    });
+    expect(res.body.code).toBe(1001);
+    expect(Object.keys(res.body.data.errors).sort()).toEqual([
+      'max_login_attempts',
+      'not_a_setting',
+      'single_session',
+      'smtp_encryption',
+    ]);
+    const read = await harness.request('GET', '/admin/site-settings', { token: admin.token });
+    expect(read.body.data.allow_registration).toBe(true);
+  });
+
+  it('answers 403/3000 without admin:settings:update', async () => {
+    const res = await harness.request('PUT', '/admin/site-settings', {
+      token: plain.token,
+      json: { single_session: true },
+    });
+    expect([res.status, res.body.code]).toEqual([403, 3000]);
+  });
+
+  it('rejects malformed bodies at the edge', async () => {
+    const asArray = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: [1, 2],
+    });
+    expect([asArray.status, asArray.body.code]).toEqual([422, 1001]);
+    const tooMany = Object.fromEntries(Array.from({ length: 151 }, (_, i) => [`k${i}`, i]));
+    const big = await harness.request('PUT', '/admin/site-settings', { token: admin.token, json: tooMany });
+    expect([big.status, big.body.code]).toEqual([422, 1001]);
+    const longKey = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      json: { ['x'.repeat(101)]: 1 },
+    });
+    expect([longKey.status, longKey.body.code]).toEqual([422, 1001]);
+    const broken = await harness.request('PUT', '/admin/site-settings', {
+      token: admin.token,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken.status).toBeLessThan(500);
+    const notJson = await fetch(`${harness.baseUrl}/api/v1/admin/site-settings`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: '{"single_session": tru',
+    });
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { code: number }).code).toBe(1002);
+  });
+});
+
+describe('settings cache across replicas and the internal read', () => {
+  it('drops the local cache when any replica publishes settings.changed', async () => {
+    const { settings, producer } = harness.identity.dependencies;
+    const invalidate = vi.spyOn(settings, 'invalidate');
+    try {
+      await producer.publish(Topics.DOMAIN_EVENTS, {
+        key: 'site_settings',
+        type: 'settings.changed',
+        value: { id: randomUUID(), type: 'settings.changed', source_service: 'identity', data: { keys: [] } },
+      });
+      await waitFor(() => (invalidate.mock.calls.length > 0 ? true : undefined));
+    } finally {
+      invalidate.mockRestore();
+    }
+  });
+
+  it('serves GetEffectiveSettings over gRPC only, with secrets decrypted', async () => {
+    await harness.setSettings({ smtp_username: 'mailer', smtp_password: 'pw-123' });
+    const all = await harness.gateway.clients.settings.call('getEffectiveSettings', { keys: [] });
+    expect(all.settings).toMatchObject({ smtp_username: 'mailer', smtp_password: 'pw-123', smtp_port: 587 });
+    expect(all.settings).not.toHaveProperty('smtp_password_set');
+    const openapi = await fetch(`${harness.baseUrl}/api/v1/openapi.json`).then((r) => r.text());
+    expect(openapi).not.toMatch(/effective/i);
+    for (const path of [
+      '/admin/site-settings',
+      '/admin/roles/{id}',
+      '/admin/users/{id}/roles',
+      '/teams/{id}/leave',
+    ]) {
+      expect(openapi).toContain(path);
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { uniqueName } from '@platform/testing';
+import type { IdentityHarness } from './harness.js';
+import type { SmtpSink } from './smtp-sink.js';
+
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+}
+
+/** Inserts an account directly (the registration flow is another area's test subject). */
+export async function insertUser(
+  harness: IdentityHarness,
+  options: { verified?: boolean; locale?: string | null; password?: string } = {},
+): Promise<TestUser> {
+  const username = uniqueName('ver').replace(/-/g, '_');
+  const email = `${username}@example.test`;
+  const hash = await harness.identity.dependencies.passwords.hash(options.password ?? 'Original-pass-1');
+  const { rows } = await harness.identity.dependencies.pool.query<{ id: string }>(
+    `INSERT INTO users (username, email, password_hash, locale, email_verified)
+     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [username, email, hash, options.locale ?? null, options.verified ?? false],
+  );
+  return { id: rows[0]!.id, username, email };
+}
+
+/** An address no account has. */
+export function unknownEmail(): string {
+  return `${uniqueName('nobody')}@example.test`;
+}
+
+/** Points the SMTP site settings at the sink (plain SMTP, a login the sink accepts). */
+export async function useSmtpSink(harness: IdentityHarness, sink: SmtpSink): Promise<void> {
+  await harness.setSettings({
+    smtp_enabled: true,
+    smtp_host: '127.0.0.1',
+    smtp_port: sink.port,
+    smtp_encryption: 'none',
+    smtp_username: 'mailer',
+    smtp_password: 'mailer-secret',
+    email_from_name: 'Agent Platform Test',
+    email_from_address: 'noreply@example.test',
+  });
+}
