@@ -1,6 +1,7 @@
 import type { Logger } from '@platform/logger';
 import { KafkaClient } from './client.js';
 import { retryRetriable, withAdmin } from './internal.js';
+import { platformTopics } from './topics.js';
 
 export interface TopicSpec {
   topic: string;
@@ -105,4 +106,28 @@ export async function consumerLag(client: KafkaClient, groupId: string, topic: s
       .sort((a, b) => a.partition - b.partition);
     return { groupId, topic, total: partitions.reduce((sum, p) => sum + p.lag, 0), partitions };
   });
+}
+
+/**
+ * Creates every platform topic (and its dead-letter topic) without holding up the caller: a
+ * service calls this at start so a fresh deployment needs no separate topic step, and keeps
+ * retrying with a capped back-off while Kafka is unreachable (the outbox keeps events meanwhile).
+ */
+export function ensurePlatformTopicsInBackground(
+  client: KafkaClient,
+  logger: Logger,
+  maxDelayMs = 30_000,
+): void {
+  let delay = 1_000;
+  const attempt = (): void => {
+    ensureTopics(client, platformTopics(), { logger }).then(
+      () => undefined,
+      (error: unknown) => {
+        logger.warn({ err: error, retry_in_ms: delay }, 'could not ensure kafka topics; retrying');
+        setTimeout(attempt, delay).unref();
+        delay = Math.min(delay * 2, maxDelayMs);
+      },
+    );
+  };
+  attempt();
 }

@@ -13,6 +13,8 @@ export interface CreateKafkaOptions {
   connectionTimeoutMs?: number;
   /** Default 30 000 ms. */
   requestTimeoutMs?: number;
+  /** How often a failed request is retried before the call fails (default 8, about 30 s in all). */
+  retries?: number;
 }
 
 /** kafkajs messages that are expected in normal operation and would only alarm an operator. */
@@ -81,7 +83,7 @@ export class KafkaClient {
         requestTimeout: options.requestTimeoutMs ?? 30_000,
         logLevel: logLevel.WARN,
         logCreator: kafkaLogCreator(this.logger),
-        retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 5000 },
+        retry: { initialRetryTime: 300, retries: options.retries ?? 8, maxRetryTime: 5000 },
       }),
     );
   }

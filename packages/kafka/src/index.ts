@@ -24,6 +24,7 @@ export {
 } from './tasks.js';
 export {
   ensureTopics,
+  ensurePlatformTopicsInBackground,
   consumerLag,
   type ConsumerLag,
   type EnsureTopicsOptions,

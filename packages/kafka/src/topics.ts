@@ -12,6 +12,11 @@ export const Topics = {
    * to, e.g. by dropping a cache.
    */
   DOMAIN_EVENTS: 'platform.domain-events',
+  /**
+   * Agent directory entries (`platform.events.v1.AgentDirectoryEntry`, keyed by agent id) from the
+   * agent runtime outside this repository; apikeys keeps a copy to name the agents a key is bound to.
+   */
+  AGENT_DIRECTORY: 'platform.agent-directory',
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];

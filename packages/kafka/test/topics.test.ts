@@ -17,6 +17,7 @@ describe('topic naming', () => {
       AGENT_ROUNDS: 'platform.agent-rounds',
       WORKFLOW_RUNS: 'platform.workflow-runs',
       DOMAIN_EVENTS: 'platform.domain-events',
+      AGENT_DIRECTORY: 'platform.agent-directory',
     });
   });
 
@@ -38,7 +39,7 @@ describe('topic naming', () => {
 
   it('lists every platform topic with its dead-letter topic', () => {
     const all = platformTopics();
-    expect(all).toHaveLength(18);
+    expect(all).toHaveLength(20);
     expect(all).toContain('platform.domain-events.dlq');
     expect(all).toContain('queue.workflow');
   });

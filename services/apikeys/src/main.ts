@@ -1,10 +1,11 @@
-import { runDatabaseService } from '@platform/runtime';
+import { runService } from '@platform/runtime';
+import { startApiKeys } from './apikeys-service.js';
 import { loadApiKeysConfig } from './config.js';
-import { apikeysGrpc } from './grpc/apikeys-grpc.js';
 
-await runDatabaseService({
+const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+await runService({
   name: 'apikeys',
   loadConfig: () => loadApiKeysConfig(),
-  migrations: new URL('../src/data/migrations', import.meta.url),
-  register: ({ pool, version }) => [apikeysGrpc({ pool, version })],
+  start: ({ config, logger }) => startApiKeys(config, logger, VERSION),
 });

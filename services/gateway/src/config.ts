@@ -10,6 +10,8 @@ const schema = z.object({
   /** How long a replica caches a user's principal (active state, permissions, teams). */
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   BODY_LIMIT_BYTES: env.positiveInt().default(1024 * 1024),
+  /** API-key verification answers cached per replica (docs/apikeys.md); 0 disables the cache. */
+  API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /** Deadline for one gRPC call from the gateway. */
   GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),
   TRUST_PROXY: z.string().default('loopback'),

@@ -3,6 +3,7 @@ import type { Logger } from '@platform/logger';
 import { Redis } from 'ioredis';
 import type { Express } from 'express';
 import { createGatewayApp } from './app.js';
+import { ApiKeysVerifier } from './auth/apikeys-verifier.js';
 import { Authenticator } from './auth/authenticator.js';
 import { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
 import type { GatewayConfig } from './config.js';
@@ -35,6 +36,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     new TokenService(config.SECRET_KEY),
     new SessionRegistry(redis),
     principals,
+    new ApiKeysVerifier(clients.apikeys, redis, principals, { maxEntries: config.API_KEY_CACHE_MAX_ENTRIES }),
   );
   const app = createGatewayApp({
     logger,

@@ -18,4 +18,6 @@ export { healthRoutes } from './routes/health-routes.js';
 export { buildGateway, type Gateway } from './gateway.js';
 export { loadGatewayConfig, type GatewayConfig } from './config.js';
 export { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
+export { ApiKeysVerifier, type ApiKeysVerifierOptions } from './auth/apikeys-verifier.js';
+export { apiKeyCheckFor, type ApiKeyCheck } from './auth/api-key-check.js';
 export type { ServiceClients } from './service-clients.js';

@@ -14,6 +14,7 @@ import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
 import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
+import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
 import { createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
 
@@ -28,6 +29,7 @@ export interface ServiceClients {
   verification: ServiceClient<typeof verificationV1.VerificationServiceService>;
   captcha: ServiceClient<typeof captchaV1.CaptchaServiceService>;
   totp: ServiceClient<typeof totpV1.TotpServiceService>;
+  sso: ServiceClient<typeof ssoV1.SsoServiceService>;
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
   notifications: ServiceClient<typeof notificationsV1.NotificationsServiceService>;
   models: ServiceClient<typeof modelsV1.ModelsServiceService>;
@@ -89,6 +91,12 @@ export function createServiceClients(config: GatewayConfig): ServiceClients {
     totp: createServiceClient(
       totpV1.TotpServiceService,
       'platform.identity.v1.TotpService',
+      config.IDENTITY_GRPC_ADDR,
+      options,
+    ),
+    sso: createServiceClient(
+      ssoV1.SsoServiceService,
+      'platform.identity.v1.SsoService',
       config.IDENTITY_GRPC_ADDR,
       options,
     ),

@@ -10,6 +10,11 @@ const schema = z.object({
   SECRET_KEY: env.secretKey(),
   /** Public URL of the web app, for links in verification and reset mails. */
   PUBLIC_WEB_URL: z.url().default('http://localhost:8080'),
+  /**
+   * Accept `http://` OIDC issuers (SSO). Off in production: an ID token fetched over plain HTTP
+   * proves nothing. Tests and local development with a loopback provider turn it on.
+   */
+  SSO_ALLOW_INSECURE_ISSUERS: env.boolean(false),
   /** scrypt cost N of password hashes (a power of two; see docs/identity.md for the measured cost). */
   PASSWORD_HASH_N: z.coerce
     .number()

@@ -2,8 +2,15 @@ import { SessionRegistry, TokenService } from '@platform/auth';
 import { SecretBox } from '@platform/crypto';
 import { openDatabase, type Pool } from '@platform/db';
 import type { ServiceRegistration } from '@platform/grpc';
-import { createKafka, createProducer, type KafkaClient, type Producer } from '@platform/kafka';
+import {
+  type KafkaClient,
+  type Producer,
+  createKafka,
+  createProducer,
+  ensurePlatformTopicsInBackground,
+} from '@platform/kafka';
 import type { Logger } from '@platform/logger';
+import { OutboxRelay } from '@platform/outbox';
 import { closeRedis, createRedis, type Redis } from '@platform/redis';
 import type { IdentityConfig } from './config.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
@@ -19,6 +26,7 @@ import { rolesGrpc } from './grpc/roles-grpc.js';
 import { adminUsersGrpc } from './grpc/admin-users-grpc.js';
 import { teamsGrpc } from './grpc/teams-grpc.js';
 import { verificationGrpc } from './grpc/verification-grpc.js';
+import { ssoGrpc } from './grpc/sso-grpc.js';
 import { startEmailWorker } from './events/email-worker.js';
 import { startSettingsCacheConsumer } from './events/settings-cache-consumer.js';
 
@@ -89,15 +97,22 @@ export async function startIdentity(
     adminUsersGrpc(dependencies),
     teamsGrpc(dependencies),
     verificationGrpc(dependencies),
+    ssoGrpc(dependencies),
   ];
   // Every replica drops its settings cache on `settings.changed` (stopped by kafka.disconnect()).
   await startSettingsCacheConsumer(dependencies);
   // Sends queued mails (`email.send` on the default queue); stopped by kafka.disconnect().
   await startEmailWorker(dependencies);
+  // A fresh deployment needs no separate topic step; producers never auto-create topics.
+  ensurePlatformTopicsInBackground(kafka, logger);
+  // Relays events stored by publish-events.ts from the outbox table to Kafka.
+  const outbox = new OutboxRelay({ pool, producer, logger });
+  await outbox.start();
   return {
     dependencies,
     services,
     async stop() {
+      await outbox.stop();
       await kafka.disconnect();
       await closeRedis(redis);
       await pool.end();

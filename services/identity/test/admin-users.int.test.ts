@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { createTestUser, roleId as findRoleId, type TestUser } from './support/rbac-users.js';
+import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
 
-let harness: IdentityHarness;
+const harness = useIdentityHarness();
 let admin: TestUser;
 let superuser: TestUser;
 let plain: TestUser;
 let reader: TestUser;
-const events: ConsumedMessage[] = [];
-let consumer: ConsumerHandle;
+let events: EventCapture;
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  harness = await startIdentityHarness();
   admin = await createTestUser(harness, { roles: ['Admin'], name: 'uadmin' });
   superuser = await createTestUser(harness, { roles: ['Super Admin'], superuser: true, name: 'usuper' });
   plain = await createTestUser(harness, { name: 'uplain' });
@@ -25,43 +23,24 @@ beforeAll(async () => {
      INSERT INTO role_permissions SELECT id, 'admin:users:read' FROM roles WHERE name = 'Reader'`,
   );
   reader = await createTestUser(harness, { roles: ['Reader'], name: 'ureader' });
-  consumer = await runConsumer(harness.identity.dependencies.kafka, {
-    groupId: `test.admin-users.${randomUUID()}`,
-    topics: [Topics.NOTIFICATION_EVENTS, Topics.DOMAIN_EVENTS],
-    fromBeginning: false,
-    handler: async (message) => {
-      events.push(message);
-    },
-  });
-  await consumer.ready;
+  events = await captureEvents(harness, 'admin-users', [Topics.NOTIFICATION_EVENTS, Topics.DOMAIN_EVENTS]);
 }, 60_000);
 afterAll(async () => {
-  await consumer?.stop();
-  await harness?.stop();
+  await events?.stop();
 });
 
-async function waitForEvent(topic: string, type: string, userId: string): Promise<ConsumedMessage> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = events.find(
-      (e) =>
-        e.topic === topic &&
-        e.eventType === type &&
-        ((e.value as { user_id?: string; subject?: string }).user_id === userId ||
-          (e.value as { subject?: string }).subject === userId),
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${type} on ${topic}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function waitForEvent(topic: string, type: string, userId: string): Promise<ConsumedMessage> {
+  return events.waitFor(
+    (e) =>
+      e.topic === topic &&
+      e.eventType === type &&
+      ((e.value as { user_id?: string; subject?: string }).user_id === userId ||
+        (e.value as { subject?: string }).subject === userId),
+    `no ${type} on ${topic}`,
+  );
 }
 
-async function roleId(name: string): Promise<string> {
-  const { rows } = await harness.identity.dependencies.pool.query('SELECT id FROM roles WHERE name = $1', [
-    name,
-  ]);
-  return rows[0].id;
-}
+const roleId = (name: string) => findRoleId(harness, name);
 
 describe('GET /admin/users', () => {
   it('lists users with roles, filtered and paged', async () => {

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/domain/auth/password-hasher.js';
 import {
   captchaProof,
-  ensureFirstUser,
   login,
   registerActiveAccount,
   uniqueIdentity,
   type RegisteredAccount,
 } from './support/auth-accounts.js';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { useIdentityHarness } from './support/suite.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-  await ensureFirstUser(harness);
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness({ firstUser: true });
 
 const LOGIN_DEFAULTS = {
   sso_enabled: false,

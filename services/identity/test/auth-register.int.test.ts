@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   captchaProof,
   ensureFirstUser,
@@ -6,15 +6,9 @@ import {
   register,
   uniqueIdentity,
 } from './support/auth-accounts.js';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { useIdentityHarness } from './support/suite.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness();
 
 const DEFAULTS = {
   allow_registration: true,

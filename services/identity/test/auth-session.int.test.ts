@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ensureFirstUser,
-  login,
-  registerActiveAccount,
-  type RegisteredAccount,
-} from './support/auth-accounts.js';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { login, registerActiveAccount, type RegisteredAccount } from './support/auth-accounts.js';
+import { useIdentityHarness } from './support/suite.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-  await ensureFirstUser(harness);
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness({ firstUser: true });
 
 const SESSION_DEFAULTS = {
   single_session: false,

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useIdentityHarness } from './support/suite.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness();
 
 interface Issued {
   captcha_id: string;

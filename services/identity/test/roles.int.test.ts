@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestUser, roleId as findRoleId, type TestUser } from './support/rbac-users.js';
+import { useIdentityHarness } from './support/suite.js';
 
-let harness: IdentityHarness;
+const harness = useIdentityHarness();
 let admin: TestUser;
 let superuser: TestUser;
 let plain: TestUser;
 
 beforeAll(async () => {
-  harness = await startIdentityHarness();
   admin = await createTestUser(harness, { roles: ['Admin'], name: 'roleadmin' });
   superuser = await createTestUser(harness, { roles: [], superuser: true, name: 'rolesu' });
   plain = await createTestUser(harness, { name: 'roleuser' });
 }, 60_000);
-afterAll(async () => {
-  await harness?.stop();
-});
 
-async function roleId(name: string): Promise<string> {
-  const { rows } = await harness.identity.dependencies.pool.query('SELECT id FROM roles WHERE name = $1', [
-    name,
-  ]);
-  return rows[0].id;
-}
+const roleId = (name: string) => findRoleId(harness, name);
 
 describe('GET /admin/permissions and /admin/roles', () => {
   it('lists permission codes and roles, paged', async () => {

@@ -1,43 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { Topics } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
+import {
+  captureEvents,
+  useIdentityHarness,
+  waitUntil as waitFor,
+  type EventCapture,
+} from './support/suite.js';
 
-let harness: IdentityHarness;
+const harness = useIdentityHarness();
 let admin: TestUser;
 let plain: TestUser;
-let events: ConsumedMessage[] = [];
-let consumer: ConsumerHandle;
+let events: EventCapture;
 
 beforeAll(async () => {
-  harness = await startIdentityHarness();
   admin = await createTestUser(harness, { roles: ['Admin'], name: 'setadmin' });
   plain = await createTestUser(harness, { name: 'setuser' });
-  consumer = await runConsumer(harness.identity.dependencies.kafka, {
-    groupId: `test.settings-events.${randomUUID()}`,
-    topics: [Topics.DOMAIN_EVENTS],
-    fromBeginning: false,
-    handler: async (message) => {
-      events.push(message);
-    },
-  });
-  await consumer.ready;
+  events = await captureEvents(harness, 'settings-events', [Topics.DOMAIN_EVENTS]);
 }, 60_000);
 afterAll(async () => {
-  await consumer?.stop();
-  await harness?.stop();
+  await events?.stop();
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('GET /admin/site-settings', () => {
   it('returns every setting by spec name with secrets masked as null plus <name>_set', async () => {
@@ -71,7 +55,7 @@ describe('GET /admin/site-settings', () => {
 
 describe('PUT /admin/site-settings', () => {
   it('updates by name, masks secrets, audits names only and publishes settings.changed', async () => {
-    events = [];
+    events.clear();
     const res = await harness.request('PUT', '/admin/site-settings', {
       token: admin.token,
       json: { smtp_host: 'mail.example.test', smtp_password: 's3cret-value', max_login_attempts: 7 },
@@ -94,7 +78,7 @@ describe('PUT /admin/site-settings', () => {
     );
     expect(JSON.stringify(stored.rows[0].value)).not.toContain('s3cret-value');
 
-    const event = await waitFor(() => events.find((e) => e.eventType === 'settings.changed'));
+    const event = await waitFor(() => events.messages.find((e) => e.eventType === 'settings.changed'));
     expect(event.value).toMatchObject({
       type: 'settings.changed',
       source_service: 'identity',

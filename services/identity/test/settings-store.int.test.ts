@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useIdentityHarness } from './support/suite.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness();
 
 describe('site settings store', () => {
   it('applies the spec defaults, with session_timeout_days seeded at 30 and falling back to 7', async () => {

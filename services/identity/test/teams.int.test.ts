@@ -1,52 +1,35 @@
-import { randomUUID } from 'node:crypto';
-import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
 
-let harness: IdentityHarness;
+const harness = useIdentityHarness();
 let owner: TestUser;
 let teamAdmin: TestUser;
 let member: TestUser;
 let outsider: TestUser;
 let globalAdmin: TestUser;
 let teamId: string;
-const events: ConsumedMessage[] = [];
-let consumer: ConsumerHandle;
+let events: EventCapture;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  harness = await startIdentityHarness();
   owner = await createTestUser(harness, { name: 'towner' });
   teamAdmin = await createTestUser(harness, { name: 'tadmin' });
   member = await createTestUser(harness, { name: 'tmember' });
   outsider = await createTestUser(harness, { name: 'toutsider' });
   globalAdmin = await createTestUser(harness, { roles: ['Admin'], name: 'tglobal' });
-  consumer = await runConsumer(harness.identity.dependencies.kafka, {
-    groupId: `test.teams.${randomUUID()}`,
-    topics: [Topics.NOTIFICATION_EVENTS],
-    fromBeginning: false,
-    handler: async (message) => {
-      events.push(message);
-    },
-  });
-  await consumer.ready;
+  events = await captureEvents(harness, 'teams', [Topics.NOTIFICATION_EVENTS]);
 }, 60_000);
 afterAll(async () => {
-  await consumer?.stop();
-  await harness?.stop();
+  await events?.stop();
 });
 
-async function waitForNotification(type: string, userId: string): Promise<ConsumedMessage> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = events.find(
-      (e) => e.eventType === type && (e.value as { user_id: string }).user_id === userId,
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${type} for ${userId}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function waitForNotification(type: string, userId: string): Promise<ConsumedMessage> {
+  return events.waitFor(
+    (e) => e.eventType === type && (e.value as { user_id: string }).user_id === userId,
+    `no ${type} for ${userId}`,
+  );
 }
 
 const post = (path: string, token: string, json?: unknown) =>

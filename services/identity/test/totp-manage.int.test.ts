@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useIdentityHarness } from './support/suite.js';
 import { accountWithToken, enableTotpFor, totpCode } from './support/totp-fixtures.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness();
 
 const db = () => harness.identity.dependencies.pool;
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { login } from './support/auth-accounts.js';
-import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { useIdentityHarness } from './support/suite.js';
 import {
   accountWithToken,
   enableTotpFor,
@@ -9,13 +9,7 @@ import {
   type TotpAccount,
 } from './support/totp-fixtures.js';
 
-let harness: IdentityHarness;
-beforeAll(async () => {
-  harness = await startIdentityHarness();
-});
-afterAll(async () => {
-  await harness?.stop();
-});
+const harness = useIdentityHarness();
 
 const deps = () => harness.identity.dependencies;
 

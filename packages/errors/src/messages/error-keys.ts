@@ -42,6 +42,14 @@ export const ERROR_KEY_MESSAGES = {
     en: 'This API key does not have access to the workflow',
     zh: '该 API 密钥无权访问此工作流',
   },
+  api_key_scope_missing: {
+    en: 'This API key does not have the scope {scope}',
+    zh: '该 API 密钥没有 {scope} 权限范围',
+  },
+  api_key_not_allowed: {
+    en: 'API keys cannot call this endpoint; sign in as a user',
+    zh: 'API 密钥不能调用此接口，请以用户身份登录',
+  },
   // Notifications
   notification_scope_requires_team: {
     en: 'A team (team_id) is required for this notification scope',
@@ -101,6 +109,23 @@ export const ERROR_KEY_MESSAGES = {
   totp_setup_not_started: {
     en: 'Start two-factor setup before enabling it',
     zh: '请先开始设置双因素认证，再启用',
+  },
+  // SSO (1002 / 1004 raised by the SSO flow; the 6301/6303 codes are reserved by the spec)
+  sso_state_invalid: {
+    en: 'The SSO sign-in is unknown, expired or already used; please start again',
+    zh: 'SSO 登录请求无效、已过期或已被使用，请重新登录',
+  },
+  sso_email_missing: {
+    en: 'The identity provider did not share an email address',
+    zh: '身份提供方未提供邮箱地址',
+  },
+  sso_email_not_verified: {
+    en: 'This email address belongs to an existing account, but the identity provider has not verified it',
+    zh: '该邮箱已属于现有账号，但身份提供方未验证该邮箱',
+  },
+  sso_last_login_method: {
+    en: 'This is your only way to sign in; set a password before removing it',
+    zh: '这是您唯一的登录方式，请先设置密码再解除绑定',
   },
 } as const satisfies Record<string, Translations>;
 

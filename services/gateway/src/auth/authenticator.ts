@@ -2,6 +2,7 @@ import { TokenError, type SessionRegistry, type TokenService } from '@platform/a
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { hasPermission, type Principal } from '@platform/grpc';
 import type { AuthRequirement } from '../routes/route-definition.js';
+import type { ApiKeyCheck } from './api-key-check.js';
 
 /** A user as the gateway needs to know it on every authenticated request. */
 export interface ResolvedUser extends Principal {
@@ -17,7 +18,8 @@ export interface PrincipalResolver {
 /** Verifies an API key presented as a bearer credential (the apikeys service). */
 export interface ApiKeyVerifier {
   looksLikeApiKey(credential: string): boolean;
-  verify(credential: string): Promise<Principal>;
+  /** The key's owner as an `api_key` principal, or a BusinessError (2001, 2002, 3000). */
+  verify(credential: string, check: ApiKeyCheck): Promise<Principal>;
 }
 
 export interface Authenticated {
@@ -48,13 +50,17 @@ export class Authenticator {
     authorization: string | undefined,
     requirement: Exclude<AuthRequirement, 'public'>,
     permission?: string,
+    apiKeyCheck?: ApiKeyCheck,
   ): Promise<Authenticated> {
     const credential = Authenticator.bearerCredential(authorization);
     if (!credential) throw new BusinessError(ErrorCode.UNAUTHORIZED);
 
+    const isApiKey = this.apiKeys?.looksLikeApiKey(credential) ?? false;
+    // JWT-only routes (key management among them) refuse API keys explicitly: 403 / 3000.
+    if (isApiKey && requirement !== 'user_or_api_key') throw BusinessError.named('api_key_not_allowed');
     const principal =
-      requirement === 'user_or_api_key' && this.apiKeys?.looksLikeApiKey(credential)
-        ? await this.apiKeys.verify(credential)
+      isApiKey && this.apiKeys
+        ? await this.apiKeys.verify(credential, apiKeyCheck ?? { scope: '' })
         : await this.authenticateJwt(credential);
 
     if (permission && principal.auth_method === 'jwt' && !hasPermission(principal, permission)) {

@@ -57,6 +57,12 @@ function operation(route: RouteDefinition<unknown>): JsonSchema {
       '500': errorResponse,
     },
   };
+  if (route.redirect) {
+    (op.responses as JsonSchema)['302'] = {
+      description: route.redirectDescription ?? 'Redirect',
+      headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } },
+    };
+  }
   if (route.body) {
     const mediaType = route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
     op.requestBody = {

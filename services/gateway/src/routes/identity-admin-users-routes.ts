@@ -1,6 +1,7 @@
 import type * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { paged } from './identity-route-schemas.js';
 import { defineRoute, type RouteContext } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -73,12 +74,7 @@ export const identityAdminUsersRoutes = [
     auth: 'user',
     permission: READ,
     query: listQuery,
-    response: z.object({
-      items: z.array(adminUserSchema),
-      total: z.number().int(),
-      page: z.number().int(),
-      page_size: z.number().int(),
-    }),
+    response: paged(adminUserSchema),
     invoke: ({ query }, { clients, principal }) =>
       clients.adminUsers.call(
         'listUsers',

@@ -1,6 +1,14 @@
 import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import {
+  captchaField,
+  captchaFields,
+  captchaProof,
+  email,
+  password,
+  requestOrigin,
+} from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 
 // ---- request pieces ------------------------------------------------------------------------
@@ -10,14 +18,6 @@ const username = z
   .min(3)
   .max(50)
   .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"');
-/** RFC 5321 caps a forward path at 256 octets including the brackets: 254 for the address. */
-const email = z.email().max(254);
-/**
- * Passwords are only bounded here: the policy (max 128 and the site's rules) is the identity
- * service's, so it can list every reason at once; beyond 1024 characters the body is garbage.
- */
-const password = z.string().max(1024);
-const captchaField = z.string().max(256).optional();
 
 const registerBody = z.object({
   username,
@@ -25,16 +25,14 @@ const registerBody = z.object({
   password,
   locale: z.enum(['en', 'zh']).optional(),
   terms_accepted: z.boolean().optional(),
-  captcha_id: captchaField,
-  captcha_token: captchaField,
+  ...captchaFields,
 });
 
 /** Form-encoded; extra OAuth2 password-flow fields (grant_type, scope, client_id) are ignored. */
 const loginForm = z.object({
   username: z.string().min(1).max(254).describe('username or email'),
   password: z.string().min(1).max(1024),
-  captcha_id: captchaField,
-  captcha_token: captchaField,
+  ...captchaFields,
   captcha_answer: captchaField.describe('legacy: the captcha proof when captcha_token is empty'),
 });
 
@@ -56,7 +54,8 @@ const accountUser = z.object({
   created_at: z.string().describe('ISO 8601'),
 });
 
-const loginResult = z.union([
+/** The four login outcomes (also the SSO callback's JSON answer). */
+export const loginResult = z.union([
   z.object({
     access_token: z.string(),
     token_type: z.literal('bearer'),
@@ -89,7 +88,7 @@ const presentAccount = (a: authV1.AccountUser | undefined) => ({
 });
 
 /** Only the fields of the variant the service chose (clients branch on the flags). */
-function presentLogin(r: authV1.LoginResult) {
+export function presentLogin(r: authV1.LoginResult) {
   if (r.requires_totp) return { requires_totp: true, temp_token: r.temp_token };
   if (r.requires_totp_setup) return { requires_totp_setup: true, temp_token: r.temp_token };
   const session = { access_token: r.access_token, token_type: 'bearer' as const };
@@ -123,8 +122,8 @@ export const identityAuthRoutes = [
     auth: 'public',
     body: registerBody,
     response: accountUser,
-    invoke: ({ body }, { clients, ip, userAgent, locale }) =>
-      clients.auth.call(
+    invoke: ({ body }, context) =>
+      context.clients.auth.call(
         'register',
         {
           username: body.username,
@@ -132,11 +131,10 @@ export const identityAuthRoutes = [
           password: body.password,
           locale: body.locale ?? '',
           terms_accepted: body.terms_accepted ?? false,
-          captcha_id: body.captcha_id ?? '',
-          captcha_token: body.captcha_token ?? '',
-          client: { ip, user_agent: userAgent },
+          ...captchaProof(body),
+          client: requestOrigin(context),
         },
-        { locale },
+        { locale: context.locale },
       ),
     present: presentAccount,
     successMsgKey: 'registration_success',
@@ -150,18 +148,17 @@ export const identityAuthRoutes = [
     bodyType: 'form',
     body: loginForm,
     response: loginResult,
-    invoke: ({ body }, { clients, ip, userAgent, locale }) =>
-      clients.auth.call(
+    invoke: ({ body }, context) =>
+      context.clients.auth.call(
         'loginWithPassword',
         {
           username: body.username,
           password: body.password,
-          captcha_id: body.captcha_id ?? '',
-          captcha_token: body.captcha_token ?? '',
+          ...captchaProof(body),
           captcha_answer: body.captcha_answer ?? '',
-          client: { ip, user_agent: userAgent },
+          client: requestOrigin(context),
         },
-        { locale },
+        { locale: context.locale },
       ),
     present: presentLogin,
   }),
@@ -172,11 +169,11 @@ export const identityAuthRoutes = [
     tags: ['auth'],
     auth: 'user',
     response: z.null(),
-    invoke: (_input, { clients, principal, credential, ip, userAgent, locale }) =>
-      clients.auth.call(
+    invoke: (_input, context) =>
+      context.clients.auth.call(
         'logout',
-        { token: credential ?? '', client: { ip, user_agent: userAgent } },
-        { principal, locale },
+        { token: context.credential ?? '', client: requestOrigin(context) },
+        { principal: context.principal, locale: context.locale },
       ),
     present: () => null,
     successMsgKey: 'logged_out',
@@ -200,15 +197,15 @@ export const identityAuthRoutes = [
     auth: 'user',
     body: changePasswordBody,
     response: z.null(),
-    invoke: ({ body }, { clients, principal, ip, userAgent, locale }) =>
-      clients.auth.call(
+    invoke: ({ body }, context) =>
+      context.clients.auth.call(
         'changePassword',
         {
           current_password: body.current_password,
           new_password: body.new_password,
-          client: { ip, user_agent: userAgent },
+          client: requestOrigin(context),
         },
-        { principal, locale },
+        { principal: context.principal, locale: context.locale },
       ),
     present: () => null,
     successMsgKey: 'password_changed',

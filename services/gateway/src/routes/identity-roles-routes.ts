@@ -1,6 +1,7 @@
 import type * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { paged, requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -32,14 +33,6 @@ const roleSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
-const paged = <T extends z.ZodType>(item: T) =>
-  z.object({
-    items: z.array(item),
-    total: z.number().int(),
-    page: z.number().int(),
-    page_size: z.number().int(),
-  });
-
 const pagingSchema = z.object({ ...pagingQuery });
 type Paging = z.infer<typeof pagingSchema>;
 const roleParams = z.object({ id: z.uuid() });
@@ -61,65 +54,57 @@ const updateBody = z
   });
 type UpdateBody = z.infer<typeof updateBody>;
 
+const base = { tags: ['admin-roles'], auth: 'user' as const };
+
+/** A paged read (`admin:users:read`). */
+function listRoute(path: string, summary: string, item: z.ZodType, rpc: 'listPermissions' | 'listRoles') {
+  return defineRoute<ServiceClients, undefined, Paging, undefined, unknown>({
+    ...base,
+    method: 'get',
+    path,
+    summary,
+    permission: READ,
+    query: pagingSchema,
+    response: paged(item),
+    invoke: ({ query }, { clients, principal }) =>
+      clients.roles.call(rpc, { page: query.page, page_size: query.page_size }, { principal }),
+  });
+}
+
 export const identityRolesRoutes = [
-  defineRoute<ServiceClients, undefined, Paging, undefined, rolesV1.ListPermissionsResponse>({
-    method: 'get',
-    path: '/admin/permissions',
-    summary: 'List permission codes',
-    tags: ['admin-roles'],
-    auth: 'user',
-    permission: READ,
-    query: pagingSchema,
-    response: paged(permissionSchema),
-    invoke: ({ query }, { clients, principal }) =>
-      clients.roles.call('listPermissions', { page: query.page, page_size: query.page_size }, { principal }),
-  }),
-  defineRoute<ServiceClients, undefined, Paging, undefined, rolesV1.ListRolesResponse>({
-    method: 'get',
-    path: '/admin/roles',
-    summary: 'List roles with their permissions',
-    tags: ['admin-roles'],
-    auth: 'user',
-    permission: READ,
-    query: pagingSchema,
-    response: paged(roleSchema),
-    invoke: ({ query }, { clients, principal }) =>
-      clients.roles.call('listRoles', { page: query.page, page_size: query.page_size }, { principal }),
-  }),
+  listRoute('/admin/permissions', 'List permission codes', permissionSchema, 'listPermissions'),
+  listRoute('/admin/roles', 'List roles with their permissions', roleSchema, 'listRoles'),
   defineRoute<ServiceClients, undefined, undefined, CreateBody, rolesV1.RoleRecord>({
+    ...base,
     method: 'post',
     path: '/admin/roles',
     summary: 'Create a role',
-    tags: ['admin-roles'],
-    auth: 'user',
     permission: MANAGE,
     body: createBody,
     response: roleSchema,
-    invoke: ({ body }, { clients, principal, ip, userAgent }) =>
-      clients.roles.call(
+    invoke: ({ body }, context) =>
+      context.clients.roles.call(
         'createRole',
         {
           name: body.name,
           description: body.description ?? '',
           permissions: body.permissions,
-          ip,
-          user_agent: userAgent,
+          ...requestOrigin(context),
         },
-        { principal },
+        { principal: context.principal },
       ),
   }),
   defineRoute<ServiceClients, RoleParams, undefined, UpdateBody, rolesV1.RoleRecord>({
+    ...base,
     method: 'put',
     path: '/admin/roles/:id',
     summary: 'Update a role (name, description, permission set)',
-    tags: ['admin-roles'],
-    auth: 'user',
     permission: MANAGE,
     params: roleParams,
     body: updateBody,
     response: roleSchema,
-    invoke: ({ params, body }, { clients, principal, ip, userAgent }) =>
-      clients.roles.call(
+    invoke: ({ params, body }, context) =>
+      context.clients.roles.call(
         'updateRole',
         {
           id: params.id,
@@ -127,18 +112,16 @@ export const identityRolesRoutes = [
           description: body.description,
           replace_permissions: body.permissions !== undefined,
           permissions: body.permissions ?? [],
-          ip,
-          user_agent: userAgent,
+          ...requestOrigin(context),
         },
-        { principal },
+        { principal: context.principal },
       ),
   }),
   defineRoute<ServiceClients, RoleParams, undefined, undefined, rolesV1.DeleteRoleResponse>({
+    ...base,
     method: 'delete',
     path: '/admin/roles/:id',
     summary: 'Delete a custom role that no user holds',
-    tags: ['admin-roles'],
-    auth: 'user',
     permission: MANAGE,
     params: roleParams,
     response: z.object({ id: z.uuid() }),

@@ -1,6 +1,7 @@
 import type * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { paged } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -80,12 +81,7 @@ export const identityTeamsRoutes = [
     path: '/teams',
     summary: "The caller's teams (global admins: every team)",
     query: pagingSchema,
-    response: z.object({
-      items: z.array(teamSchema),
-      total: z.number().int(),
-      page: z.number().int(),
-      page_size: z.number().int(),
-    }),
+    response: paged(teamSchema),
     invoke: ({ query }, { clients, principal }) =>
       clients.teams.call('listTeams', { page: query.page, page_size: query.page_size }, { principal }),
     present: (list) => ({ ...list, items: list.items.map(toHttpTeam) }),

@@ -1,12 +1,11 @@
 import type * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { captchaFields, captchaProof, email, password, requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 
 // ---- request pieces ------------------------------------------------------------------------
 
-/** RFC 5321 caps a forward path at 256 octets including the brackets: 254 for the address. */
-const email = z.email().max(254);
 const purpose = z.enum(['register', 'reset_password']).default('register');
 const code = z.string().regex(/^\d{6}$/, 'must be a 6-digit code');
 /**
@@ -14,18 +13,10 @@ const code = z.string().regex(/^\d{6}$/, 'must be a 6-digit code');
  * service answers with its business code (5006 verify, 5005 reset) rather than a 422.
  */
 const linkToken = z.string().min(1).max(512);
-const captchaField = z.string().max(256).optional();
-/** Long enough for any policy (max 128) to report its own reasons; beyond this it is garbage. */
-const newPassword = z.string().max(1024);
 
-const sendVerificationBody = z.object({
-  email,
-  purpose,
-  captcha_id: captchaField,
-  captcha_token: captchaField,
-});
+const sendVerificationBody = z.object({ email, purpose, ...captchaFields });
 const emailBody = z.object({ email });
-const forgotPasswordBody = z.object({ email, captcha_id: captchaField, captcha_token: captchaField });
+const forgotPasswordBody = z.object({ email, ...captchaFields });
 const verifyEmailBody = z.object({ email, code, purpose });
 const verifyQuery = z.object({ token: linkToken });
 
@@ -35,7 +26,7 @@ const resetPasswordBody = z
     email: email.optional(),
     code: code.optional(),
     token: linkToken.optional(),
-    new_password: newPassword,
+    new_password: password,
   })
   .superRefine((body, ctx) => {
     if (body.token !== undefined) return;
@@ -72,112 +63,103 @@ type VerifyBody = z.infer<typeof verifyEmailBody>;
 type VerifyQuery = z.infer<typeof verifyQuery>;
 type ResetBody = z.infer<typeof resetPasswordBody>;
 
-const tags = ['verification'];
+/** Every route here is public; the three sends answer alike, so do the two verifications. */
+const base = { tags: ['verification'], auth: 'public' as const };
+const mailSent = {
+  ...base,
+  method: 'post' as const,
+  response: mailQueued,
+  present: presentQueued,
+  successMsgKey: 'verification_email_sent' as const,
+};
+const emailVerified = {
+  ...base,
+  response: verified,
+  present: presentVerified,
+  successMsgKey: 'email_verified' as const,
+};
+
+type SendResponse = verificationV1.SendVerificationResponse;
+type VerifyResponse = verificationV1.VerifyEmailResponse;
 
 /**
  * Public email verification and password recovery. Success of a send means the mail is queued;
  * mails carry the 6-digit code and a `?token=` link.
  */
 export const identityVerificationRoutes = [
-  defineRoute<ServiceClients, undefined, undefined, SendBody, verificationV1.SendVerificationResponse>({
-    method: 'post',
+  defineRoute<ServiceClients, undefined, undefined, SendBody, SendResponse>({
+    ...mailSent,
     path: '/send-verification',
     summary: 'Queue a verification (register) or reset (reset_password) mail',
-    tags,
-    auth: 'public',
     body: sendVerificationBody,
-    response: mailQueued,
-    invoke: ({ body }, { clients, ip, userAgent }) =>
-      clients.verification.call('sendVerification', {
+    invoke: ({ body }, context) =>
+      context.clients.verification.call('sendVerification', {
         email: body.email,
         purpose: body.purpose,
-        captcha_id: body.captcha_id ?? '',
-        captcha_token: body.captcha_token ?? '',
-        origin: { ip, user_agent: userAgent },
+        ...captchaProof(body),
+        origin: requestOrigin(context),
       }),
-    present: presentQueued,
-    successMsgKey: 'verification_email_sent',
   }),
-  defineRoute<ServiceClients, undefined, undefined, VerifyBody, verificationV1.VerifyEmailResponse>({
+  defineRoute<ServiceClients, undefined, undefined, VerifyBody, VerifyResponse>({
+    ...emailVerified,
     method: 'post',
     path: '/verify-email',
     summary: 'Check a mailed 6-digit code (register: marks the address verified)',
-    tags,
-    auth: 'public',
     body: verifyEmailBody,
-    response: verified,
-    invoke: ({ body }, { clients, ip, userAgent }) =>
-      clients.verification.call('verifyEmail', {
+    invoke: ({ body }, context) =>
+      context.clients.verification.call('verifyEmail', {
         email: body.email,
         code: body.code,
         purpose: body.purpose,
-        origin: { ip, user_agent: userAgent },
+        origin: requestOrigin(context),
       }),
-    present: presentVerified,
-    successMsgKey: 'email_verified',
   }),
-  defineRoute<ServiceClients, undefined, VerifyQuery, undefined, verificationV1.VerifyEmailResponse>({
+  defineRoute<ServiceClients, undefined, VerifyQuery, undefined, VerifyResponse>({
+    ...emailVerified,
     method: 'get',
     path: '/verify',
     summary: 'Verify by the link token of a mail (same result as the code flow)',
-    tags,
-    auth: 'public',
     query: verifyQuery,
-    response: verified,
-    invoke: ({ query }, { clients, ip, userAgent }) =>
-      clients.verification.call('verifyLink', { token: query.token, origin: { ip, user_agent: userAgent } }),
-    present: presentVerified,
-    successMsgKey: 'email_verified',
+    invoke: ({ query }, context) =>
+      context.clients.verification.call('verifyLink', { token: query.token, origin: requestOrigin(context) }),
   }),
-  defineRoute<ServiceClients, undefined, undefined, EmailBody, verificationV1.SendVerificationResponse>({
-    method: 'post',
+  defineRoute<ServiceClients, undefined, undefined, EmailBody, SendResponse>({
+    ...mailSent,
     path: '/resend-verification',
     summary: 'Queue the verification mail again (unknown addresses succeed silently)',
-    tags,
-    auth: 'public',
     body: emailBody,
-    response: mailQueued,
-    invoke: ({ body }, { clients, ip, userAgent }) =>
-      clients.verification.call('resendVerification', {
+    invoke: ({ body }, context) =>
+      context.clients.verification.call('resendVerification', {
         email: body.email,
-        origin: { ip, user_agent: userAgent },
+        origin: requestOrigin(context),
       }),
-    present: presentQueued,
-    successMsgKey: 'verification_email_sent',
   }),
-  defineRoute<ServiceClients, undefined, undefined, ForgotBody, verificationV1.SendVerificationResponse>({
-    method: 'post',
+  defineRoute<ServiceClients, undefined, undefined, ForgotBody, SendResponse>({
+    ...mailSent,
     path: '/forgot-password',
     summary: 'Queue a password reset mail (always succeeds, whatever the address)',
-    tags,
-    auth: 'public',
     body: forgotPasswordBody,
-    response: mailQueued,
-    invoke: ({ body }, { clients, ip, userAgent }) =>
-      clients.verification.call('forgotPassword', {
+    invoke: ({ body }, context) =>
+      context.clients.verification.call('forgotPassword', {
         email: body.email,
-        captcha_id: body.captcha_id ?? '',
-        captcha_token: body.captcha_token ?? '',
-        origin: { ip, user_agent: userAgent },
+        ...captchaProof(body),
+        origin: requestOrigin(context),
       }),
-    present: presentQueued,
-    successMsgKey: 'verification_email_sent',
   }),
   defineRoute<ServiceClients, undefined, undefined, ResetBody, verificationV1.ResetPasswordResponse>({
+    ...base,
     method: 'post',
     path: '/reset-password',
     summary: 'Set a new password with a mailed code (email + code) or link token',
-    tags,
-    auth: 'public',
     body: resetPasswordBody,
     response: passwordReset,
-    invoke: ({ body }, { clients, ip, userAgent }) =>
-      clients.verification.call('resetPassword', {
+    invoke: ({ body }, context) =>
+      context.clients.verification.call('resetPassword', {
         email: body.token !== undefined ? '' : (body.email ?? ''),
         code: body.token !== undefined ? '' : (body.code ?? ''),
         token: body.token ?? '',
         new_password: body.new_password,
-        origin: { ip, user_agent: userAgent },
+        origin: requestOrigin(context),
       }),
     present: (r) => ({ password_reset: r.password_reset, email: r.email }),
     successMsgKey: 'password_reset_success',

@@ -8,6 +8,8 @@ import { identityRolesRoutes } from './identity-roles-routes.js';
 import { identityAdminUsersRoutes } from './identity-admin-users-routes.js';
 import { identityTeamsRoutes } from './identity-teams-routes.js';
 import { identityVerificationRoutes } from './identity-verification-routes.js';
+import { identitySsoRoutes } from './identity-sso-routes.js';
+import { apikeysRoutes } from './apikeys-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -21,4 +23,6 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...identityAdminUsersRoutes,
   ...identityTeamsRoutes,
   ...identityVerificationRoutes,
+  ...apikeysRoutes,
+  ...identitySsoRoutes,
 ];

@@ -49,6 +49,12 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
   auth: AuthRequirement;
   /** Global permission code checked at the edge (resource-level checks live in the service). */
   permission?: string;
+  /**
+   * `user_or_api_key` routes: the key scope an API key needs here (table in docs/apikeys.md), and
+   * the path parameter naming the agent or workflow the key's bindings are checked against.
+   */
+  apiKeyScope?: string;
+  apiKeyResource?: { kind: 'agent' | 'workflow'; param: string };
   /** `form`: application/x-www-form-urlencoded (the two login endpoints); default `json`. */
   bodyType?: 'json' | 'form';
   params?: z.ZodType<P>;
@@ -62,6 +68,14 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
   present?: (response: R, input: RouteInput<P, Q, B>) => unknown;
   /** Success message key (default `success`). */
   successMsgKey?: MsgKey;
+  /**
+   * HTTP-native answer for the few routes that send a browser elsewhere (SSO): a returned URL
+   * makes the handler answer 302 with that `Location` (no envelope, `Cache-Control: no-store`);
+   * `undefined` keeps the envelope. `wantsJson`: the client prefers `application/json` to HTML.
+   */
+  redirect?: (response: R, input: RouteInput<P, Q, B>, request: { wantsJson: boolean }) => string | undefined;
+  /** OpenAPI description of the 302 answer (routes with `redirect`). */
+  redirectDescription?: string;
 }
 
 /** Keeps the generic parameters of one route inferred from its schemas. */

@@ -1,7 +1,8 @@
 import { BusinessError, type Locale } from '@platform/errors';
 import type { NextFunction, Request, Response } from 'express';
+import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
-import { sendOk } from '../http/respond.js';
+import { sendOk, sendRedirect } from '../http/respond.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
 import { parsePart, validationFailure } from './validation.js';
 
@@ -58,7 +59,12 @@ export function routeHandler<Clients>(
       const authenticated =
         route.auth === 'public'
           ? undefined
-          : await authenticator!.authenticate(req.header('authorization'), route.auth, route.permission);
+          : await authenticator!.authenticate(
+              req.header('authorization'),
+              route.auth,
+              route.permission,
+              apiKeyCheckFor(route as RouteDefinition<unknown>, req.params),
+            );
       checkContentType(route as RouteDefinition<unknown>, req);
       const input = parseInput(route as RouteDefinition<unknown>, req);
       const context: RouteContext<Clients> = {
@@ -72,6 +78,12 @@ export function routeHandler<Clients>(
         userAgent: req.header('user-agent') ?? '',
       };
       const response = await route.invoke(input, context);
+      const wantsJson = req.accepts(['text/html', 'application/json']) === 'application/json';
+      const location = route.redirect?.(response, input, { wantsJson });
+      if (location) {
+        sendRedirect(res, location);
+        return;
+      }
       sendOk(res, route.present ? route.present(response, input) : response, route.successMsgKey);
     } catch (error) {
       next(error);

@@ -6,7 +6,8 @@ type Db = Pool | PoolClient;
 export interface NewAccount {
   username: string;
   email: string;
-  passwordHash: string;
+  /** Null for accounts created through SSO (no password until a reset sets one). */
+  passwordHash: string | null;
   locale: string;
   isActive: boolean;
   isSuperuser: boolean;
@@ -41,7 +42,7 @@ export async function insertAccount(db: Db, account: NewAccount): Promise<Accoun
   const { rows } = await db.query<AccountRow>(
     `INSERT INTO users (username, email, password_hash, locale, is_active, is_superuser, email_verified,
                         approval_status, password_changed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $3::text IS NULL THEN NULL ELSE now() END)
      RETURNING id, username::text AS username, email::text AS email, password_hash, locale, is_active,
                is_superuser, email_verified, approval_status, failed_login_attempts, locked_until,
                password_changed_at, force_password_change, totp_enabled, last_login_at, created_at`,

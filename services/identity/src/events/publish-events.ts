@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { domainEventsV1, notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
+import { enqueueEvent } from '@platform/outbox';
 import type { IdentityDependencies } from '../identity-service.js';
 
-type EventDeps = Pick<IdentityDependencies, 'producer' | 'logger'>;
+type EventDeps = Pick<IdentityDependencies, 'pool' | 'logger'>;
 
 const SOURCE = 'identity';
 
@@ -18,9 +19,9 @@ export interface UserNotification {
 }
 
 /**
- * Publishes an automatic-notification event addressed to one user. The state change has already
- * committed when this runs, so a Kafka failure is logged and never fails the request (an outbox
- * would make it durable; not built yet).
+ * Publishes an automatic-notification event addressed to one user, through the outbox: the event
+ * is stored in Postgres first and relayed to Kafka by the OutboxRelay, so a Kafka outage delays it
+ * but never loses it, and never fails the request.
  */
 export async function notifyUser(deps: EventDeps, event: UserNotification): Promise<void> {
   const value: notificationEventsV1.NotificationEvent = {
@@ -40,7 +41,7 @@ export async function notifyUser(deps: EventDeps, event: UserNotification): Prom
   await safePublish(deps, Topics.NOTIFICATION_EVENTS, event.userId, value);
 }
 
-/** Publishes a domain event (cache drops, facts for other services); failures are logged. */
+/** Publishes a domain event (cache drops, facts for other services) through the outbox. */
 export async function publishDomainEvent(
   deps: EventDeps,
   type: string,
@@ -65,8 +66,12 @@ async function safePublish(
   value: { id: string; type: string },
 ): Promise<void> {
   try {
-    await deps.producer.publish(topic, { key, value, type: value.type, id: value.id });
+    await enqueueEvent(deps.pool, { topic, key, type: value.type, id: value.id, value });
   } catch (err) {
-    deps.logger.error({ err, topic, event_type: value.type, event_id: value.id }, 'event publish failed');
+    // Only Postgres being down gets here; the state change that caused the event already committed.
+    deps.logger.error(
+      { err, topic, event_type: value.type, event_id: value.id },
+      'event could not be stored in the outbox',
+    );
   }
 }

@@ -51,3 +51,12 @@ export async function createTestUser(
   const issued = await tokens.issue(id, 'access', 3600);
   return { id, username, email, token: issued.token };
 }
+
+/** The id of a role by name (seeded or created by the test). */
+export async function roleId(harness: IdentityHarness, name: string): Promise<string> {
+  const { rows } = await harness.identity.dependencies.pool.query<{ id: string }>(
+    'SELECT id FROM roles WHERE name = $1',
+    [name],
+  );
+  return rows[0]!.id;
+}

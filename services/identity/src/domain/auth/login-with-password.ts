@@ -12,7 +12,7 @@ import { notifyUser } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import type { AuthDeps, RequestMeta } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
-import { issueSession } from './issue-session.js';
+import { completeLogin } from './complete-login.js';
 import { recordUnknownLoginFailure, unknownLoginLockSeconds } from './unknown-login-attempts.js';
 
 export interface PasswordLoginInput {
@@ -24,19 +24,6 @@ export interface PasswordLoginInput {
   /** Legacy: the proof when `captchaToken` is empty. */
   captchaAnswer: string;
 }
-
-export const TOTP_CHALLENGE_SECONDS = 300;
-export const TOTP_ENROLLMENT_SECONDS = 1800;
-
-const EMPTY_RESULT: LoginResult = {
-  access_token: '',
-  token_type: '',
-  requires_totp: false,
-  requires_totp_setup: false,
-  temp_token: '',
-  force_password_change: false,
-  reason: '',
-};
 
 const locked = (seconds: number) =>
   new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
@@ -91,45 +78,7 @@ export async function loginWithPassword(
   }
   await clearFailedLogins(deps.pool, account.id);
   await rehashIfOutdated(deps, account, input.password);
-  // 4: inactive or pending
-  if (account.approval_status !== 'approved') {
-    await audit('login.failure', { reason: 'pending_approval' });
-    throw new BusinessError(ErrorCode.INACTIVE_USER, { msgKey: 'account_pending_approval', httpStatus: 400 });
-  }
-  if (!account.is_active) {
-    await audit('login.failure', { reason: 'inactive' });
-    throw new BusinessError(ErrorCode.INACTIVE_USER, { httpStatus: 400 });
-  }
-  // 5, 6: two-factor
-  if (account.totp_enabled) {
-    const { token } = await deps.tokens.issue(account.id, 'totp_challenge', TOTP_CHALLENGE_SECONDS);
-    await audit('login.totp_challenge', {});
-    return { ...EMPTY_RESULT, requires_totp: true, temp_token: token };
-  }
-  if (settings.require_totp) {
-    const { token } = await deps.tokens.issue(account.id, 'totp_enrollment', TOTP_ENROLLMENT_SECONDS);
-    await audit('login.totp_enrollment_required', {});
-    return { ...EMPTY_RESULT, requires_totp_setup: true, temp_token: token };
-  }
-  // 7: email verification (superusers excepted)
-  if (settings.email_verification && !account.email_verified && !account.is_superuser) {
-    await audit('login.failure', { reason: 'email_not_verified' });
-    throw new BusinessError(ErrorCode.EMAIL_NOT_VERIFIED, { data: { email: account.email } });
-  }
-  // 8: full token
-  const session = await issueSession(deps, account, {
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    requestId: meta.requestId,
-    method: 'password',
-  });
-  return {
-    ...EMPTY_RESULT,
-    access_token: session.access_token,
-    token_type: session.token_type,
-    force_password_change: session.force_password_change ?? false,
-    reason: session.reason ?? '',
-  };
+  return completeLogin(deps, account, settings, meta, 'password');
 }
 
 async function refuseWrongPassword(

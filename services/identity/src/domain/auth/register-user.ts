@@ -123,8 +123,15 @@ export async function registerUser(
   return toAccountUser(created.account);
 }
 
-/** After commit: `user.registered` for other services, `user.pending_approval` to each approver. */
-async function announceRegistration(deps: AuthDeps, account: AccountRow, first: boolean): Promise<void> {
+/**
+ * After commit: `user.registered` for other services, `user.pending_approval` to each approver.
+ * Also used by SSO sign-ups.
+ */
+export async function announceRegistration(
+  deps: AuthDeps,
+  account: AccountRow,
+  first: boolean,
+): Promise<void> {
   await publishDomainEvent(deps, 'user.registered', account.id, {
     user_id: account.id,
     username: account.username,

@@ -1,4 +1,4 @@
-import { withTransaction } from '@platform/db';
+import { withTransaction, type PoolClient } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import {
@@ -8,11 +8,18 @@ import {
   setMemberRole,
   userExists,
   type TeamRole,
+  type TeamRow,
 } from '../../data/teams-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../identity-service.js';
 import { isUuid } from '../roles/role-rules.js';
-import { loadTeam, memberNotFound, requireTeamAdmin, TEAM_ROLES, toTeamMemberRecord } from './team-access.js';
+import {
+  loadManagedTeam,
+  loadMember,
+  loadTeam,
+  notifyMember,
+  TEAM_ROLES,
+  toTeamMemberRecord,
+} from './team-access.js';
 
 /** The gateway's enum already guards this; a direct gRPC caller gets the same 1001. */
 function checkRole(role: string): void {
@@ -21,20 +28,31 @@ function checkRole(role: string): void {
   }
 }
 
+type MemberRoleInput = { teamId: string; userId: string; role: string };
+
+/**
+ * Checks the role name, then runs `change` in a transaction on the team (locked) the caller
+ * manages (4004, 3003 otherwise).
+ */
+function changeMemberRole<T>(
+  deps: IdentityDependencies,
+  caller: Principal,
+  input: MemberRoleInput,
+  change: (client: PoolClient, team: TeamRow) => Promise<T>,
+): Promise<T> {
+  checkRole(input.role);
+  return withTransaction(deps.pool, async (client) =>
+    change(client, await loadManagedTeam(client, input.teamId, caller)),
+  );
+}
+
 /**
  * Team membership rules: OWNER/ADMIN (or a global admin) manage members (3003); ownership only
  * moves by transfer, so nobody is added as (5206) or promoted to (5208) OWNER, and the owner's
  * role (5207) and membership (5209) are fixed. Every change notifies the affected user.
  */
-export async function addTeamMember(
-  deps: IdentityDependencies,
-  caller: Principal,
-  input: { teamId: string; userId: string; role: string },
-) {
-  checkRole(input.role);
-  const result = await withTransaction(deps.pool, async (client) => {
-    const team = await loadTeam(client, input.teamId, caller, true);
-    requireTeamAdmin(team, caller);
+export async function addTeamMember(deps: IdentityDependencies, caller: Principal, input: MemberRoleInput) {
+  const result = await changeMemberRole(deps, caller, input, async (client, team) => {
     if (input.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_ADD_AS_OWNER);
     if (!isUuid(input.userId) || !(await userExists(client, input.userId))) {
       throw new BusinessError(ErrorCode.USER_NOT_FOUND);
@@ -44,13 +62,11 @@ export async function addTeamMember(
     await insertMember(client, team.id, input.userId, input.role as TeamRole);
     return { team, member: (await findMember(client, team.id, input.userId))! };
   });
-  await notifyUser(deps, {
+  await notifyMember(deps, result.team, input.userId, {
     type: 'team.member_added',
-    userId: input.userId,
-    teamId: result.team.id,
     title: 'Added to team',
     content: `You were added to ${result.team.name} as ${input.role}.`,
-    data: { team_id: result.team.id, team_name: result.team.name, role: input.role },
+    data: { role: input.role },
   });
   return toTeamMemberRecord(result.member);
 }
@@ -58,14 +74,10 @@ export async function addTeamMember(
 export async function updateTeamMemberRole(
   deps: IdentityDependencies,
   caller: Principal,
-  input: { teamId: string; userId: string; role: string },
+  input: MemberRoleInput,
 ) {
-  checkRole(input.role);
-  const result = await withTransaction(deps.pool, async (client) => {
-    const team = await loadTeam(client, input.teamId, caller, true);
-    requireTeamAdmin(team, caller);
-    const member = isUuid(input.userId) ? await findMember(client, team.id, input.userId) : undefined;
-    if (!member) throw memberNotFound();
+  const result = await changeMemberRole(deps, caller, input, async (client, team) => {
+    const member = await loadMember(client, team, input.userId);
     if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_CHANGE_OWNER_ROLE);
     if (input.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_PROMOTE_TO_OWNER);
     if (member.role === input.role) return { team, member, changed: false };
@@ -78,18 +90,11 @@ export async function updateTeamMemberRole(
     };
   });
   if (result.changed) {
-    await notifyUser(deps, {
+    await notifyMember(deps, result.team, input.userId, {
       type: 'team.role_changed',
-      userId: input.userId,
-      teamId: result.team.id,
       title: 'Team role changed',
       content: `Your role in ${result.team.name} is now ${input.role}.`,
-      data: {
-        team_id: result.team.id,
-        team_name: result.team.name,
-        role: input.role,
-        previous_role: result.previous,
-      },
+      data: { role: input.role, previous_role: result.previous },
     });
   }
   return toTeamMemberRecord(result.member);
@@ -101,22 +106,17 @@ export async function removeTeamMember(
   input: { teamId: string; userId: string },
 ) {
   const team = await withTransaction(deps.pool, async (client) => {
-    const found = await loadTeam(client, input.teamId, caller, true);
-    requireTeamAdmin(found, caller);
-    const member = isUuid(input.userId) ? await findMember(client, found.id, input.userId) : undefined;
-    if (!member) throw memberNotFound();
+    const found = await loadManagedTeam(client, input.teamId, caller);
+    const member = await loadMember(client, found, input.userId);
     if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_REMOVE_OWNER);
     await deleteMember(client, found.id, member.user_id);
     return found;
   });
   if (input.userId !== caller.user_id) {
-    await notifyUser(deps, {
+    await notifyMember(deps, team, input.userId, {
       type: 'team.member_removed',
-      userId: input.userId,
-      teamId: team.id,
       title: 'Removed from team',
       content: `You were removed from ${team.name}.`,
-      data: { team_id: team.id, team_name: team.name },
     });
   }
   return { team_id: team.id, user_id: input.userId };

@@ -1,7 +1,9 @@
 import type { PoolClient, Pool } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import { findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
+import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
+import { notifyUser } from '../../events/publish-events.js';
+import type { IdentityDependencies } from '../../identity-service.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { isUuid } from '../roles/role-rules.js';
 
@@ -38,6 +40,39 @@ export function requireTeamOwner(team: TeamRow, caller: Principal): void {
 
 export function memberNotFound(): BusinessError {
   return new BusinessError(ErrorCode.TEAM_MEMBER_NOT_FOUND);
+}
+
+/** The team, locked, when the caller may manage its members (4004, 3003 otherwise). */
+export async function loadManagedTeam(
+  client: PoolClient,
+  teamId: string,
+  caller: Principal,
+): Promise<TeamRow> {
+  const team = await loadTeam(client, teamId, caller, true);
+  requireTeamAdmin(team, caller);
+  return team;
+}
+
+/** A current member of the team (3005 when not, or when the id is malformed). */
+export async function loadMember(client: PoolClient, team: TeamRow, userId: string) {
+  const member = isUuid(userId) ? await findMember(client, team.id, userId) : undefined;
+  if (!member) throw memberNotFound();
+  return member;
+}
+
+/** Tells the affected user about a membership change; `data` always names the team. */
+export function notifyMember(
+  deps: IdentityDependencies,
+  team: TeamRow,
+  userId: string,
+  notice: { type: string; title: string; content: string; data?: Record<string, unknown> },
+) {
+  return notifyUser(deps, {
+    ...notice,
+    userId,
+    teamId: team.id,
+    data: { team_id: team.id, team_name: team.name, ...notice.data },
+  });
 }
 
 export function toTeamRecord(team: TeamRow) {

@@ -4,7 +4,6 @@ import type { Principal } from '@platform/grpc';
 import { isUniqueViolation } from '../../data/roles-repository.js';
 import {
   deleteTeamRow,
-  findMember,
   insertMember,
   insertTeam,
   listMembers,
@@ -12,14 +11,13 @@ import {
   setMemberRole,
   touchTeam,
 } from '../../data/teams-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../identity-service.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { pageWindow } from '../rbac/paging.js';
-import { isUuid } from '../roles/role-rules.js';
 import {
+  loadMember,
   loadTeam,
-  memberNotFound,
+  notifyMember,
   requireTeamOwner,
   requireTeamVisible,
   toTeamMemberRecord,
@@ -81,13 +79,11 @@ export async function deleteTeam(deps: IdentityDependencies, caller: Principal, 
   });
   for (const member of members.current) {
     if (member.user_id === caller.user_id) continue;
-    await notifyUser(deps, {
+    await notifyMember(deps, members.team, member.user_id, {
       type: 'team.member_removed',
-      userId: member.user_id,
-      teamId: members.team.id,
       title: 'Removed from team',
       content: `The team ${members.team.name} was deleted.`,
-      data: { team_id: members.team.id, team_name: members.team.name, reason: 'team_deleted' },
+      data: { reason: 'team_deleted' },
     });
   }
   return { team_id: members.team.id };
@@ -106,8 +102,7 @@ export async function transferOwnership(
   const changed = await withTransaction(deps.pool, async (client) => {
     const team = await loadTeam(client, teamId, caller, true);
     requireTeamOwner(team, caller);
-    const target = isUuid(newOwnerId) ? await findMember(client, team.id, newOwnerId) : undefined;
-    if (!target) throw memberNotFound();
+    const target = await loadMember(client, team, newOwnerId);
     if (target.role === 'OWNER') return undefined;
     const owner = (await listMembers(client, team.id)).find((member) => member.role === 'OWNER');
     // Demote first: at most one OWNER per team is a unique index.
@@ -117,17 +112,11 @@ export async function transferOwnership(
     return { team, previousOwnerId: owner?.user_id };
   });
   if (changed) {
-    await notifyUser(deps, {
+    await notifyMember(deps, changed.team, newOwnerId, {
       type: 'team.ownership_transferred',
-      userId: newOwnerId,
-      teamId: changed.team.id,
       title: 'You are now the team owner',
       content: `You are now the owner of ${changed.team.name}.`,
-      data: {
-        team_id: changed.team.id,
-        team_name: changed.team.name,
-        previous_owner_id: changed.previousOwnerId ?? null,
-      },
+      data: { previous_owner_id: changed.previousOwnerId ?? null },
     });
   }
   return getTeamDetail(deps, caller, teamId);

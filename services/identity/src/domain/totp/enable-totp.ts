@@ -1,11 +1,10 @@
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { writeAudit } from '../../data/audit-repository.js';
 import { activatePendingSecret, replaceBackupCodes } from '../../data/totp-repository.js';
 import { issueSession, type IssuedSession } from '../auth/issue-session.js';
 import { checkTotpCode } from './check-totp-code.js';
-import type { TotpDeps, TotpRequestMeta } from './totp-context.js';
-import { resolveTotpCaller } from './totp-caller.js';
+import { writeTotpAudit, type TotpDeps, type TotpRequestMeta } from './totp-context.js';
+import { resolveEnrollingCaller } from './totp-caller.js';
 import { backupCodeHash, newBackupCodes } from './totp-codes.js';
 
 export interface TotpEnabled {
@@ -25,8 +24,7 @@ export async function enableTotp(
   input: { credential: string; code: string },
   meta: TotpRequestMeta,
 ): Promise<TotpEnabled> {
-  const { user, enrollment } = await resolveTotpCaller(deps, input.credential);
-  if (user.totp_enabled) throw new BusinessError(ErrorCode.TOTP_ALREADY_ENABLED);
+  const { user, enrollment, via } = await resolveEnrollingCaller(deps, input.credential);
   const pending = user.totp_pending_secret_enc;
   if (!pending) throw new BusinessError(ErrorCode.TOTP_NOT_ENABLED, { msgKey: 'totp_setup_not_started' });
 
@@ -48,25 +46,11 @@ export async function enableTotp(
       user.id,
       backupCodes.map((code) => backupCodeHash(user.id, code)),
     );
-    await writeAudit(tx, {
-      actorUserId: user.id,
-      action: 'totp.enabled',
-      targetType: 'user',
-      targetId: user.id,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      requestId: meta.requestId,
-      details: { via: enrollment ? 'enrollment_token' : 'access_token' },
-    });
+    await writeTotpAudit(tx, user.id, 'totp.enabled', meta, { via });
   });
 
   if (!enrollment) return { backup_codes: backupCodes };
   await deps.sessions.revoke(enrollment);
-  const session = await issueSession(deps, user, {
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    requestId: meta.requestId,
-    method: 'totp_enrollment',
-  });
+  const session = await issueSession(deps, user, { ...meta, method: 'totp_enrollment' });
   return { backup_codes: backupCodes, session };
 }

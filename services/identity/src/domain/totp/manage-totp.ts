@@ -1,26 +1,24 @@
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { writeAudit } from '../../data/audit-repository.js';
-import {
-  clearTotp,
-  countUnusedBackupCodes,
-  findTotpUser,
-  replaceBackupCodes,
-  type TotpUserRow,
-} from '../../data/totp-repository.js';
+import { clearTotp, countUnusedBackupCodes, replaceBackupCodes } from '../../data/totp-repository.js';
 import { checkTotpCode } from './check-totp-code.js';
-import type { TotpDeps, TotpRequestMeta } from './totp-context.js';
+import { writeTotpAudit, type TotpDeps, type TotpRequestMeta } from './totp-context.js';
+import { requireTotpUser } from './totp-caller.js';
 import { backupCodeHash, newBackupCodes } from './totp-codes.js';
 
-/** The caller's account with TOTP on (5313 otherwise). The gateway authenticated the caller. */
-async function enabledUser(
-  deps: TotpDeps,
-  userId: string,
-): Promise<TotpUserRow & { totp_secret_enc: string }> {
-  const user = await findTotpUser(deps.pool, userId);
-  if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
+/**
+ * The caller's account must have TOTP on (5313 otherwise; the gateway authenticated the caller)
+ * and `code` must be a valid authenticator or backup code. Returns which kind it was.
+ */
+async function checkCodeOfEnabledUser(deps: TotpDeps, userId: string, code: string) {
+  const user = await requireTotpUser(deps, userId);
   if (!user.totp_enabled || !user.totp_secret_enc) throw new BusinessError(ErrorCode.TOTP_NOT_ENABLED);
-  return { ...user, totp_secret_enc: user.totp_secret_enc };
+  return checkTotpCode(deps, deps.throttle, {
+    userId,
+    secretEnc: user.totp_secret_enc,
+    code,
+    kind: 'either',
+  });
 }
 
 /** POST /totp/disable: an authenticator code or a backup code; drops the secret and every backup code. */
@@ -30,25 +28,10 @@ export async function disableTotp(
   code: string,
   meta: TotpRequestMeta,
 ): Promise<void> {
-  const user = await enabledUser(deps, userId);
-  const used = await checkTotpCode(deps, deps.throttle, {
-    userId,
-    secretEnc: user.totp_secret_enc,
-    code,
-    kind: 'either',
-  });
+  const used = await checkCodeOfEnabledUser(deps, userId, code);
   await withTransaction(deps.pool, async (tx) => {
     await clearTotp(tx, userId);
-    await writeAudit(tx, {
-      actorUserId: userId,
-      action: 'totp.disabled',
-      targetType: 'user',
-      targetId: userId,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      requestId: meta.requestId,
-      details: { verified_with: used },
-    });
+    await writeTotpAudit(tx, userId, 'totp.disabled', meta, { verified_with: used });
   });
 }
 
@@ -59,13 +42,7 @@ export async function regenerateBackupCodes(
   code: string,
   meta: TotpRequestMeta,
 ): Promise<string[]> {
-  const user = await enabledUser(deps, userId);
-  const used = await checkTotpCode(deps, deps.throttle, {
-    userId,
-    secretEnc: user.totp_secret_enc,
-    code,
-    kind: 'either',
-  });
+  const used = await checkCodeOfEnabledUser(deps, userId, code);
   const codes = newBackupCodes();
   await withTransaction(deps.pool, async (tx) => {
     await replaceBackupCodes(
@@ -73,16 +50,7 @@ export async function regenerateBackupCodes(
       userId,
       codes.map((c) => backupCodeHash(userId, c)),
     );
-    await writeAudit(tx, {
-      actorUserId: userId,
-      action: 'totp.backup_codes_regenerated',
-      targetType: 'user',
-      targetId: userId,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      requestId: meta.requestId,
-      details: { verified_with: used },
-    });
+    await writeTotpAudit(tx, userId, 'totp.backup_codes_regenerated', meta, { verified_with: used });
   });
   return codes;
 }
@@ -92,8 +60,7 @@ export async function getTotpStatus(
   deps: TotpDeps,
   userId: string,
 ): Promise<{ enabled: boolean; backup_codes_remaining: number }> {
-  const user = await findTotpUser(deps.pool, userId);
-  if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
+  const user = await requireTotpUser(deps, userId);
   return {
     enabled: user.totp_enabled,
     backup_codes_remaining: user.totp_enabled ? await countUnusedBackupCodes(deps.pool, userId) : 0,

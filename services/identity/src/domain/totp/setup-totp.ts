@@ -1,8 +1,6 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
-import { writeAudit } from '../../data/audit-repository.js';
 import { savePendingSecret } from '../../data/totp-repository.js';
-import type { TotpDeps, TotpRequestMeta } from './totp-context.js';
-import { resolveTotpCaller } from './totp-caller.js';
+import { writeTotpAudit, type TotpDeps, type TotpRequestMeta } from './totp-context.js';
+import { resolveEnrollingCaller } from './totp-caller.js';
 import { newTotpSecret, otpauthUrl } from './totp-codes.js';
 
 export interface TotpSetup {
@@ -20,19 +18,9 @@ export async function setupTotp(
   credential: string,
   meta: TotpRequestMeta,
 ): Promise<TotpSetup> {
-  const { user, enrollment } = await resolveTotpCaller(deps, credential);
-  if (user.totp_enabled) throw new BusinessError(ErrorCode.TOTP_ALREADY_ENABLED);
+  const { user, via } = await resolveEnrollingCaller(deps, credential);
   const secret = newTotpSecret();
   await savePendingSecret(deps.pool, user.id, deps.secrets.encrypt(secret));
-  await writeAudit(deps.pool, {
-    actorUserId: user.id,
-    action: 'totp.setup_started',
-    targetType: 'user',
-    targetId: user.id,
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    requestId: meta.requestId,
-    details: { via: enrollment ? 'enrollment_token' : 'access_token' },
-  });
+  await writeTotpAudit(deps.pool, user.id, 'totp.setup_started', meta, { via });
   return { secret, otpauth_url: otpauthUrl(secret, user.username) };
 }

@@ -25,9 +25,18 @@ export function peekTokenType(token: string): TokenType | undefined {
 
 const tokenInvalid = () => BusinessError.named('token_invalid');
 
-async function activeUser(deps: Pick<IdentityDependencies, 'pool'>, userId: string): Promise<TotpUserRow> {
+/** The account behind an authenticated caller (2001 when it is gone). */
+export async function requireTotpUser(
+  deps: Pick<IdentityDependencies, 'pool'>,
+  userId: string,
+): Promise<TotpUserRow> {
   const user = await findTotpUser(deps.pool, userId);
   if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
+  return user;
+}
+
+async function activeUser(deps: Pick<IdentityDependencies, 'pool'>, userId: string): Promise<TotpUserRow> {
+  const user = await requireTotpUser(deps, userId);
   if (!user.is_active || user.approval_status !== 'approved')
     throw new BusinessError(ErrorCode.INACTIVE_USER);
   return user;
@@ -76,4 +85,17 @@ export async function resolveTotpCaller(
   if (state === 'revoked') throw BusinessError.named('token_revoked');
   if (state === 'superseded') throw BusinessError.named('session_expired_new_login');
   return { user: await activeUser(deps, claims.sub) };
+}
+
+/**
+ * A caller of setup or enable: TOTP must not be on yet (5314). `via` names the credential used,
+ * for the audit row.
+ */
+export async function resolveEnrollingCaller(
+  deps: Pick<IdentityDependencies, 'pool' | 'tokens' | 'sessions'>,
+  credential: string,
+): Promise<TotpCaller & { via: 'enrollment_token' | 'access_token' }> {
+  const caller = await resolveTotpCaller(deps, credential);
+  if (caller.user.totp_enabled) throw new BusinessError(ErrorCode.TOTP_ALREADY_ENABLED);
+  return { ...caller, via: caller.enrollment ? 'enrollment_token' : 'access_token' };
 }

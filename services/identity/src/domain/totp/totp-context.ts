@@ -1,3 +1,5 @@
+import type { Pool, PoolClient } from '@platform/db';
+import { writeAudit } from '../../data/audit-repository.js';
 import type { IdentityDependencies } from '../../identity-service.js';
 import type { TotpThrottle } from './totp-throttle.js';
 
@@ -11,4 +13,24 @@ export interface TotpRequestMeta {
   ip: string;
   userAgent: string;
   requestId: string;
+}
+
+/** One `audit_log` row of a TOTP change the user made to their own account. */
+export async function writeTotpAudit(
+  db: Pool | PoolClient,
+  userId: string,
+  action: string,
+  meta: TotpRequestMeta,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await writeAudit(db, {
+    actorUserId: userId,
+    action,
+    targetType: 'user',
+    targetId: userId,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+    details,
+  });
 }

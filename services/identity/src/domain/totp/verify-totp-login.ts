@@ -59,10 +59,5 @@ export async function verifyTotpLogin(
     kind: input.isBackupCode ? 'backup_code' : 'totp',
   });
   await deps.sessions.revoke(claims);
-  return issueSession(deps, user, {
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    requestId: meta.requestId,
-    method: used,
-  });
+  return issueSession(deps, user, { ...meta, method: used });
 }

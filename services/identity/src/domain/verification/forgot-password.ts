@@ -1,5 +1,6 @@
 import { writeAudit } from '../../data/audit-repository.js';
 import { findUserByEmail } from '../../data/verification-repository.js';
+import { requireCaptcha } from '../auth/captcha-check.js';
 import { claimMailCooldown } from './email-cooldown.js';
 import {
   mailRequested,
@@ -8,7 +9,6 @@ import {
   type VerificationDeps,
 } from './mail-request.js';
 import { queueWithCooldown } from './queue-with-cooldown.js';
-import { requireRecoveryCaptcha } from './recovery-captcha.js';
 import { assertSmtpReady } from './smtp-settings.js';
 
 export interface ForgotPasswordInput {
@@ -29,7 +29,7 @@ export async function forgotPassword(
   meta: RequestMeta,
 ): Promise<MailRequested> {
   const settings = await deps.settings.current();
-  await requireRecoveryCaptcha(deps.captcha, settings.enable_captcha, input.captchaId, input.captchaToken);
+  await requireCaptcha(deps.captcha, settings.enable_captcha, input.captchaId, input.captchaToken);
   assertSmtpReady(settings);
   const user = await findUserByEmail(deps.pool, input.email);
   if (!user) {

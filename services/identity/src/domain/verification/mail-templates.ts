@@ -27,46 +27,57 @@ interface Texts {
   ignore: string;
 }
 
-const TEXTS: Record<VerificationPurpose, Record<Locale, (m: VerificationMailInput) => Texts>> = {
+/** What differs by purpose; the subject is `<site name>: <topic>`. */
+type PurposeTexts = Omit<Texts, 'subject' | 'greeting' | 'expiry'> & { topic: string };
+
+/** The frame every mail of a language shares, around the purpose's own texts. */
+const FRAME: Record<Locale, (m: VerificationMailInput, p: PurposeTexts) => Texts> = {
+  en: (m, { topic, ...p }) => ({
+    ...p,
+    subject: `${m.siteName}: ${topic}`,
+    greeting: `Hello ${m.username},`,
+    expiry: `The code and the link are valid for ${m.validMinutes} minutes and can be used once.`,
+  }),
+  zh: (m, { topic, ...p }) => ({
+    ...p,
+    subject: `${m.siteName}：${topic}`,
+    greeting: `${m.username}，您好：`,
+    expiry: `验证码和链接在 ${m.validMinutes} 分钟内有效，且只能使用一次。`,
+  }),
+};
+
+const TEXTS: Record<VerificationPurpose, Record<Locale, PurposeTexts>> = {
   register: {
-    en: (m) => ({
-      subject: `${m.siteName}: verify your email address`,
-      greeting: `Hello ${m.username},`,
+    en: {
+      topic: 'verify your email address',
       intro: 'Please confirm your email address.',
       codeLabel: 'Your verification code:',
       linkLabel: 'Or open this link:',
-      expiry: `The code and the link are valid for ${m.validMinutes} minutes and can be used once.`,
       ignore: 'If you did not create an account, you can ignore this email.',
-    }),
-    zh: (m) => ({
-      subject: `${m.siteName}：验证您的邮箱`,
-      greeting: `${m.username}，您好：`,
+    },
+    zh: {
+      topic: '验证您的邮箱',
       intro: '请确认您的邮箱地址。',
       codeLabel: '您的验证码：',
       linkLabel: '或打开以下链接：',
-      expiry: `验证码和链接在 ${m.validMinutes} 分钟内有效，且只能使用一次。`,
       ignore: '如果您没有注册账号，请忽略此邮件。',
-    }),
+    },
   },
   reset_password: {
-    en: (m) => ({
-      subject: `${m.siteName}: reset your password`,
-      greeting: `Hello ${m.username},`,
+    en: {
+      topic: 'reset your password',
       intro: 'We received a request to reset your password.',
       codeLabel: 'Your reset code:',
       linkLabel: 'Or open this link to choose a new password:',
-      expiry: `The code and the link are valid for ${m.validMinutes} minutes and can be used once.`,
       ignore: 'If you did not ask for this, you can ignore this email; your password stays unchanged.',
-    }),
-    zh: (m) => ({
-      subject: `${m.siteName}：重置您的密码`,
-      greeting: `${m.username}，您好：`,
+    },
+    zh: {
+      topic: '重置您的密码',
       intro: '我们收到了重置您密码的请求。',
       codeLabel: '您的重置验证码：',
       linkLabel: '或打开以下链接设置新密码：',
-      expiry: `验证码和链接在 ${m.validMinutes} 分钟内有效，且只能使用一次。`,
       ignore: '如果这不是您本人的操作，请忽略此邮件，您的密码不会改变。',
-    }),
+    },
   },
 };
 
@@ -76,7 +87,7 @@ function escapeHtml(value: string): string {
 
 /** The verification or reset mail in the recipient's language: the 6-digit code and the link. */
 export function renderVerificationMail(input: VerificationMailInput): RenderedMail {
-  const t = TEXTS[input.purpose][input.locale](input);
+  const t = FRAME[input.locale](input, TEXTS[input.purpose][input.locale]);
   const text = [
     t.greeting,
     '',

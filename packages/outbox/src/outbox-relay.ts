@@ -1,0 +1,139 @@
+import { withTransaction, type Pool, type PoolClient } from '@platform/db';
+import type { Producer } from '@platform/kafka';
+import type { Logger } from '@platform/logger';
+import { OUTBOX_CHANNEL } from './outbox-store.js';
+
+export interface OutboxRelayOptions {
+  pool: Pool;
+  producer: Producer;
+  logger: Logger;
+  /** Poll interval when no NOTIFY arrives (missed notifications, other replicas' rows). */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Back-off after a failed publish, doubling up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+interface OutboxRow {
+  seq: string;
+  topic: string;
+  key: string;
+  type: string;
+  event_id: string;
+  value: object;
+  request_id: string | null;
+}
+
+/**
+ * Publishes outbox rows to Kafka and deletes them once Kafka acknowledged. Rows are claimed with
+ * `FOR UPDATE SKIP LOCKED` inside a transaction, so several replicas share the work and a failed
+ * publish rolls the claim back: the rows stay and are retried after a back-off. Delivery is at
+ * least once; consumers de-duplicate by `x-message-id`.
+ */
+export class OutboxRelay {
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: PoolClient | undefined;
+  private draining: Promise<void> | undefined;
+  private wakeRequested = false;
+  private backoff = 0;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      this.listener = await this.options.pool.connect();
+      this.listener.on('notification', () => this.wake());
+      await this.listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      // Polling still delivers everything; NOTIFY only makes it prompt.
+      this.options.logger.warn({ err: error }, 'outbox relay could not LISTEN; polling only');
+      this.listener?.release(true);
+      this.listener = undefined;
+    }
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await this.draining;
+    if (this.listener) {
+      await this.listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+      this.listener.release();
+      this.listener = undefined;
+    }
+  }
+
+  /** Publishes everything pending now (tests and shutdown); resolves when the outbox is empty or publishing failed. */
+  async flush(): Promise<void> {
+    while (await this.publishBatch()) {
+      // keep going until a batch comes back short
+    }
+  }
+
+  private wake(): void {
+    if (!this.running) return;
+    if (this.draining) {
+      this.wakeRequested = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (!this.running) return;
+      if (this.wakeRequested && this.backoff === 0) {
+        this.wakeRequested = false;
+        this.wake();
+        return;
+      }
+      this.wakeRequested = false;
+      const delay = this.backoff || (this.options.pollIntervalMs ?? 1_000);
+      this.timer = setTimeout(() => this.wake(), delay);
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.running && (await this.publishBatch())) {
+        // a full batch: there may be more
+      }
+      this.backoff = 0;
+    } catch (error) {
+      const base = this.options.backoffMs ?? 500;
+      this.backoff = Math.min(this.backoff ? this.backoff * 2 : base, this.options.maxBackoffMs ?? 30_000);
+      this.options.logger.warn(
+        { err: error, retry_in_ms: this.backoff },
+        'outbox publish failed; events kept for retry',
+      );
+    }
+  }
+
+  /** Claims, publishes and deletes one batch; true when the batch was full. */
+  private async publishBatch(): Promise<boolean> {
+    const batchSize = this.options.batchSize ?? 100;
+    return withTransaction(this.options.pool, async (client) => {
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT seq, topic, key, type, event_id, value, request_id FROM outbox
+          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      for (const row of rows) {
+        await this.options.producer.publish(row.topic, {
+          key: row.key,
+          value: row.value,
+          type: row.type,
+          id: row.event_id,
+          headers: row.request_id ? { 'x-request-id': row.request_id } : undefined,
+        });
+      }
+      if (rows.length > 0) {
+        await client.query('DELETE FROM outbox WHERE seq = ANY($1::bigint[])', [rows.map((row) => row.seq)]);
+      }
+      return rows.length === batchSize;
+    });
+  }
+}

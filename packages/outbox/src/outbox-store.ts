@@ -1,0 +1,58 @@
+import { requestContext } from '@platform/logger';
+
+/** A pool or a client inside a transaction: enqueue in the same transaction as the state change. */
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+export interface OutboxEvent {
+  topic: string;
+  key: string;
+  /** `x-event-type`. */
+  type: string;
+  /** `x-message-id`; consumers use it to handle a redelivery once. */
+  id: string;
+  value: object;
+}
+
+/**
+ * The table each service that publishes events adds to its own migrations (copy this DDL into a
+ * migration file; the package does not own a database).
+ */
+export const OUTBOX_TABLE_SQL = `
+CREATE TABLE outbox (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  topic text NOT NULL,
+  key text NOT NULL,
+  type text NOT NULL,
+  event_id text NOT NULL,
+  value jsonb NOT NULL,
+  request_id text,
+  attempts integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now()
+);`;
+
+export const OUTBOX_CHANNEL = 'outbox';
+
+/**
+ * Writes an event to the service's outbox. It is published by the OutboxRelay, so an event
+ * survives a Kafka outage (and, enqueued inside the state change's transaction, commits or
+ * rolls back with it). A NOTIFY wakes the relay at once instead of at its next poll.
+ */
+export async function enqueueEvent(db: Queryable, event: OutboxEvent): Promise<void> {
+  await db.query(
+    `WITH inserted AS (
+       INSERT INTO outbox (topic, key, type, event_id, value, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+       RETURNING seq
+     )
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted`,
+    [
+      event.topic,
+      event.key,
+      event.type,
+      event.id,
+      JSON.stringify(event.value),
+      requestContext.current()?.requestId ?? null,
+    ],
+  );
+}

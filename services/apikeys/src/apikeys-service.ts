@@ -1,0 +1,78 @@
+import { openDatabase, type Pool } from '@platform/db';
+import type { ServiceRegistration } from '@platform/grpc';
+import { createKafka, createProducer, type KafkaClient, type Producer } from '@platform/kafka';
+import type { Logger } from '@platform/logger';
+import { closeRedis, createRedis, type Redis } from '@platform/redis';
+import type { ApiKeysConfig } from './config.js';
+import { identityUserDirectory, type UserDirectory } from './data/identity-users.js';
+import { ExpiryScheduler } from './domain/expiry/expiry-scheduler.js';
+import { KeyRevisions } from './domain/keys/key-revisions.js';
+import { LastUsedBuffer } from './domain/usage/last-used-buffer.js';
+import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
+import { apikeysGrpc } from './grpc/apikeys-grpc.js';
+
+const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+
+/** What every apikeys use case may depend on, built once at start. */
+export interface ApiKeysDependencies {
+  config: ApiKeysConfig;
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+  kafka: KafkaClient;
+  producer: Producer;
+  users: UserDirectory;
+  revisions: KeyRevisions;
+  lastUsed: LastUsedBuffer;
+  version: string;
+}
+
+export interface StartedApiKeys {
+  dependencies: ApiKeysDependencies;
+  services: ServiceRegistration[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The apikeys service's composition root, separate from main.ts so tests can start the real
+ * service in-process on their own database.
+ */
+export async function startApiKeys(
+  config: ApiKeysConfig,
+  logger: Logger,
+  version: string,
+): Promise<StartedApiKeys> {
+  const pool = await openDatabase(config.DATABASE_URL, MIGRATIONS, { logger, applicationName: 'apikeys' });
+  const redis = createRedis(config.REDIS_URL, { logger, connectionName: 'apikeys' });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'apikeys', logger });
+  const producer = createProducer(kafka);
+  const dependencies: ApiKeysDependencies = {
+    config,
+    logger,
+    pool,
+    redis,
+    kafka,
+    producer,
+    users: identityUserDirectory(config.IDENTITY_GRPC_ADDR),
+    revisions: new KeyRevisions(redis, config.REDIS_KEY_PREFIX),
+    lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
+    version,
+  };
+  // Keeps agent names and icons for key views (stopped by kafka.disconnect()).
+  await startAgentDirectoryConsumer(dependencies);
+  dependencies.lastUsed.start(config.LAST_USED_FLUSH_MS);
+  const scheduler = new ExpiryScheduler(dependencies);
+  scheduler.start();
+  return {
+    dependencies,
+    services: [apikeysGrpc(dependencies)],
+    async stop() {
+      scheduler.stop();
+      await dependencies.lastUsed.stop();
+      await kafka.disconnect();
+      dependencies.users.close();
+      await closeRedis(redis);
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { identityV1 } from '@platform/contracts';
+import { createServiceClient, type ServiceClient } from '@platform/grpc';
+
+const NAME_TTL_MS = 60_000;
+const MAX_CACHED = 10_000;
+
+/** Usernames of key owners, from identity (the owner of user records). */
+export interface UserDirectory {
+  usernames(ids: string[]): Promise<Map<string, string>>;
+  close(): void;
+}
+
+export function identityUserDirectory(address: string): UserDirectory {
+  const client: ServiceClient<typeof identityV1.IdentityServiceService> = createServiceClient(
+    identityV1.IdentityServiceService,
+    'platform.identity.v1.IdentityService',
+    address,
+    { defaultTimeoutMs: 5_000 },
+  );
+  // Names change rarely; a short per-process cache keeps identity off the cold verification path.
+  const cache = new Map<string, { username: string; expiresAt: number }>();
+  return {
+    async usernames(ids) {
+      const now = Date.now();
+      const found = new Map<string, string>();
+      const missing: string[] = [];
+      for (const id of new Set(ids)) {
+        const hit = cache.get(id);
+        if (hit && hit.expiresAt > now) found.set(id, hit.username);
+        else missing.push(id);
+      }
+      if (missing.length === 0) return found;
+      const { users } = await client.call('getUsers', { ids: missing });
+      if (cache.size > MAX_CACHED) cache.clear();
+      for (const user of users) {
+        cache.set(user.id, { username: user.username, expiresAt: now + NAME_TTL_MS });
+        found.set(user.id, user.username);
+      }
+      return found;
+    },
+    close: () => client.close(),
+  };
+}

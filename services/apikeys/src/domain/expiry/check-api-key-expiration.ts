@@ -1,0 +1,87 @@
+import type { apikeysV1, notificationEventsV1 } from '@platform/contracts';
+import { Topics } from '@platform/kafka';
+import {
+  claimNotice,
+  findExpiryCandidates,
+  releaseNotice,
+  type ExpiryCandidate,
+} from '../../data/expiry-notices-repository.js';
+import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import { calendarDaysBetween, localDate } from './local-calendar.js';
+
+export const EXPIRY_TASK = 'tasks.check_api_key_expiration';
+/** The spec reminds only at exactly these numbers of days remaining. */
+export const REMINDER_DAYS = [7, 3, 1];
+
+type Notice = { kind: 'expiring' | 'expired'; daysRemaining: number };
+
+/** What to send for one active key today, if anything. */
+function noticeFor(key: ExpiryCandidate, now: Date): Notice | null {
+  if (key.expires_at.getTime() <= now.getTime()) return { kind: 'expired', daysRemaining: 0 };
+  const days = calendarDaysBetween(now, key.expires_at);
+  return REMINDER_DAYS.includes(days) ? { kind: 'expiring', daysRemaining: days } : null;
+}
+
+function eventFor(key: ExpiryCandidate, notice: Notice, now: Date): notificationEventsV1.NotificationEvent {
+  const expiring = notice.kind === 'expiring';
+  return {
+    // Deterministic: the notifications service never creates a second notification for it.
+    id: `apikey.${notice.kind}:${key.id}:${notice.daysRemaining}`,
+    type: `apikey.${notice.kind}`,
+    scope: 'user',
+    team_id: '',
+    user_id: key.user_id,
+    title: expiring ? 'API key expiring soon' : 'API key expired',
+    content: expiring
+      ? `Your API key "${key.name}" (${key.key_prefix}) expires in ${notice.daysRemaining} day(s).`
+      : `Your API key "${key.name}" (${key.key_prefix}) has expired.`,
+    level: expiring ? 'medium' : 'high',
+    data: {
+      api_key_id: key.id,
+      name: key.name,
+      key_prefix: key.key_prefix,
+      expires_at: key.expires_at.toISOString(),
+      days_remaining: notice.daysRemaining,
+    },
+    link_url: '',
+    occurred_at: now.toISOString(),
+    source_service: 'apikeys',
+  };
+}
+
+/**
+ * `tasks.check_api_key_expiration`: `apikey.expiring` at exactly 7, 3 and 1 calendar days before
+ * the expiry date (server time), `apikey.expired` once a key has expired; each notice at most once
+ * per key (claimed in api_key_expiry_notices before publishing, released if publishing fails so
+ * the next run retries). Inactive keys get no notices. Idempotent: safe to rerun any time.
+ */
+export async function checkApiKeyExpiration(
+  deps: ApiKeysDependencies,
+  now = new Date(),
+): Promise<apikeysV1.ExpirationCheckResult> {
+  const until = new Date(now.getTime() + 8 * 86_400_000);
+  const candidates = await findExpiryCandidates(deps.pool, until);
+  const result = { expiring_sent: 0, expired_sent: 0 };
+  for (const key of candidates) {
+    const notice = noticeFor(key, now);
+    if (!notice) continue;
+    const claim = { keyId: key.id, ...notice, sentOn: localDate(now) };
+    if (!(await claimNotice(deps.pool, claim))) continue;
+    const event = eventFor(key, notice, now);
+    try {
+      await deps.producer.publish(Topics.NOTIFICATION_EVENTS, {
+        key: key.user_id,
+        value: event,
+        type: event.type,
+        id: event.id,
+      });
+      if (notice.kind === 'expiring') result.expiring_sent += 1;
+      else result.expired_sent += 1;
+    } catch (err) {
+      deps.logger.error({ err, api_key_id: key.id, event_type: event.type }, 'expiry notice not published');
+      await releaseNotice(deps.pool, claim);
+    }
+  }
+  deps.logger.info({ task: EXPIRY_TASK, now: now.toISOString(), ...result }, 'api key expiry check done');
+  return result;
+}

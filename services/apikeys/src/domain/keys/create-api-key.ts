@@ -1,0 +1,83 @@
+import type { apikeysV1 } from '@platform/contracts';
+import { withTransaction } from '@platform/db';
+import { BusinessError } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { findKey, insertKey, replaceBindings } from '../../data/api-keys-repository.js';
+import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import { generateKey } from './key-format.js';
+import { API_KEY_SCOPES, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES, MAX_BINDINGS } from './key-rules.js';
+import { toRecord } from './key-views.js';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** The gateway validated the shape already; these re-checks guard calls that bypass the edge. */
+export function checkKeyInput(input: {
+  name?: string;
+  scopes?: string[];
+  rateLimit?: number;
+  agentIds?: string[];
+  workflowIds?: string[];
+}): void {
+  const errors: Record<string, string[]> = {};
+  if (input.name !== undefined && (input.name.trim().length < 1 || input.name.length > 100)) {
+    errors.name = ['must be 1-100 characters'];
+  }
+  if (input.scopes?.some((s) => !(API_KEY_SCOPES as readonly string[]).includes(s))) {
+    errors.scopes = [`allowed values: ${API_KEY_SCOPES.join(', ')}`];
+  }
+  if (input.rateLimit !== undefined && (!Number.isInteger(input.rateLimit) || input.rateLimit < 0)) {
+    errors.rate_limit = ['must be an integer >= 0'];
+  }
+  if ((input.agentIds?.length ?? 0) > MAX_BINDINGS) errors.agent_ids = [`at most ${MAX_BINDINGS}`];
+  if ((input.workflowIds?.length ?? 0) > MAX_BINDINGS) errors.workflow_ids = [`at most ${MAX_BINDINGS}`];
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
+}
+
+/**
+ * Creates a key for the caller and returns the full secret once. The gateway sends defaults for
+ * omitted fields; an empty scope list here means the default `["chat"]`.
+ */
+export async function createApiKey(
+  deps: ApiKeysDependencies,
+  caller: Principal,
+  request: apikeysV1.CreateApiKeyRequest,
+): Promise<apikeysV1.CreatedApiKey> {
+  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : DEFAULT_SCOPES;
+  checkKeyInput({
+    name: request.name,
+    scopes,
+    rateLimit: request.rate_limit,
+    agentIds: request.agent_ids,
+    workflowIds: request.workflow_ids,
+  });
+  const expiresAt = request.expires_at ? new Date(request.expires_at) : null;
+  if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now())) {
+    throw BusinessError.validation({ expires_at: ['must be a future ISO 8601 time'] }, { httpStatus: 400 });
+  }
+  for (let attempt = 0; ; attempt += 1) {
+    const fresh = generateKey();
+    try {
+      const id = await withTransaction(deps.pool, async (tx) => {
+        const keyId = await insertKey(tx, {
+          userId: caller.user_id,
+          name: request.name.trim(),
+          keyPrefix: fresh.prefix,
+          keyHash: fresh.hash,
+          scopes,
+          rateLimit: request.rate_limit ?? DEFAULT_RATE_LIMIT,
+          expiresAt,
+        });
+        await replaceBindings(tx, keyId, request.agent_ids, request.workflow_ids);
+        return keyId;
+      });
+      const row = await findKey(deps.pool, id, null);
+      const record = await toRecord(deps, row!);
+      deps.logger.info({ api_key_id: id, key_prefix: fresh.prefix }, 'api key created');
+      return { api_key: record, key: fresh.key };
+    } catch (error) {
+      // 72 random bits make a prefix collision practically impossible; retry once if it happens.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION && attempt === 0) continue;
+      throw error;
+    }
+  }
+}

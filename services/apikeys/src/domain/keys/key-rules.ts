@@ -1,0 +1,40 @@
+import { BusinessError, ErrorCode } from '@platform/errors';
+import { hasPermission, type Principal } from '@platform/grpc';
+
+/** The spec's scope values; a key carries a non-empty subset (default `["chat"]`). */
+export const API_KEY_SCOPES = ['chat', 'agent:read', 'workflow:execute', 'knowledge:read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export const DEFAULT_SCOPES: ApiKeyScope[] = ['chat'];
+export const DEFAULT_RATE_LIMIT = 1000;
+/** Bindings per kind (agents, workflows) on one key. */
+export const MAX_BINDINGS = 100;
+
+export const GLOBAL_ADMIN_PERMISSION = 'admin:dashboard:access';
+
+/** The platform's global-admin rule: superuser, or a role granting `admin:dashboard:access` or `*`. */
+export function isGlobalAdmin(principal: Principal): boolean {
+  return (
+    principal.is_superuser ||
+    principal.permissions.includes('*') ||
+    principal.permissions.includes(GLOBAL_ADMIN_PERMISSION)
+  );
+}
+
+/**
+ * Key management is for JWT users with the permission; the gateway checks it first, the service
+ * again so a call that bypasses the edge cannot act (API keys never manage keys).
+ */
+export function requireKeyManager(principal: Principal | undefined, permission: string): Principal {
+  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
+  if (principal.auth_method !== 'jwt') throw BusinessError.named('api_key_not_allowed');
+  if (!hasPermission(principal, permission)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
+  return principal;
+}
+
+/**
+ * Which owners' keys the caller may see and change: everyone's for global admins, else their own.
+ * Someone else's key is "not found" (4000), never "forbidden", so ids of other users' keys leak nothing.
+ */
+export function ownerScope(principal: Principal): string | null {
+  return isGlobalAdmin(principal) ? null : principal.user_id;
+}

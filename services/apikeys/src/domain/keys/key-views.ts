@@ -1,0 +1,55 @@
+import type { apikeysV1 } from '@platform/contracts';
+import { findAgents } from '../../data/agent-directory-repository.js';
+import type { ApiKeyRow } from '../../data/api-keys-repository.js';
+import type { ApiKeysDependencies } from '../../apikeys-service.js';
+
+type ViewDeps = Pick<ApiKeysDependencies, 'pool' | 'users' | 'lastUsed' | 'logger'>;
+
+const iso = (date: Date | null) => (date ? date.toISOString() : '');
+
+/**
+ * Rows → full records (every field; the gateway presents the spec's subset per route): owner
+ * usernames from identity, agent names and icons from the agent directory, and uses still in the
+ * last-used buffer, in three batched lookups for the whole page.
+ */
+export async function toRecords(deps: ViewDeps, rows: ApiKeyRow[]): Promise<apikeysV1.ApiKeyRecord[]> {
+  if (rows.length === 0) return [];
+  const [usernames, agents, pending] = await Promise.all([
+    deps.users.usernames(rows.map((r) => r.user_id)).catch((err: unknown) => {
+      // The list still answers when identity is down; `user.username` is then empty (null).
+      deps.logger.warn({ err }, 'owner usernames unavailable');
+      return new Map<string, string>();
+    }),
+    findAgents(deps.pool, [...new Set(rows.flatMap((r) => r.agent_ids))]),
+    deps.lastUsed.pending(rows.map((r) => r.id)).catch(() => new Map<string, Date>()),
+  ]);
+  return rows.map((row) => {
+    const buffered = pending.get(row.id);
+    const lastUsed =
+      buffered && (!row.last_used_at || buffered > row.last_used_at) ? buffered : row.last_used_at;
+    return {
+      id: row.id,
+      name: row.name,
+      key_prefix: row.key_prefix,
+      user_id: row.user_id,
+      user: { id: row.user_id, username: usernames.get(row.user_id) ?? '' },
+      scopes: row.scopes,
+      rate_limit: row.rate_limit,
+      is_active: row.is_active,
+      last_used_at: iso(lastUsed),
+      expires_at: iso(row.expires_at),
+      agents: row.agent_ids.map((id) => {
+        const agent = agents.get(id);
+        return { id, name: agent?.name ?? '', icon: agent?.icon ?? '', known: Boolean(agent?.name) };
+      }),
+      // Names come from the workflows service once it exists; until then only ids.
+      workflows: row.workflow_ids.map((id) => ({ id, name: '' })),
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+    };
+  });
+}
+
+export async function toRecord(deps: ViewDeps, row: ApiKeyRow): Promise<apikeysV1.ApiKeyRecord> {
+  return (await toRecords(deps, [row]))[0]!;
+}

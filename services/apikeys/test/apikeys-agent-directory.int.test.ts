@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Topics } from '@platform/kafka';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiKeysHarness, type ApiKeysHarness, type TestUser } from './support/harness.js';
+
+let harness: ApiKeysHarness;
+let user: TestUser;
+
+beforeAll(async () => {
+  harness = await startApiKeysHarness();
+  user = await harness.createUser();
+}, 60_000);
+afterAll(async () => {
+  await harness?.stop();
+});
+
+async function agentsOf(keyId: string) {
+  return (await harness.request('GET', `/api-keys/${keyId}`, { token: user.token })).body.data.agents;
+}
+
+async function eventually<T>(read: () => Promise<T>, expected: T) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    try {
+      expect(value).toEqual(expected);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('agent directory (platform.agent-directory → agent_directory)', () => {
+  it('names bound agents from the topic; unknown and deleted agents have null name and icon', async () => {
+    const known = randomUUID();
+    const unknown = randomUUID();
+    const made = await harness.request('POST', '/api-keys', {
+      token: user.token,
+      json: { name: 'bound', agent_ids: [known, unknown] },
+    });
+    const keyId = made.body.data.id;
+    const { producer } = harness.apikeys.dependencies;
+    const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s)).toISOString();
+    await producer.publish(Topics.AGENT_DIRECTORY, {
+      key: known,
+      value: { id: known, name: 'Helper', icon: '🤖', deleted: false, updated_at: at(1) },
+    });
+    const expectedOrder = [known, unknown].sort();
+    const view = (entries: Record<string, { name: string | null; icon: string | null }>) =>
+      expectedOrder.map((id) => ({ id, ...(entries[id] ?? { name: null, icon: null }) }));
+    await eventually(() => agentsOf(keyId), view({ [known]: { name: 'Helper', icon: '🤖' } }));
+
+    // An older entry arriving late changes nothing; a deletion clears name and icon.
+    await producer.publish(Topics.AGENT_DIRECTORY, {
+      key: known,
+      value: { id: known, name: 'Stale', icon: '', deleted: false, updated_at: at(0) },
+    });
+    await producer.publish(Topics.AGENT_DIRECTORY, {
+      key: known,
+      value: { id: known, name: 'Helper', icon: '🤖', deleted: true, updated_at: at(2) },
+    });
+    await eventually(() => agentsOf(keyId), view({}));
+  });
+});

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { apikeysV1 } from '@platform/contracts';
+import { createServiceClient } from '@platform/grpc';
+import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiKeysHarness, type ApiKeysHarness, type TestUser } from './support/harness.js';
+
+let harness: ApiKeysHarness;
+let owner: TestUser;
+let consumer: ConsumerHandle;
+const events: ConsumedMessage[] = [];
+
+beforeAll(async () => {
+  harness = await startApiKeysHarness();
+  owner = await harness.createUser();
+  consumer = await runConsumer(harness.apikeys.dependencies.kafka, {
+    groupId: `test.apikeys-expiry.${randomUUID()}`,
+    topics: [Topics.NOTIFICATION_EVENTS],
+    fromBeginning: false,
+    handler: async (message) => {
+      if ((message.value as { user_id?: string }).user_id === owner.id) events.push(message);
+    },
+  });
+  await consumer.ready;
+}, 60_000);
+afterAll(async () => {
+  await consumer?.stop();
+  await harness?.stop();
+});
+
+/** Server-time (local) dates, like the check itself. */
+const local = (y: number, m: number, d: number, h = 0, min = 0) => new Date(y, m - 1, d, h, min);
+
+async function keyExpiringAt(name: string, expiresAt: Date, active = true): Promise<string> {
+  const res = await harness.request('POST', '/api-keys', { token: owner.token, json: { name } });
+  await harness.apikeys.dependencies.pool.query(
+    'UPDATE api_keys SET expires_at = $2, is_active = $3 WHERE id = $1',
+    [res.body.data.id, expiresAt, active],
+  );
+  return res.body.data.id;
+}
+
+async function eventsSettled(count: number): Promise<ConsumedMessage[]> {
+  const deadline = Date.now() + 15_000;
+  while (events.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 500)); // nothing more may arrive
+  return events.splice(0);
+}
+
+describe('tasks.check_api_key_expiration (RunExpirationCheck with a fixed now)', () => {
+  it('reminds at exactly 7, 3 and 1 days, notices expired keys, each once', async () => {
+    const client = createServiceClient(
+      apikeysV1.ApiKeysServiceService,
+      'platform.apikeys.v1.ApiKeysService',
+      harness.apikeysAddress,
+    );
+    const now = local(2030, 6, 15, 9, 0);
+    const ids = {
+      seven: await keyExpiringAt('seven', local(2030, 6, 22, 23, 0)),
+      three: await keyExpiringAt('three', local(2030, 6, 18, 0, 30)),
+      one: await keyExpiringAt('one', local(2030, 6, 16, 8, 0)),
+      five: await keyExpiringAt('five', local(2030, 6, 20, 12, 0)),
+      laterToday: await keyExpiringAt('later today', local(2030, 6, 15, 18, 0)),
+      expired: await keyExpiringAt('expired', local(2030, 6, 14, 10, 0)),
+      inactive: await keyExpiringAt('inactive', local(2030, 6, 22, 10, 0), false),
+    };
+    const first = await client.call('runExpirationCheck', { now: now.toISOString() });
+    expect(first).toEqual({ expiring_sent: 3, expired_sent: 1 });
+    const sent = await eventsSettled(4);
+    const summary = sent
+      .map((e) => {
+        const value = e.value as {
+          type: string;
+          scope: string;
+          data: { api_key_id: string; days_remaining: number };
+        };
+        expect(value.scope).toBe('user');
+        return `${value.type}:${value.data.api_key_id}:${value.data.days_remaining}`;
+      })
+      .sort();
+    expect(summary).toEqual(
+      [
+        `apikey.expiring:${ids.seven}:7`,
+        `apikey.expiring:${ids.three}:3`,
+        `apikey.expiring:${ids.one}:1`,
+        `apikey.expired:${ids.expired}:0`,
+      ].sort(),
+    );
+    expect(sent.every((e) => e.topic === Topics.NOTIFICATION_EVENTS)).toBe(true);
+
+    // Same day again: nothing new.
+    expect(await client.call('runExpirationCheck', { now: local(2030, 6, 15, 9, 5).toISOString() })).toEqual({
+      expiring_sent: 0,
+      expired_sent: 0,
+    });
+    // Next day: `later today` has expired; `seven` is at 6 days (no reminder), `one` expired.
+    const next = await client.call('runExpirationCheck', { now: local(2030, 6, 16, 9, 0).toISOString() });
+    expect(next).toEqual({ expiring_sent: 0, expired_sent: 2 });
+    const nextSent = (await eventsSettled(2)).map(
+      (e) => (e.value as { data: { api_key_id: string } }).data.api_key_id,
+    );
+    expect(nextSent.sort()).toEqual([ids.laterToday, ids.one].sort());
+    client.close();
+  });
+
+  it('rejects a malformed now with 1001', async () => {
+    const client = createServiceClient(
+      apikeysV1.ApiKeysServiceService,
+      'platform.apikeys.v1.ApiKeysService',
+      harness.apikeysAddress,
+    );
+    await expect(client.call('runExpirationCheck', { now: 'yesterday' })).rejects.toMatchObject({
+      code: 1001,
+    });
+    client.close();
+  });
+});

@@ -1,0 +1,98 @@
+import { SessionRegistry, TokenService } from '@platform/auth';
+import { apikeysV1, identityV1 } from '@platform/contracts';
+import {
+  ApiKeysVerifier,
+  Authenticator,
+  createGatewayApp,
+  defineRoute,
+  IdentityPrincipalResolver,
+  type RouteDefinition,
+} from '@platform/gateway';
+import { createServiceClient, type Principal, type ServiceClient } from '@platform/grpc';
+import { createRedis, closeRedis } from '@platform/redis';
+import { listen, stackEnv } from '@platform/testing';
+import { z } from 'zod';
+import { requester, testLogger, type ApiKeysHarness, type Requester } from './harness.js';
+
+interface ProbeClients {
+  apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
+}
+
+/** API-key routes as a future agent/workflow route would declare them; they echo the principal. */
+const probeRoutes: RouteDefinition<ProbeClients>[] = [
+  defineRoute<ProbeClients, { workflow_id: string }, undefined, undefined, Principal | undefined>({
+    method: 'get',
+    path: '/probe/workflows/:workflow_id',
+    summary: 'Echo the principal of a workflow call',
+    tags: ['probe'],
+    auth: 'user_or_api_key',
+    apiKeyScope: 'workflow:execute',
+    apiKeyResource: { kind: 'workflow', param: 'workflow_id' },
+    params: z.object({ workflow_id: z.uuid() }),
+    invoke: async (_input, { principal }) => principal,
+  }),
+  defineRoute<ProbeClients, { agent_id: string }, undefined, undefined, Principal | undefined>({
+    method: 'get',
+    path: '/probe/agents/:agent_id/chat',
+    summary: 'Echo the principal of an agent chat call',
+    tags: ['probe'],
+    auth: 'user_or_api_key',
+    apiKeyScope: 'chat',
+    apiKeyResource: { kind: 'agent', param: 'agent_id' },
+    params: z.object({ agent_id: z.uuid() }),
+    invoke: async (_input, { principal }) => principal,
+  }),
+];
+
+export interface ProbeGateway {
+  request: Requester;
+  verifier: ApiKeysVerifier;
+  close(): Promise<void>;
+}
+
+/**
+ * One gateway replica built from the real pieces (JWT, Redis revocation, identity principals,
+ * the ApiKeysVerifier over the harness's apikeys service) serving the probe routes. Several of
+ * them stand for several replicas with their own caches.
+ */
+export async function startProbeGateway(
+  harness: ApiKeysHarness,
+  cacheEntries = 10_000,
+): Promise<ProbeGateway> {
+  const apikeys = createServiceClient(
+    apikeysV1.ApiKeysServiceService,
+    'platform.apikeys.v1.ApiKeysService',
+    harness.apikeysAddress,
+  );
+  const identity = createServiceClient(
+    identityV1.IdentityServiceService,
+    'platform.identity.v1.IdentityService',
+    harness.identityAddress,
+  );
+  const redis = createRedis(stackEnv.redisUrl, { logger: testLogger });
+  const principals = new IdentityPrincipalResolver(identity, 0);
+  const verifier = new ApiKeysVerifier(apikeys, redis, principals, { maxEntries: cacheEntries });
+  const authenticator = new Authenticator(
+    new TokenService(stackEnv.secretKey),
+    new SessionRegistry(redis),
+    principals,
+    verifier,
+  );
+  const app = createGatewayApp({
+    logger: testLogger,
+    routes: probeRoutes,
+    clients: { apikeys },
+    authenticator,
+  });
+  const http = await listen(app);
+  return {
+    request: requester(http.baseUrl),
+    verifier,
+    async close() {
+      await http.close();
+      apikeys.close();
+      identity.close();
+      await closeRedis(redis);
+    },
+  };
+}

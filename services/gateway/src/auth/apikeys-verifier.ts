@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { apikeysV1 } from '@platform/contracts';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal, ServiceClient } from '@platform/grpc';
+import type { Redis } from 'ioredis';
+import type { ApiKeyCheck } from './api-key-check.js';
+import type { ApiKeyVerifier, PrincipalResolver } from './authenticator.js';
+
+interface CachedAnswer {
+  verified: apikeysV1.VerifiedKey;
+  /** Epoch ms after which the key has expired (Infinity: never). */
+  expiresAt: number;
+  cachedAt: number;
+  /** Last time this replica recorded a use of the key in Redis (coalesced to one per second). */
+  usageRecordedAt: number;
+}
+
+export interface ApiKeysVerifierOptions {
+  /** Cached answers per replica; 0 disables the cache (every request asks apikeys). */
+  maxEntries: number;
+  /** Upper bound on an answer's age even while its revision holds. */
+  maxAgeMs?: number;
+}
+
+/** A use is written to Redis at most this often per key and replica (last_used_at precision). */
+const USAGE_RECORD_INTERVAL_MS = 1_000;
+
+/**
+ * The gateway's ApiKeyVerifier: apikeys' VerifyKey, with successful answers cached per replica by
+ * (SHA-256 of the key, scope, agent, workflow). A cached answer is used only while the key's
+ * revision in Redis still equals the one apikeys returned (one GET per request; apikeys deletes
+ * the revision on every change before it answers, so a revocation or scope change applies to the
+ * very next request on every replica) and the key has not expired. Failures are never cached.
+ * Redis unreachable: 503 (fail closed, like the JWT revocation check).
+ */
+export class ApiKeysVerifier implements ApiKeyVerifier {
+  private readonly cache = new Map<string, CachedAnswer>();
+  private readonly maxAgeMs: number;
+
+  constructor(
+    private readonly apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>,
+    private readonly redis: Redis,
+    private readonly principals: PrincipalResolver,
+    private readonly options: ApiKeysVerifierOptions,
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
+  }
+
+  looksLikeApiKey(credential: string): boolean {
+    return credential.startsWith('sk-');
+  }
+
+  async verify(credential: string, check: ApiKeyCheck): Promise<Principal> {
+    const cacheKey = [
+      createHash('sha256').update(credential).digest('base64url'),
+      check.scope,
+      check.agentId ?? '',
+      check.workflowId ?? '',
+    ].join('|');
+    const now = Date.now();
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.expiresAt > now && now - cached.cachedAt < this.maxAgeMs) {
+      if (await this.stillCurrent(cached, now)) return this.principalFor(cached.verified);
+    }
+    this.cache.delete(cacheKey);
+    const verified = await this.apikeys.call('verifyKey', {
+      key: credential,
+      scope: check.scope,
+      agent_id: check.agentId ?? '',
+      workflow_id: check.workflowId ?? '',
+    });
+    if (this.options.maxEntries > 0) {
+      if (this.cache.size >= this.options.maxEntries) this.cache.clear();
+      this.cache.set(cacheKey, {
+        verified,
+        expiresAt: verified.expires_at ? Date.parse(verified.expires_at) : Number.POSITIVE_INFINITY,
+        cachedAt: now,
+        usageRecordedAt: now, // VerifyKey recorded this use
+      });
+    }
+    return this.principalFor(verified);
+  }
+
+  /** One Redis round trip: the revision check, plus the coalesced use when one is due. */
+  private async stillCurrent(cached: CachedAnswer, now: number): Promise<boolean> {
+    const { revision_key, revision, usage_key, key_id } = cached.verified;
+    try {
+      if (now - cached.usageRecordedAt < USAGE_RECORD_INTERVAL_MS) {
+        return (await this.redis.get(revision_key)) === revision;
+      }
+      const results = await this.redis.pipeline().get(revision_key).zadd(usage_key, 'GT', now, key_id).exec();
+      cached.usageRecordedAt = now;
+      const [error, current] = results?.[0] ?? [new Error('no pipeline result'), null];
+      if (error) throw error;
+      return current === revision;
+    } catch (error) {
+      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
+        msgKey: 'service_unavailable',
+        httpStatus: 503,
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * The key acts for its owner: the owner's id, name and teams (services check resource access by
+   * them) but no global permissions (`permissions: []`, never superuser); what a key may do is its
+   * scopes. A deactivated, pending or deleted owner makes the key invalid (401 / 2001).
+   */
+  private async principalFor(verified: apikeysV1.VerifiedKey): Promise<Principal> {
+    const owner = await this.principals.resolve(verified.user_id);
+    if (!owner || !owner.is_active || owner.approval_status !== 'approved') {
+      throw BusinessError.named('api_key_invalid');
+    }
+    return {
+      user_id: owner.user_id,
+      username: owner.username,
+      is_superuser: false,
+      permissions: [],
+      team_ids: owner.team_ids,
+      auth_method: 'api_key',
+      api_key_id: verified.key_id,
+      scopes: verified.scopes,
+    };
+  }
+
+  invalidateAll(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { RouteContext } from './route-definition.js';
+
+/** Request and response pieces shared by the identity route tables. */
+
+/** RFC 5321 caps a forward path at 256 octets including the brackets: 254 for the address. */
+export const email = z.email().max(254);
+
+/** `captcha_id` / `captcha_token` (and the legacy `captcha_answer`): optional, bounded. */
+export const captchaField = z.string().max(256).optional();
+/** The optional captcha proof of a public form. */
+export const captchaFields = { captcha_id: captchaField, captcha_token: captchaField };
+
+/** The captcha proof as the RPCs take it: absent fields are empty strings. */
+export function captchaProof(body: { captcha_id?: string; captcha_token?: string }) {
+  return { captcha_id: body.captcha_id ?? '', captcha_token: body.captcha_token ?? '' };
+}
+
+/**
+ * Passwords are only bounded here: the policy (max 128 and the site's rules) is the identity
+ * service's, so it can list every reason at once; beyond 1024 characters the body is garbage.
+ */
+export const password = z.string().max(1024);
+
+/** One page of a list: `{items, total, page, page_size}`. */
+export const paged = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  });
+
+/** Where the request came from, as the identity RPCs take it (`client` / `origin`). */
+export function requestOrigin(context: Pick<RouteContext<unknown>, 'ip' | 'userAgent'>) {
+  return { ip: context.ip, user_agent: context.userAgent };
+}

@@ -1,0 +1,298 @@
+import type * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
+import { z } from 'zod';
+import type { ServiceClients } from '../service-clients.js';
+import { loginResult, presentLogin } from './identity-auth-routes.js';
+import { requestOrigin } from './identity-route-schemas.js';
+import { defineRoute } from './route-definition.js';
+
+/**
+ * SSO with OpenID Connect (docs/identity.md "SSO"). The login and callback routes answer a
+ * browser with 302 and an API client (`Accept: application/json`) with the envelope.
+ */
+const READ = 'admin:settings:read';
+const UPDATE = 'admin:settings:update';
+
+// ---- request pieces ------------------------------------------------------------------------
+
+/** Stored names are lower-case slugs; lookups are case-insensitive. */
+const providerNameParam = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be a provider name');
+const providerName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, "_" and "-", starting with a letter or digit');
+const displayName = z.string().trim().min(1).max(100);
+const issuer = z.url({ protocol: /^https?$/ }).max(2048);
+const clientId = z.string().min(1).max(512);
+const clientSecret = z.string().min(1).max(2048);
+/** RFC 6749 scope-token characters; `openid` is always added by identity. */
+const scopes = z
+  .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/, 'must be a scope token'))
+  .max(20);
+
+const providerParams = z.object({ provider_name: providerNameParam });
+type ProviderParams = z.infer<typeof providerParams>;
+const idParams = z.object({ id: z.uuid() });
+type IdParams = z.infer<typeof idParams>;
+const connectionParams = z.object({ connection_id: z.uuid() });
+type ConnectionParams = z.infer<typeof connectionParams>;
+
+/** The authorization response as the provider sends it (RFC 6749 §4.1.2, RFC 9207 `iss`). */
+const callbackQuery = z
+  .object({
+    code: z.string().min(1).max(4096).optional(),
+    state: z.string().min(1).max(512),
+    iss: z.string().max(2048).optional(),
+    session_state: z.string().max(512).optional(),
+    error: z.string().min(1).max(256).optional(),
+    error_description: z.string().max(2048).optional(),
+    error_uri: z.string().max(2048).optional(),
+  })
+  .refine((q) => q.code !== undefined || q.error !== undefined, { message: 'code or error is required' });
+type CallbackQuery = z.infer<typeof callbackQuery>;
+
+const createBody = z.strictObject({
+  name: providerName,
+  display_name: displayName,
+  issuer,
+  client_id: clientId,
+  client_secret: clientSecret,
+  scopes: scopes.optional().describe('default ["openid", "email", "profile"]'),
+  enabled: z.boolean().optional().describe('default true'),
+  allow_registration: z.boolean().optional().describe('default true'),
+});
+type CreateBody = z.infer<typeof createBody>;
+const updateBody = createBody
+  .partial()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one field',
+  });
+type UpdateBody = z.infer<typeof updateBody>;
+
+// ---- responses -----------------------------------------------------------------------------
+
+const publicProvider = z.object({ name: z.string(), display_name: z.string() });
+const providerRecord = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  display_name: z.string(),
+  issuer: z.string(),
+  client_id: z.string(),
+  client_secret: z.null().describe('never returned'),
+  client_secret_set: z.boolean(),
+  scopes: z.array(z.string()),
+  enabled: z.boolean(),
+  allow_registration: z.boolean(),
+  redirect_uri: z.string().describe('register this at the provider'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const connection = z.object({
+  id: z.uuid(),
+  provider_name: z.string(),
+  provider_display_name: z.string(),
+  email: z.string().nullable(),
+  created_at: z.string(),
+});
+
+const presentProvider = (p: ssoV1.SsoProviderRecord) => ({
+  id: p.id,
+  name: p.name,
+  display_name: p.display_name,
+  issuer: p.issuer,
+  client_id: p.client_id,
+  client_secret: null,
+  client_secret_set: p.client_secret_set,
+  scopes: p.scopes,
+  enabled: p.enabled,
+  allow_registration: p.allow_registration,
+  redirect_uri: p.redirect_uri,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+});
+
+/** The browser's landing page gets the login outcome in the fragment (never sent to servers). */
+function completeLocation(r: ssoV1.CompleteSsoLoginResponse): string {
+  const outcome = presentLogin(r.result!) as Record<string, string | boolean>;
+  const fragment = new URLSearchParams(
+    Object.entries(outcome).map(([k, v]): [string, string] => [k, String(v)]),
+  );
+  return `${r.complete_url}#${fragment.toString()}`;
+}
+
+export const identitySsoRoutes = [
+  defineRoute<ServiceClients, undefined, undefined, undefined, ssoV1.ListPublicSsoProvidersResponse>({
+    method: 'get',
+    path: '/sso/providers',
+    summary: 'Enabled SSO providers for the login page (empty while SSO is off)',
+    tags: ['sso'],
+    auth: 'public',
+    response: z.array(publicProvider),
+    invoke: (_input, { clients, locale }) => clients.sso.call('listPublicProviders', {}, { locale }),
+    present: (r) => r.items.map((p) => ({ name: p.name, display_name: p.display_name })),
+  }),
+  defineRoute<ServiceClients, ProviderParams, undefined, undefined, ssoV1.StartSsoLoginResponse>({
+    method: 'get',
+    path: '/sso/login/:provider_name',
+    summary: 'Start an OpenID Connect sign-in: 302 to the provider (JSON clients get the URL)',
+    tags: ['sso'],
+    auth: 'public',
+    params: providerParams,
+    response: z.object({ authorization_url: z.string() }),
+    invoke: ({ params }, { clients, locale }) =>
+      clients.sso.call('startLogin', { provider_name: params.provider_name }, { locale }),
+    present: (r) => ({ authorization_url: r.authorization_url }),
+    redirect: (r, _input, { wantsJson }) => (wantsJson ? undefined : r.authorization_url),
+    redirectDescription: "To the provider's authorization endpoint (PKCE S256, state, nonce)",
+  }),
+  defineRoute<ServiceClients, ProviderParams, CallbackQuery, undefined, ssoV1.CompleteSsoLoginResponse>({
+    method: 'get',
+    path: '/sso/callback/:provider_name',
+    summary: "The provider's redirect back: signs in, links or creates the account",
+    tags: ['sso'],
+    auth: 'public',
+    params: providerParams,
+    query: callbackQuery,
+    response: loginResult,
+    invoke: ({ params, query }, context) => {
+      const forwarded = Object.entries(query).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      );
+      return context.clients.sso.call(
+        'completeLogin',
+        {
+          provider_name: params.provider_name,
+          params: Object.fromEntries(forwarded),
+          client: requestOrigin(context),
+        },
+        { locale: context.locale },
+      );
+    },
+    present: (r) => presentLogin(r.result!),
+    redirect: (r, _input, { wantsJson }) => (wantsJson ? undefined : completeLocation(r)),
+    redirectDescription:
+      'To `PUBLIC_WEB_URL/sso/complete#access_token=…&token_type=bearer` (or the TOTP variants); errors are envelopes',
+  }),
+  defineRoute<ServiceClients, undefined, undefined, undefined, ssoV1.ListMySsoConnectionsResponse>({
+    method: 'get',
+    path: '/sso/connections',
+    summary: "The caller's linked SSO identities",
+    tags: ['sso'],
+    auth: 'user',
+    response: z.array(connection),
+    invoke: (_input, { clients, principal, locale }) =>
+      clients.sso.call('listMyConnections', {}, { principal, locale }),
+    present: (r) =>
+      r.items.map((c) => ({
+        id: c.id,
+        provider_name: c.provider_name,
+        provider_display_name: c.provider_display_name,
+        email: c.email || null,
+        created_at: c.created_at,
+      })),
+  }),
+  defineRoute<ServiceClients, ConnectionParams, undefined, undefined, ssoV1.DeleteSsoConnectionResponse>({
+    method: 'delete',
+    path: '/sso/connections/:connection_id',
+    summary: "Unlink one of the caller's SSO identities (not the last way to sign in)",
+    tags: ['sso'],
+    auth: 'user',
+    params: connectionParams,
+    response: z.object({ id: z.uuid() }),
+    invoke: ({ params }, context) =>
+      context.clients.sso.call(
+        'deleteConnection',
+        { connection_id: params.connection_id, client: requestOrigin(context) },
+        { principal: context.principal, locale: context.locale },
+      ),
+  }),
+  defineRoute<ServiceClients, undefined, undefined, undefined, ssoV1.ListSsoProvidersResponse>({
+    method: 'get',
+    path: '/admin/sso/providers',
+    summary: 'List SSO providers (client secrets masked)',
+    tags: ['admin-sso'],
+    auth: 'user',
+    permission: READ,
+    response: z.array(providerRecord),
+    invoke: (_input, { clients, principal, locale }) =>
+      clients.sso.call('listProviders', {}, { principal, locale }),
+    present: (r) => r.items.map(presentProvider),
+  }),
+  defineRoute<ServiceClients, undefined, undefined, CreateBody, ssoV1.SsoProviderRecord>({
+    method: 'post',
+    path: '/admin/sso/providers',
+    summary: 'Add an OpenID Connect provider (the issuer is checked by discovery)',
+    tags: ['admin-sso'],
+    auth: 'user',
+    permission: UPDATE,
+    body: createBody,
+    response: providerRecord,
+    invoke: ({ body }, context) =>
+      context.clients.sso.call(
+        'createProvider',
+        {
+          name: body.name,
+          display_name: body.display_name,
+          issuer: body.issuer,
+          client_id: body.client_id,
+          client_secret: body.client_secret,
+          scopes: body.scopes ?? [],
+          enabled: body.enabled ?? true,
+          allow_registration: body.allow_registration ?? true,
+          client: requestOrigin(context),
+        },
+        { principal: context.principal, locale: context.locale },
+      ),
+    present: presentProvider,
+  }),
+  defineRoute<ServiceClients, IdParams, undefined, UpdateBody, ssoV1.SsoProviderRecord>({
+    method: 'put',
+    path: '/admin/sso/providers/:id',
+    summary: 'Update an SSO provider (partial; a new issuer is checked by discovery)',
+    tags: ['admin-sso'],
+    auth: 'user',
+    permission: UPDATE,
+    params: idParams,
+    body: updateBody,
+    response: providerRecord,
+    invoke: ({ params, body }, context) =>
+      context.clients.sso.call(
+        'updateProvider',
+        {
+          id: params.id,
+          name: body.name,
+          display_name: body.display_name,
+          issuer: body.issuer,
+          client_id: body.client_id,
+          client_secret: body.client_secret,
+          replace_scopes: body.scopes !== undefined,
+          scopes: body.scopes ?? [],
+          enabled: body.enabled,
+          allow_registration: body.allow_registration,
+          client: requestOrigin(context),
+        },
+        { principal: context.principal, locale: context.locale },
+      ),
+    present: presentProvider,
+  }),
+  defineRoute<ServiceClients, IdParams, undefined, undefined, ssoV1.DeleteSsoProviderResponse>({
+    method: 'delete',
+    path: '/admin/sso/providers/:id',
+    summary: 'Remove an SSO provider and every account link to it',
+    tags: ['admin-sso'],
+    auth: 'user',
+    permission: UPDATE,
+    params: idParams,
+    response: z.object({ id: z.uuid() }),
+    invoke: ({ params }, context) =>
+      context.clients.sso.call(
+        'deleteProvider',
+        { id: params.id, client: requestOrigin(context) },
+        { principal: context.principal, locale: context.locale },
+      ),
+  }),
+];

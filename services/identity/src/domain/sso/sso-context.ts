@@ -1,0 +1,7 @@
+import type { AuthDeps } from '../auth/auth-context.js';
+import type { IdentityDependencies } from '../../identity-service.js';
+import type { OidcConfigurations } from './oidc-client.js';
+
+/** What the SSO use cases depend on: the auth pieces plus the OIDC client configurations. */
+export type SsoDeps = AuthDeps &
+  Pick<IdentityDependencies, 'config' | 'secrets'> & { oidc: OidcConfigurations };

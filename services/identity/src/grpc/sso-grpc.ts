@@ -1,0 +1,97 @@
+import type { ClientInfo } from '@platform/contracts/platform/identity/v1/auth';
+import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
+import { registration, type CallContext } from '@platform/grpc';
+import { requirePermission, requirePrincipal } from '../domain/rbac/require-principal.js';
+import {
+  createSsoProvider,
+  deleteSsoProvider,
+  listSsoProviders,
+  updateSsoProvider,
+} from '../domain/sso/manage-sso-providers.js';
+import { OidcConfigurations } from '../domain/sso/oidc-client.js';
+import type { SsoDeps } from '../domain/sso/sso-context.js';
+import { deleteMyConnection, listMyConnections } from '../domain/sso/sso-connections.js';
+import { completeUrl } from '../domain/sso/sso-provider-view.js';
+import { completeSsoLogin, listPublicProviders, startSsoLogin } from '../domain/sso/sso-sign-in.js';
+import type { IdentityDependencies } from '../identity-service.js';
+
+export const SSO_SERVICE_NAME = 'platform.identity.v1.SsoService';
+const READ = 'admin:settings:read';
+const UPDATE = 'admin:settings:update';
+
+function origin(client: ClientInfo | undefined, context: CallContext) {
+  return { ip: client?.ip ?? '', userAgent: client?.user_agent ?? '', requestId: context.requestId };
+}
+
+/** SSO with OpenID Connect: public sign-in, the caller's connections, admin provider management. */
+export function ssoGrpc(identity: IdentityDependencies) {
+  const deps: SsoDeps = {
+    ...identity,
+    oidc: new OidcConfigurations({ allowInsecure: identity.config.SSO_ALLOW_INSECURE_ISSUERS }),
+  };
+  return registration(SSO_SERVICE_NAME, ssoV1.SsoServiceService, {
+    listPublicProviders: async () => ({ items: await listPublicProviders(deps) }),
+    startLogin: async (request) => ({ authorization_url: await startSsoLogin(deps, request.provider_name) }),
+    completeLogin: async (request, context) => ({
+      result: await completeSsoLogin(deps, request.provider_name, request.params, {
+        ...origin(request.client, context),
+        locale: context.locale,
+      }),
+      complete_url: completeUrl(deps),
+    }),
+    listMyConnections: async (_request, context) => ({
+      items: await listMyConnections(deps, requirePrincipal(context.principal)),
+    }),
+    deleteConnection: (request, context) =>
+      deleteMyConnection(
+        deps,
+        requirePrincipal(context.principal),
+        request.connection_id,
+        origin(request.client, context),
+      ),
+    listProviders: async (_request, context) => {
+      requirePermission(context.principal, READ);
+      return { items: await listSsoProviders(deps) };
+    },
+    createProvider: (request, context) =>
+      createSsoProvider(
+        deps,
+        requirePermission(context.principal, UPDATE),
+        {
+          name: request.name,
+          display_name: request.display_name,
+          issuer: request.issuer,
+          client_id: request.client_id,
+          client_secret: request.client_secret,
+          scopes: request.scopes,
+          enabled: request.enabled,
+          allow_registration: request.allow_registration,
+        },
+        origin(request.client, context),
+      ),
+    updateProvider: (request, context) =>
+      updateSsoProvider(
+        deps,
+        requirePermission(context.principal, UPDATE),
+        request.id,
+        {
+          name: request.name,
+          display_name: request.display_name,
+          issuer: request.issuer,
+          client_id: request.client_id,
+          client_secret: request.client_secret,
+          scopes: request.replace_scopes ? request.scopes : undefined,
+          enabled: request.enabled,
+          allow_registration: request.allow_registration,
+        },
+        origin(request.client, context),
+      ),
+    deleteProvider: (request, context) =>
+      deleteSsoProvider(
+        deps,
+        requirePermission(context.principal, UPDATE),
+        request.id,
+        origin(request.client, context),
+      ),
+  });
+}
