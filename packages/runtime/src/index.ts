@@ -6,3 +6,4 @@ export {
 } from './run-service.js';
 export { serviceInfoHandler } from './service-info.js';
 export { runDatabaseService, type DatabaseServiceOptions } from './run-database-service.js';
+export { connectInfrastructure, type Infrastructure, type InfrastructureConfig } from './infrastructure.js';

@@ -1,8 +1,9 @@
-import { openDatabase, type Pool } from '@platform/db';
+import type { Pool } from '@platform/db';
 import type { ServiceRegistration } from '@platform/grpc';
-import { createKafka, createProducer, type KafkaClient, type Producer } from '@platform/kafka';
+import type { KafkaClient, Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { closeRedis, createRedis, type Redis } from '@platform/redis';
+import type { Redis } from '@platform/redis';
+import { connectInfrastructure } from '@platform/runtime';
 import type { ApiKeysConfig } from './config.js';
 import { identityUserDirectory, type UserDirectory } from './data/identity-users.js';
 import { ExpiryScheduler } from './domain/expiry/expiry-scheduler.js';
@@ -42,17 +43,17 @@ export async function startApiKeys(
   logger: Logger,
   version: string,
 ): Promise<StartedApiKeys> {
-  const pool = await openDatabase(config.DATABASE_URL, MIGRATIONS, { logger, applicationName: 'apikeys' });
-  const redis = createRedis(config.REDIS_URL, { logger, connectionName: 'apikeys' });
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'apikeys', logger });
-  const producer = createProducer(kafka);
+  const { close: closeInfrastructure, ...connections } = await connectInfrastructure(
+    config,
+    logger,
+    'apikeys',
+    MIGRATIONS,
+  );
+  const { pool, redis } = connections;
   const dependencies: ApiKeysDependencies = {
     config,
     logger,
-    pool,
-    redis,
-    kafka,
-    producer,
+    ...connections,
     users: identityUserDirectory(config.IDENTITY_GRPC_ADDR),
     revisions: new KeyRevisions(redis, config.REDIS_KEY_PREFIX),
     lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
@@ -69,10 +70,8 @@ export async function startApiKeys(
     async stop() {
       scheduler.stop();
       await dependencies.lastUsed.stop();
-      await kafka.disconnect();
       dependencies.users.close();
-      await closeRedis(redis);
-      await pool.end();
+      await closeInfrastructure();
     },
   };
 }

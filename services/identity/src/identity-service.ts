@@ -1,17 +1,12 @@
 import { SessionRegistry, TokenService } from '@platform/auth';
 import { SecretBox } from '@platform/crypto';
-import { openDatabase, type Pool } from '@platform/db';
+import type { Pool } from '@platform/db';
 import type { ServiceRegistration } from '@platform/grpc';
-import {
-  type KafkaClient,
-  type Producer,
-  createKafka,
-  createProducer,
-  ensurePlatformTopicsInBackground,
-} from '@platform/kafka';
+import { type KafkaClient, type Producer, ensurePlatformTopicsInBackground } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import { closeRedis, createRedis, type Redis } from '@platform/redis';
+import type { Redis } from '@platform/redis';
+import { connectInfrastructure } from '@platform/runtime';
 import type { IdentityConfig } from './config.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
 import type { CaptchaVerifier } from './domain/auth/captcha-port.js';
@@ -66,19 +61,19 @@ export async function startIdentity(
   logger: Logger,
   version: string,
 ): Promise<StartedIdentity> {
-  const pool = await openDatabase(config.DATABASE_URL, MIGRATIONS, { logger, applicationName: 'identity' });
-  const redis = createRedis(config.REDIS_URL, { logger, connectionName: 'identity' });
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'identity', logger });
-  const producer = createProducer(kafka);
+  const { close: closeInfrastructure, ...connections } = await connectInfrastructure(
+    config,
+    logger,
+    'identity',
+    MIGRATIONS,
+  );
+  const { pool, redis, kafka, producer } = connections;
   const secrets = new SecretBox(config.SECRET_KEY);
   const captchaStore = new CaptchaStore(redis);
   const dependencies: IdentityDependencies = {
     config,
     logger,
-    pool,
-    redis,
-    kafka,
-    producer,
+    ...connections,
     tokens: new TokenService(config.SECRET_KEY),
     sessions: new SessionRegistry(redis),
     secrets,
@@ -113,9 +108,7 @@ export async function startIdentity(
     services,
     async stop() {
       await outbox.stop();
-      await kafka.disconnect();
-      await closeRedis(redis);
-      await pool.end();
+      await closeInfrastructure();
     },
   };
 }

@@ -18,29 +18,34 @@ interface ProbeClients {
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
 }
 
-/** API-key routes as a future agent/workflow route would declare them; they echo the principal. */
+/** An API-key route as a future agent/workflow route would declare it; it echoes the principal. */
+function probeRoute(
+  path: string,
+  summary: string,
+  apiKeyScope: string,
+  resource: { kind: 'workflow' | 'agent'; param: string },
+) {
+  return defineRoute<ProbeClients, Record<string, string>, undefined, undefined, Principal | undefined>({
+    method: 'get',
+    path,
+    summary,
+    tags: ['probe'],
+    auth: 'user_or_api_key',
+    apiKeyScope,
+    apiKeyResource: resource,
+    params: z.object({ [resource.param]: z.uuid() }),
+    invoke: async (_input, { principal }) => principal,
+  });
+}
+
 const probeRoutes: RouteDefinition<ProbeClients>[] = [
-  defineRoute<ProbeClients, { workflow_id: string }, undefined, undefined, Principal | undefined>({
-    method: 'get',
-    path: '/probe/workflows/:workflow_id',
-    summary: 'Echo the principal of a workflow call',
-    tags: ['probe'],
-    auth: 'user_or_api_key',
-    apiKeyScope: 'workflow:execute',
-    apiKeyResource: { kind: 'workflow', param: 'workflow_id' },
-    params: z.object({ workflow_id: z.uuid() }),
-    invoke: async (_input, { principal }) => principal,
+  probeRoute('/probe/workflows/:workflow_id', 'Echo the principal of a workflow call', 'workflow:execute', {
+    kind: 'workflow',
+    param: 'workflow_id',
   }),
-  defineRoute<ProbeClients, { agent_id: string }, undefined, undefined, Principal | undefined>({
-    method: 'get',
-    path: '/probe/agents/:agent_id/chat',
-    summary: 'Echo the principal of an agent chat call',
-    tags: ['probe'],
-    auth: 'user_or_api_key',
-    apiKeyScope: 'chat',
-    apiKeyResource: { kind: 'agent', param: 'agent_id' },
-    params: z.object({ agent_id: z.uuid() }),
-    invoke: async (_input, { principal }) => principal,
+  probeRoute('/probe/agents/:agent_id/chat', 'Echo the principal of an agent chat call', 'chat', {
+    kind: 'agent',
+    param: 'agent_id',
   }),
 ];
 

@@ -2,6 +2,7 @@ import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import {
+  asCaller,
   captchaField,
   captchaFields,
   captchaProof,
@@ -173,7 +174,7 @@ export const identityAuthRoutes = [
       context.clients.auth.call(
         'logout',
         { token: context.credential ?? '', client: requestOrigin(context) },
-        { principal: context.principal, locale: context.locale },
+        asCaller(context),
       ),
     present: () => null,
     successMsgKey: 'logged_out',
@@ -205,7 +206,7 @@ export const identityAuthRoutes = [
           new_password: body.new_password,
           client: requestOrigin(context),
         },
-        { principal: context.principal, locale: context.locale },
+        asCaller(context),
       ),
     present: () => null,
     successMsgKey: 'password_changed',

@@ -1,8 +1,9 @@
 import type * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
+import type { RequestOf } from '@platform/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { paged, requestOrigin } from './identity-route-schemas.js';
-import { defineRoute } from './route-definition.js';
+import { defineRoute, type RouteContext } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
 /**
@@ -55,6 +56,7 @@ const updateBody = z
 type UpdateBody = z.infer<typeof updateBody>;
 
 const base = { tags: ['admin-roles'], auth: 'user' as const };
+const manage = { ...base, permission: MANAGE };
 
 /** A paged read (`admin:users:read`). */
 function listRoute(path: string, summary: string, item: z.ZodType, rpc: 'listPermissions' | 'listRoles') {
@@ -71,61 +73,61 @@ function listRoute(path: string, summary: string, item: z.ZodType, rpc: 'listPer
   });
 }
 
+type RoleChangeRequest<K extends 'createRole' | 'updateRole' | 'deleteRole'> = RequestOf<
+  (typeof rolesV1.RolesServiceService)[K]
+>;
+
+/** A role change, sent as the caller with the request's origin for the audit. */
+function changeRole<K extends 'createRole' | 'updateRole' | 'deleteRole'>(
+  context: RouteContext<ServiceClients>,
+  rpc: K,
+  request: Omit<RoleChangeRequest<K>, 'ip' | 'user_agent'>,
+) {
+  const withOrigin = { ...request, ...requestOrigin(context) } as RoleChangeRequest<K>;
+  return context.clients.roles.call(rpc, withOrigin, { principal: context.principal });
+}
+
 export const identityRolesRoutes = [
   listRoute('/admin/permissions', 'List permission codes', permissionSchema, 'listPermissions'),
   listRoute('/admin/roles', 'List roles with their permissions', roleSchema, 'listRoles'),
   defineRoute<ServiceClients, undefined, undefined, CreateBody, rolesV1.RoleRecord>({
-    ...base,
+    ...manage,
     method: 'post',
     path: '/admin/roles',
     summary: 'Create a role',
-    permission: MANAGE,
     body: createBody,
     response: roleSchema,
     invoke: ({ body }, context) =>
-      context.clients.roles.call(
-        'createRole',
-        {
-          name: body.name,
-          description: body.description ?? '',
-          permissions: body.permissions,
-          ...requestOrigin(context),
-        },
-        { principal: context.principal },
-      ),
+      changeRole(context, 'createRole', {
+        name: body.name,
+        description: body.description ?? '',
+        permissions: body.permissions,
+      }),
   }),
   defineRoute<ServiceClients, RoleParams, undefined, UpdateBody, rolesV1.RoleRecord>({
-    ...base,
+    ...manage,
     method: 'put',
     path: '/admin/roles/:id',
     summary: 'Update a role (name, description, permission set)',
-    permission: MANAGE,
     params: roleParams,
     body: updateBody,
     response: roleSchema,
     invoke: ({ params, body }, context) =>
-      context.clients.roles.call(
-        'updateRole',
-        {
-          id: params.id,
-          name: body.name,
-          description: body.description,
-          replace_permissions: body.permissions !== undefined,
-          permissions: body.permissions ?? [],
-          ...requestOrigin(context),
-        },
-        { principal: context.principal },
-      ),
+      changeRole(context, 'updateRole', {
+        id: params.id,
+        name: body.name,
+        description: body.description,
+        replace_permissions: body.permissions !== undefined,
+        permissions: body.permissions ?? [],
+      }),
   }),
   defineRoute<ServiceClients, RoleParams, undefined, undefined, rolesV1.DeleteRoleResponse>({
-    ...base,
+    ...manage,
     method: 'delete',
     path: '/admin/roles/:id',
     summary: 'Delete a custom role that no user holds',
-    permission: MANAGE,
     params: roleParams,
     response: z.object({ id: z.uuid() }),
-    invoke: ({ params }, { clients, principal, ip, userAgent }) =>
-      clients.roles.call('deleteRole', { id: params.id, ip, user_agent: userAgent }, { principal }),
+    invoke: ({ params }, context) => changeRole(context, 'deleteRole', { id: params.id }),
   }),
 ];

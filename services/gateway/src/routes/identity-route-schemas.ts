@@ -35,3 +35,8 @@ export const paged = <T extends z.ZodType>(item: T) =>
 export function requestOrigin(context: Pick<RouteContext<unknown>, 'ip' | 'userAgent'>) {
   return { ip: context.ip, user_agent: context.userAgent };
 }
+
+/** The call options of a route that acts as its caller: the principal and the request language. */
+export function asCaller(context: Pick<RouteContext<unknown>, 'principal' | 'locale'>) {
+  return { principal: context.principal, locale: context.locale };
+}

@@ -1,9 +1,10 @@
 import type * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
+import type { RequestOf } from '@platform/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { loginResult, presentLogin } from './identity-auth-routes.js';
-import { requestOrigin } from './identity-route-schemas.js';
-import { defineRoute } from './route-definition.js';
+import { asCaller, requestOrigin } from './identity-route-schemas.js';
+import { defineRoute, type RouteContext } from './route-definition.js';
 
 /**
  * SSO with OpenID Connect (docs/identity.md "SSO"). The login and callback routes answer a
@@ -11,6 +12,8 @@ import { defineRoute } from './route-definition.js';
  */
 const READ = 'admin:settings:read';
 const UPDATE = 'admin:settings:update';
+const admin = { tags: ['admin-sso'], auth: 'user' as const };
+const adminUpdate = { ...admin, permission: UPDATE };
 
 // ---- request pieces ------------------------------------------------------------------------
 
@@ -115,6 +118,17 @@ const presentProvider = (p: ssoV1.SsoProviderRecord) => ({
   updated_at: p.updated_at,
 });
 
+/** The fields create and update pass through as given (update: absent ones stay absent). */
+const givenFields = <B extends UpdateBody>(
+  body: B,
+): Pick<B, 'name' | 'display_name' | 'issuer' | 'client_id' | 'client_secret'> => ({
+  name: body.name,
+  display_name: body.display_name,
+  issuer: body.issuer,
+  client_id: body.client_id,
+  client_secret: body.client_secret,
+});
+
 /** The browser's landing page gets the login outcome in the fragment (never sent to servers). */
 function completeLocation(r: ssoV1.CompleteSsoLoginResponse): string {
   const outcome = presentLogin(r.result!) as Record<string, string | boolean>;
@@ -122,6 +136,19 @@ function completeLocation(r: ssoV1.CompleteSsoLoginResponse): string {
     Object.entries(outcome).map(([k, v]): [string, string] => [k, String(v)]),
   );
   return `${r.complete_url}#${fragment.toString()}`;
+}
+
+type SsoChange = 'deleteConnection' | 'createProvider' | 'updateProvider' | 'deleteProvider';
+type SsoChangeRequest<K extends SsoChange> = RequestOf<(typeof ssoV1.SsoServiceService)[K]>;
+
+/** A change, sent as the caller with the request's origin (`client`) for the audit. */
+function changeSso<K extends SsoChange>(
+  context: RouteContext<ServiceClients>,
+  rpc: K,
+  request: Omit<SsoChangeRequest<K>, 'client'>,
+) {
+  const withOrigin = { ...request, client: requestOrigin(context) } as SsoChangeRequest<K>;
+  return context.clients.sso.call(rpc, withOrigin, asCaller(context));
 }
 
 export const identitySsoRoutes = [
@@ -204,18 +231,13 @@ export const identitySsoRoutes = [
     params: connectionParams,
     response: z.object({ id: z.uuid() }),
     invoke: ({ params }, context) =>
-      context.clients.sso.call(
-        'deleteConnection',
-        { connection_id: params.connection_id, client: requestOrigin(context) },
-        { principal: context.principal, locale: context.locale },
-      ),
+      changeSso(context, 'deleteConnection', { connection_id: params.connection_id }),
   }),
   defineRoute<ServiceClients, undefined, undefined, undefined, ssoV1.ListSsoProvidersResponse>({
     method: 'get',
     path: '/admin/sso/providers',
     summary: 'List SSO providers (client secrets masked)',
-    tags: ['admin-sso'],
-    auth: 'user',
+    ...admin,
     permission: READ,
     response: z.array(providerRecord),
     invoke: (_input, { clients, principal, locale }) =>
@@ -226,73 +248,44 @@ export const identitySsoRoutes = [
     method: 'post',
     path: '/admin/sso/providers',
     summary: 'Add an OpenID Connect provider (the issuer is checked by discovery)',
-    tags: ['admin-sso'],
-    auth: 'user',
-    permission: UPDATE,
+    ...adminUpdate,
     body: createBody,
     response: providerRecord,
     invoke: ({ body }, context) =>
-      context.clients.sso.call(
-        'createProvider',
-        {
-          name: body.name,
-          display_name: body.display_name,
-          issuer: body.issuer,
-          client_id: body.client_id,
-          client_secret: body.client_secret,
-          scopes: body.scopes ?? [],
-          enabled: body.enabled ?? true,
-          allow_registration: body.allow_registration ?? true,
-          client: requestOrigin(context),
-        },
-        { principal: context.principal, locale: context.locale },
-      ),
+      changeSso(context, 'createProvider', {
+        ...givenFields(body),
+        scopes: body.scopes ?? [],
+        enabled: body.enabled ?? true,
+        allow_registration: body.allow_registration ?? true,
+      }),
     present: presentProvider,
   }),
   defineRoute<ServiceClients, IdParams, undefined, UpdateBody, ssoV1.SsoProviderRecord>({
     method: 'put',
     path: '/admin/sso/providers/:id',
     summary: 'Update an SSO provider (partial; a new issuer is checked by discovery)',
-    tags: ['admin-sso'],
-    auth: 'user',
-    permission: UPDATE,
+    ...adminUpdate,
     params: idParams,
     body: updateBody,
     response: providerRecord,
     invoke: ({ params, body }, context) =>
-      context.clients.sso.call(
-        'updateProvider',
-        {
-          id: params.id,
-          name: body.name,
-          display_name: body.display_name,
-          issuer: body.issuer,
-          client_id: body.client_id,
-          client_secret: body.client_secret,
-          replace_scopes: body.scopes !== undefined,
-          scopes: body.scopes ?? [],
-          enabled: body.enabled,
-          allow_registration: body.allow_registration,
-          client: requestOrigin(context),
-        },
-        { principal: context.principal, locale: context.locale },
-      ),
+      changeSso(context, 'updateProvider', {
+        id: params.id,
+        ...givenFields(body),
+        replace_scopes: body.scopes !== undefined,
+        scopes: body.scopes ?? [],
+        enabled: body.enabled,
+        allow_registration: body.allow_registration,
+      }),
     present: presentProvider,
   }),
   defineRoute<ServiceClients, IdParams, undefined, undefined, ssoV1.DeleteSsoProviderResponse>({
     method: 'delete',
     path: '/admin/sso/providers/:id',
     summary: 'Remove an SSO provider and every account link to it',
-    tags: ['admin-sso'],
-    auth: 'user',
-    permission: UPDATE,
+    ...adminUpdate,
     params: idParams,
     response: z.object({ id: z.uuid() }),
-    invoke: ({ params }, context) =>
-      context.clients.sso.call(
-        'deleteProvider',
-        { id: params.id, client: requestOrigin(context) },
-        { principal: context.principal, locale: context.locale },
-      ),
+    invoke: ({ params }, context) => changeSso(context, 'deleteProvider', { id: params.id }),
   }),
 ];

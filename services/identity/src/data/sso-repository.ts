@@ -2,9 +2,7 @@ import type { Pool, PoolClient } from '@platform/db';
 
 type Db = Pool | PoolClient;
 
-/** An `sso_providers` row; `client_secret_enc` is SecretBox ciphertext. */
-export interface SsoProviderRow {
-  id: string;
+export interface ProviderFields {
   name: string;
   display_name: string;
   issuer: string;
@@ -13,8 +11,27 @@ export interface SsoProviderRow {
   scopes: string;
   enabled: boolean;
   allow_registration: boolean;
+}
+
+/** An `sso_providers` row; `client_secret_enc` is SecretBox ciphertext. */
+export interface SsoProviderRow extends ProviderFields {
+  id: string;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The fields in column order, as the parameters of INSERT ($1..$8) and UPDATE ($2..$9). */
+function providerValues(fields: ProviderFields): unknown[] {
+  return [
+    fields.name,
+    fields.display_name,
+    fields.issuer,
+    fields.client_id,
+    fields.client_secret_enc,
+    fields.scopes,
+    fields.enabled,
+    fields.allow_registration,
+  ];
 }
 
 export interface SsoConnectionRow {
@@ -59,32 +76,12 @@ export async function findProviderByName(db: Db, name: string): Promise<SsoProvi
   return rows[0];
 }
 
-export interface ProviderFields {
-  name: string;
-  display_name: string;
-  issuer: string;
-  client_id: string;
-  client_secret_enc: string;
-  scopes: string;
-  enabled: boolean;
-  allow_registration: boolean;
-}
-
 export async function insertProvider(db: Db, fields: ProviderFields): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO sso_providers (name, display_name, issuer, client_id, client_secret_enc, scopes, enabled,
                                 allow_registration)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [
-      fields.name,
-      fields.display_name,
-      fields.issuer,
-      fields.client_id,
-      fields.client_secret_enc,
-      fields.scopes,
-      fields.enabled,
-      fields.allow_registration,
-    ],
+    providerValues(fields),
   );
   return rows[0]!.id;
 }
@@ -95,17 +92,7 @@ export async function updateProviderRow(db: Db, id: string, fields: ProviderFiel
     `UPDATE sso_providers SET name = $2, display_name = $3, issuer = $4, client_id = $5, client_secret_enc = $6,
             scopes = $7, enabled = $8, allow_registration = $9, updated_at = now()
       WHERE id = $1`,
-    [
-      id,
-      fields.name,
-      fields.display_name,
-      fields.issuer,
-      fields.client_id,
-      fields.client_secret_enc,
-      fields.scopes,
-      fields.enabled,
-      fields.allow_registration,
-    ],
+    [id, ...providerValues(fields)],
   );
 }
 
@@ -115,8 +102,9 @@ export async function deleteProviderRow(db: Db, id: string): Promise<boolean> {
   return (rowCount ?? 0) > 0;
 }
 
-const CONNECTION_COLUMNS = `c.id, c.user_id, c.provider_id, p.name::text AS provider_name,
-  p.display_name AS provider_display_name, c.subject, c.email::text AS email, c.created_at`;
+const SELECT_CONNECTIONS = `SELECT c.id, c.user_id, c.provider_id, p.name::text AS provider_name,
+  p.display_name AS provider_display_name, c.subject, c.email::text AS email, c.created_at
+  FROM sso_connections c JOIN sso_providers p ON p.id = c.provider_id`;
 
 export async function findConnection(
   db: Db,
@@ -124,7 +112,7 @@ export async function findConnection(
   subject: string,
 ): Promise<SsoConnectionRow | undefined> {
   const { rows } = await db.query<SsoConnectionRow>(
-    `SELECT ${CONNECTION_COLUMNS} FROM sso_connections c JOIN sso_providers p ON p.id = c.provider_id
+    `${SELECT_CONNECTIONS}
       WHERE c.provider_id = $1 AND c.subject = $2`,
     [providerId, subject],
   );
@@ -133,7 +121,7 @@ export async function findConnection(
 
 export async function listUserConnections(db: Db, userId: string): Promise<SsoConnectionRow[]> {
   const { rows } = await db.query<SsoConnectionRow>(
-    `SELECT ${CONNECTION_COLUMNS} FROM sso_connections c JOIN sso_providers p ON p.id = c.provider_id
+    `${SELECT_CONNECTIONS}
       WHERE c.user_id = $1 ORDER BY c.created_at`,
     [userId],
   );

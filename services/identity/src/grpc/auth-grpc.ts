@@ -1,23 +1,14 @@
 import * as authV1 from '@platform/contracts/platform/identity/v1/auth';
-import { registration, type CallContext } from '@platform/grpc';
-import type { RequestMeta } from '../domain/auth/auth-context.js';
+import { registration } from '@platform/grpc';
 import { changePassword } from '../domain/auth/change-password.js';
 import { getCurrentUser } from '../domain/auth/get-current-user.js';
 import { loginWithPassword } from '../domain/auth/login-with-password.js';
 import { logout } from '../domain/auth/logout.js';
 import { registerUser } from '../domain/auth/register-user.js';
 import type { IdentityDependencies } from '../identity-service.js';
+import { callMeta } from './call-origin.js';
 
 export const AUTH_SERVICE_NAME = 'platform.identity.v1.AuthService';
-
-function meta(client: authV1.ClientInfo | undefined, context: CallContext): RequestMeta {
-  return {
-    ip: client?.ip ?? '',
-    userAgent: client?.user_agent ?? '',
-    requestId: context.requestId,
-    locale: context.locale,
-  };
-}
 
 /** Accounts and sessions: registration, password login, logout, the caller's account. */
 export function authGrpc(deps: IdentityDependencies) {
@@ -34,7 +25,7 @@ export function authGrpc(deps: IdentityDependencies) {
           captchaId: request.captcha_id,
           captchaToken: request.captcha_token,
         },
-        meta(request.client, context),
+        callMeta(request.client, context),
       ),
     loginWithPassword: (request, context) =>
       loginWithPassword(
@@ -46,10 +37,10 @@ export function authGrpc(deps: IdentityDependencies) {
           captchaToken: request.captcha_token,
           captchaAnswer: request.captcha_answer,
         },
-        meta(request.client, context),
+        callMeta(request.client, context),
       ),
     logout: async (request, context) => {
-      await logout(deps, request.token, meta(request.client, context));
+      await logout(deps, request.token, callMeta(request.client, context));
       return {};
     },
     getCurrentUser: (_request, context) => getCurrentUser(deps, context.principal),
@@ -58,7 +49,7 @@ export function authGrpc(deps: IdentityDependencies) {
         deps,
         context.principal,
         { currentPassword: request.current_password, newPassword: request.new_password },
-        meta(request.client, context),
+        callMeta(request.client, context),
       );
       return {};
     },

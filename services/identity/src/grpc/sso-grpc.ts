@@ -1,6 +1,5 @@
-import type { ClientInfo } from '@platform/contracts/platform/identity/v1/auth';
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
-import { registration, type CallContext } from '@platform/grpc';
+import { registration } from '@platform/grpc';
 import { requirePermission, requirePrincipal } from '../domain/rbac/require-principal.js';
 import {
   createSsoProvider,
@@ -14,13 +13,29 @@ import { deleteMyConnection, listMyConnections } from '../domain/sso/sso-connect
 import { completeUrl } from '../domain/sso/sso-provider-view.js';
 import { completeSsoLogin, listPublicProviders, startSsoLogin } from '../domain/sso/sso-sign-in.js';
 import type { IdentityDependencies } from '../identity-service.js';
+import { callMeta, callOrigin } from './call-origin.js';
 
 export const SSO_SERVICE_NAME = 'platform.identity.v1.SsoService';
 const READ = 'admin:settings:read';
 const UPDATE = 'admin:settings:update';
 
-function origin(client: ClientInfo | undefined, context: CallContext) {
-  return { ip: client?.ip ?? '', userAgent: client?.user_agent ?? '', requestId: context.requestId };
+type ProviderFieldsOf = Omit<ssoV1.UpdateSsoProviderRequest, 'id' | 'replace_scopes' | 'scopes' | 'client'>;
+
+/** The provider fields of a create or update request, in the order the audit lists them. */
+function providerInput<R extends ProviderFieldsOf, S extends string[] | undefined>(
+  request: R,
+  scopes: S,
+): Pick<R, keyof ProviderFieldsOf> & { scopes: S } {
+  return {
+    name: request.name,
+    display_name: request.display_name,
+    issuer: request.issuer,
+    client_id: request.client_id,
+    client_secret: request.client_secret,
+    scopes,
+    enabled: request.enabled,
+    allow_registration: request.allow_registration,
+  };
 }
 
 /** SSO with OpenID Connect: public sign-in, the caller's connections, admin provider management. */
@@ -33,10 +48,12 @@ export function ssoGrpc(identity: IdentityDependencies) {
     listPublicProviders: async () => ({ items: await listPublicProviders(deps) }),
     startLogin: async (request) => ({ authorization_url: await startSsoLogin(deps, request.provider_name) }),
     completeLogin: async (request, context) => ({
-      result: await completeSsoLogin(deps, request.provider_name, request.params, {
-        ...origin(request.client, context),
-        locale: context.locale,
-      }),
+      result: await completeSsoLogin(
+        deps,
+        request.provider_name,
+        request.params,
+        callMeta(request.client, context),
+      ),
       complete_url: completeUrl(deps),
     }),
     listMyConnections: async (_request, context) => ({
@@ -47,7 +64,7 @@ export function ssoGrpc(identity: IdentityDependencies) {
         deps,
         requirePrincipal(context.principal),
         request.connection_id,
-        origin(request.client, context),
+        callOrigin(request.client, context),
       ),
     listProviders: async (_request, context) => {
       requirePermission(context.principal, READ);
@@ -57,41 +74,23 @@ export function ssoGrpc(identity: IdentityDependencies) {
       createSsoProvider(
         deps,
         requirePermission(context.principal, UPDATE),
-        {
-          name: request.name,
-          display_name: request.display_name,
-          issuer: request.issuer,
-          client_id: request.client_id,
-          client_secret: request.client_secret,
-          scopes: request.scopes,
-          enabled: request.enabled,
-          allow_registration: request.allow_registration,
-        },
-        origin(request.client, context),
+        providerInput(request, request.scopes),
+        callOrigin(request.client, context),
       ),
     updateProvider: (request, context) =>
       updateSsoProvider(
         deps,
         requirePermission(context.principal, UPDATE),
         request.id,
-        {
-          name: request.name,
-          display_name: request.display_name,
-          issuer: request.issuer,
-          client_id: request.client_id,
-          client_secret: request.client_secret,
-          scopes: request.replace_scopes ? request.scopes : undefined,
-          enabled: request.enabled,
-          allow_registration: request.allow_registration,
-        },
-        origin(request.client, context),
+        providerInput(request, request.replace_scopes ? request.scopes : undefined),
+        callOrigin(request.client, context),
       ),
     deleteProvider: (request, context) =>
       deleteSsoProvider(
         deps,
         requirePermission(context.principal, UPDATE),
         request.id,
-        origin(request.client, context),
+        callOrigin(request.client, context),
       ),
   });
 }

@@ -9,16 +9,12 @@ import { resetPassword } from '../domain/verification/reset-password.js';
 import { sendVerification } from '../domain/verification/send-verification.js';
 import { verifyEmailCode, verifyEmailLink } from '../domain/verification/verify-email.js';
 import type { IdentityDependencies } from '../identity-service.js';
+import { callOrigin } from './call-origin.js';
 
 export const VERIFICATION_SERVICE_NAME = 'platform.identity.v1.VerificationService';
 
 function meta(origin: verificationV1.VerificationOrigin | undefined, context: CallContext): RequestMeta {
-  return {
-    locale: toLocale(context.locale) ?? 'en',
-    ip: origin?.ip ?? '',
-    userAgent: origin?.user_agent ?? '',
-    requestId: context.requestId,
-  };
+  return { ...callOrigin(origin, context), locale: toLocale(context.locale) ?? 'en' };
 }
 
 /** The gateway validated the enum; a direct caller sending anything else gets `register`. */

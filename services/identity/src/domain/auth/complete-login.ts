@@ -1,8 +1,8 @@
 import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { writeAudit } from '../../data/audit-repository.js';
 import type { AccountRow } from '../../data/auth-account-repository.js';
 import type { SiteSettings } from '../settings/site-settings.js';
+import { accountAudit } from './account-audit.js';
 import type { AuthDeps, RequestMeta } from './auth-context.js';
 import { issueSession, type SessionUser } from './issue-session.js';
 
@@ -33,17 +33,7 @@ export async function completeLogin(
   method: string,
   sessionUser: SessionUser = account,
 ): Promise<LoginResult> {
-  const audit = (action: string, details: Record<string, unknown>) =>
-    writeAudit(deps.pool, {
-      actorUserId: account.id,
-      action,
-      targetType: 'user',
-      targetId: account.id,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      requestId: meta.requestId,
-      details: { ...details, method },
-    });
+  const audit = accountAudit(deps, account.id, meta, { method });
   // 4: inactive or pending
   if (account.approval_status !== 'approved') {
     await audit('login.failure', { reason: 'pending_approval' });

@@ -10,6 +10,7 @@ import {
 } from '../../data/auth-account-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
+import { accountAudit, type AccountAudit } from './account-audit.js';
 import type { AuthDeps, RequestMeta } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { completeLogin } from './complete-login.js';
@@ -55,17 +56,7 @@ export async function loginWithPassword(
   const account = await findAccountByLogin(deps.pool, input.username);
   if (!account) return refuseUnknownAccount(deps, input, settings, meta);
 
-  const audit = (action: string, details: Record<string, unknown>) =>
-    writeAudit(deps.pool, {
-      actorUserId: account.id,
-      action,
-      targetType: 'user',
-      targetId: account.id,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      requestId: meta.requestId,
-      details,
-    });
+  const audit = accountAudit(deps, account.id, meta);
 
   // 2: locked
   if (account.locked_until && account.locked_until.getTime() > Date.now()) {
@@ -85,7 +76,7 @@ async function refuseWrongPassword(
   deps: AuthDeps,
   account: AccountRow,
   settings: SiteSettings,
-  audit: (action: string, details: Record<string, unknown>) => Promise<void>,
+  audit: AccountAudit,
 ): Promise<never> {
   const { failedAttempts, lockedUntil } = await recordFailedLogin(
     deps.pool,

@@ -1,0 +1,53 @@
+import { openDatabase, type Pool } from '@platform/db';
+import {
+  createKafka,
+  createProducer,
+  type CreateKafkaOptions,
+  type KafkaClient,
+  type Producer,
+} from '@platform/kafka';
+import type { Logger } from '@platform/logger';
+import { closeRedis, createRedis, type Redis } from '@platform/redis';
+
+/** The stores and the event bus of a service that has its own database, Redis and Kafka. */
+export interface Infrastructure {
+  pool: Pool;
+  redis: Redis;
+  kafka: KafkaClient;
+  producer: Producer;
+  /** Disconnects Kafka (stopping its consumers), then closes Redis and the pool. */
+  close(): Promise<void>;
+}
+
+export interface InfrastructureConfig {
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  KAFKA_BROKERS: CreateKafkaOptions['brokers'];
+}
+
+/**
+ * Opens (and migrates) the service's database, then creates its Redis connection, Kafka client
+ * and producer; `name` is the Postgres application name, Redis connection name and Kafka client id.
+ */
+export async function connectInfrastructure(
+  config: InfrastructureConfig,
+  logger: Logger,
+  name: string,
+  migrations: URL,
+): Promise<Infrastructure> {
+  const pool = await openDatabase(config.DATABASE_URL, migrations, { logger, applicationName: name });
+  const redis = createRedis(config.REDIS_URL, { logger, connectionName: name });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: name, logger });
+  const producer = createProducer(kafka);
+  return {
+    pool,
+    redis,
+    kafka,
+    producer,
+    async close() {
+      await kafka.disconnect();
+      await closeRedis(redis);
+      await pool.end();
+    },
+  };
+}
