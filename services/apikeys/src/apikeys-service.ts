@@ -31,6 +31,8 @@ export interface ApiKeysDependencies {
 export interface StartedApiKeys {
   dependencies: ApiKeysDependencies;
   services: ServiceRegistration[];
+  /** Resolves once the agent-directory consumer joined its group (tests wait for it). */
+  agentDirectoryReady: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,13 +62,14 @@ export async function startApiKeys(
     version,
   };
   // Keeps agent names and icons for key views (stopped by kafka.disconnect()).
-  await startAgentDirectoryConsumer(dependencies);
+  const agentDirectory = await startAgentDirectoryConsumer(dependencies);
   dependencies.lastUsed.start(config.LAST_USED_FLUSH_MS);
   const scheduler = new ExpiryScheduler(dependencies);
   scheduler.start();
   return {
     dependencies,
     services: [apikeysGrpc(dependencies)],
+    agentDirectoryReady: agentDirectory.ready,
     async stop() {
       scheduler.stop();
       await dependencies.lastUsed.stop();

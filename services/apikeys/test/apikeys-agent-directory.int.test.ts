@@ -19,7 +19,7 @@ async function agentsOf(keyId: string) {
 }
 
 async function eventually<T>(read: () => Promise<T>, expected: T) {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   for (;;) {
     const value = await read();
     try {
@@ -33,34 +33,40 @@ async function eventually<T>(read: () => Promise<T>, expected: T) {
 }
 
 describe('agent directory (platform.agent-directory → agent_directory)', () => {
-  it('names bound agents from the topic; unknown and deleted agents have null name and icon', async () => {
-    const known = randomUUID();
-    const unknown = randomUUID();
-    const made = await harness.request('POST', '/api-keys', {
-      token: user.token,
-      json: { name: 'bound', agent_ids: [known, unknown] },
-    });
-    const keyId = made.body.data.id;
-    const { producer } = harness.apikeys.dependencies;
-    const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s)).toISOString();
-    await producer.publish(Topics.AGENT_DIRECTORY, {
-      key: known,
-      value: { id: known, name: 'Helper', icon: '🤖', deleted: false, updated_at: at(1) },
-    });
-    const expectedOrder = [known, unknown].sort();
-    const view = (entries: Record<string, { name: string | null; icon: string | null }>) =>
-      expectedOrder.map((id) => ({ id, ...(entries[id] ?? { name: null, icon: null }) }));
-    await eventually(() => agentsOf(keyId), view({ [known]: { name: 'Helper', icon: '🤖' } }));
+  it(
+    'names bound agents from the topic; unknown and deleted agents have null name and icon',
+    { timeout: 120_000 },
+    async () => {
+      const known = randomUUID();
+      const unknown = randomUUID();
+      const made = await harness.request('POST', '/api-keys', {
+        token: user.token,
+        json: { name: 'bound', agent_ids: [known, unknown] },
+      });
+      const keyId = made.body.data.id;
+      // On a broker that just started, the consumer's first group join can take a while.
+      await harness.apikeys.agentDirectoryReady;
+      const { producer } = harness.apikeys.dependencies;
+      const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s)).toISOString();
+      await producer.publish(Topics.AGENT_DIRECTORY, {
+        key: known,
+        value: { id: known, name: 'Helper', icon: '🤖', deleted: false, updated_at: at(1) },
+      });
+      const expectedOrder = [known, unknown].sort();
+      const view = (entries: Record<string, { name: string | null; icon: string | null }>) =>
+        expectedOrder.map((id) => ({ id, ...(entries[id] ?? { name: null, icon: null }) }));
+      await eventually(() => agentsOf(keyId), view({ [known]: { name: 'Helper', icon: '🤖' } }));
 
-    // An older entry arriving late changes nothing; a deletion clears name and icon.
-    await producer.publish(Topics.AGENT_DIRECTORY, {
-      key: known,
-      value: { id: known, name: 'Stale', icon: '', deleted: false, updated_at: at(0) },
-    });
-    await producer.publish(Topics.AGENT_DIRECTORY, {
-      key: known,
-      value: { id: known, name: 'Helper', icon: '🤖', deleted: true, updated_at: at(2) },
-    });
-    await eventually(() => agentsOf(keyId), view({}));
-  });
+      // An older entry arriving late changes nothing; a deletion clears name and icon.
+      await producer.publish(Topics.AGENT_DIRECTORY, {
+        key: known,
+        value: { id: known, name: 'Stale', icon: '', deleted: false, updated_at: at(0) },
+      });
+      await producer.publish(Topics.AGENT_DIRECTORY, {
+        key: known,
+        value: { id: known, name: 'Helper', icon: '🤖', deleted: true, updated_at: at(2) },
+      });
+      await eventually(() => agentsOf(keyId), view({}));
+    },
+  );
 });
