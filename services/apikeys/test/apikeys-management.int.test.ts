@@ -55,7 +55,7 @@ describe('create', () => {
       user_id: alice.id,
       user: { id: alice.id, username: alice.username },
     });
-    expect(data.key).toMatch(/^sk-[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}$/);
+    expect(data.key).toMatch(/^sk-[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
     expect(data.key.startsWith(`${data.key_prefix}_`)).toBe(true);
     const stored = await harness.apikeys.dependencies.pool.query(
       'SELECT key_hash FROM api_keys WHERE id = $1',

@@ -3,15 +3,30 @@ import { constantTimeEqual, sha256Hex } from '@platform/crypto';
 
 /**
  * Key format: `sk-` + 12-character prefix + `_` + 43-character secret, e.g.
- * `sk-3fJq9Xb2LmQa_Yx…` (59 characters). The prefix (9 random bytes, base64url) identifies the key
- * (unique index, shown in lists, searchable); the secret is 32 bytes from the OS CSPRNG, base64url.
+ * `sk-3fJq9Xb2LmQa_Yx…` (59 characters). The prefix (12 random alphanumeric characters, about 71
+ * bits) identifies the key (unique index, shown in lists, searchable); being alphanumeric it never
+ * contains the `_` separator or `-`, so it reads unambiguously and a search for `_` matches names
+ * only. The secret is 32 bytes from the OS CSPRNG, base64url.
  * Only SHA-256 of the whole key is stored: with 256 bits of entropy a brute-force search is out of
  * reach, so a slow password KDF would only add latency to every verification.
  */
 export const KEY_PREFIX_MARK = 'sk-';
 const PREFIX_CHARS = 12;
 const SECRET_CHARS = 43;
-const KEY_PATTERN = /^sk-([A-Za-z0-9_-]{12})_([A-Za-z0-9_-]{43})$/;
+const KEY_PATTERN = /^sk-([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` characters drawn uniformly from [A-Za-z0-9] (rejection sampling keeps it unbiased). */
+function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 × 62: bytes at or above it would favour the first characters.
+      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return out;
+}
 
 export interface NewKey {
   key: string;
@@ -20,7 +35,7 @@ export interface NewKey {
 }
 
 export function generateKey(): NewKey {
-  const prefix = randomBytes(9).toString('base64url');
+  const prefix = randomAlphanumeric(PREFIX_CHARS);
   const secret = randomBytes(32).toString('base64url');
   if (prefix.length !== PREFIX_CHARS || secret.length !== SECRET_CHARS) throw new Error('key length');
   const key = `${KEY_PREFIX_MARK}${prefix}_${secret}`;
