@@ -15,6 +15,11 @@ export class SecretBox {
     this.key = deriveKey(secretKey, purpose);
   }
 
+  /** Whether `value` has the ciphertext format (it may still fail to decrypt under another key). */
+  static isCiphertext(value: string): boolean {
+    return /^v1:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]*$/.test(value);
+  }
+
   encrypt(plaintext: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);

@@ -4,7 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import swaggerUi from 'swagger-ui-express';
 import type { Authenticator } from './auth/authenticator.js';
 import { accessLog } from './http/access-log.js';
-import { errorHandler } from './http/error-handler.js';
+import { errorHandler, FORM_PARAMETER_LIMIT } from './http/error-handler.js';
 import { requestContextMiddleware } from './http/request-context.js';
 import { buildOpenApi } from './openapi/build-openapi.js';
 import type { RouteDefinition } from './routes/route-definition.js';
@@ -63,7 +63,7 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
     next();
   });
   app.use(express.json({ limit, type: ['application/json', 'application/*+json'], strict: false }));
-  app.use(express.urlencoded({ limit, extended: false, parameterLimit: 100 }));
+  app.use(express.urlencoded({ limit, extended: false, parameterLimit: FORM_PARAMETER_LIMIT }));
 
   const router = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) {

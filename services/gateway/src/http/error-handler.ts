@@ -9,6 +9,9 @@ interface BodyParserError extends Error {
   limit?: number;
 }
 
+/** Form bodies with more fields than this are refused with 413 / 1002 (docs/gateway.md). */
+export const FORM_PARAMETER_LIMIT = 100;
+
 /** Errors raised by express's body parsers, answered with the envelope instead of HTML. */
 function bodyParserError(error: BodyParserError): BusinessError | undefined {
   switch (error.type) {
@@ -16,16 +19,34 @@ function bodyParserError(error: BodyParserError): BusinessError | undefined {
       return BusinessError.named('malformed_json');
     case 'entity.too.large':
       return BusinessError.named('payload_too_large', { data: { limit_bytes: error.limit ?? null } });
+    case 'parameters.too.many':
+      return BusinessError.named('payload_too_large', { data: { limit_fields: FORM_PARAMETER_LIMIT } });
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return BusinessError.named('unsupported_media_type');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
+    case 'querystring.parse.rangeError':
       return new BusinessError(ErrorCode.BAD_REQUEST);
     default:
       return undefined;
   }
+}
+
+/**
+ * Any other client error express raises before a route runs, answered 400 / 1002 as a class: the
+ * router's "Failed to decode param" (a path parameter that is not valid percent-encoding, or is
+ * the UTF-8 encoding of a lone surrogate, which `decodeURIComponent` refuses too) and whatever
+ * 4xx a parser adds later. 5xx and status-less errors stay unexpected.
+ */
+function clientError(error: BodyParserError): BusinessError | undefined {
+  if (error instanceof URIError) return new BusinessError(ErrorCode.BAD_REQUEST);
+  const status = error.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (status === 413) return BusinessError.named('payload_too_large');
+  if (status === 415) return BusinessError.named('unsupported_media_type');
+  return new BusinessError(ErrorCode.BAD_REQUEST);
 }
 
 /**
@@ -40,7 +61,10 @@ export function errorHandler(logger: Logger) {
       res.end();
       return;
     }
-    const parserError = error instanceof Error ? bodyParserError(error as BodyParserError) : undefined;
+    const parserError =
+      error instanceof Error && !isBusinessError(error)
+        ? (bodyParserError(error as BodyParserError) ?? clientError(error as BodyParserError))
+        : undefined;
     if (parserError) {
       sendError(res, parserError);
       return;

@@ -4,7 +4,7 @@ import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { sendOk, sendRedirect } from '../http/respond.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
-import { parsePart, validationFailure } from './validation.js';
+import { collectUnsafeText, parsePart, validationFailure } from './validation.js';
 
 function hasBody(req: Request): boolean {
   const length = req.header('content-length');
@@ -32,12 +32,16 @@ function checkContentType(route: RouteDefinition<unknown>, req: Request): void {
 
 function parseInput(route: RouteDefinition<unknown>, req: Request): RouteInput<unknown, unknown, unknown> {
   const errors: Record<string, string[]> = {};
-  const params = parsePart(route.params, req.params, errors);
-  const query = parsePart(route.query, req.query, errors);
   const rawBody: unknown = req.body === undefined ? {} : req.body;
   if (route.body && (typeof rawBody !== 'object' || rawBody === null || Array.isArray(rawBody))) {
     throw validationFailure({ body: ['must be a JSON object'] });
   }
+  for (const part of [req.params, req.query, route.body ? rawBody : undefined]) {
+    collectUnsafeText(part, '', errors);
+  }
+  if (Object.keys(errors).length > 0) throw validationFailure(errors);
+  const params = parsePart(route.params, req.params, errors);
+  const query = parsePart(route.query, req.query, errors);
   const body = parsePart(route.body, rawBody, errors);
   if (Object.keys(errors).length > 0) throw validationFailure(errors);
   return { params, query, body };

@@ -28,6 +28,39 @@ export function parsePart<T>(
   return undefined as T;
 }
 
+const UNSAFE_TEXT_MESSAGE = 'must be valid Unicode text without NUL characters';
+
+/** A NUL, or a surrogate half without its pair (the `lib` target has no `isWellFormed`). */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
+const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unsafeText(text: string): boolean {
+  return UNSAFE_TEXT.test(text);
+}
+
+/**
+ * Every string of a request part (values and object keys, at any depth) that Postgres, protobuf or
+ * a header could not carry as is: a NUL character (Postgres text and jsonb refuse it) or a lone
+ * surrogate (UTF-8 cannot encode it, so it would be silently replaced). Refused at the edge as one
+ * class, 422 / 1001 naming the field, so no route or service has to think about it.
+ */
+export function collectUnsafeText(value: unknown, field: string, errors: Record<string, string[]>): void {
+  if (typeof value === 'string') {
+    if (unsafeText(value)) (errors[field || '_'] ??= []).push(UNSAFE_TEXT_MESSAGE);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+  for (const [key, item] of entries) {
+    const name = String(key);
+    if (unsafeText(name)) {
+      (errors[field || '_'] ??= []).push(`keys ${UNSAFE_TEXT_MESSAGE}`);
+      continue;
+    }
+    collectUnsafeText(item, field ? `${field}.${name}` : name, errors);
+  }
+}
+
 export function validationFailure(errors: Record<string, string[]>): BusinessError {
   return BusinessError.validation(errors);
 }

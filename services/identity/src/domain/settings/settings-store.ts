@@ -1,4 +1,4 @@
-import type { SecretBox } from '@platform/crypto';
+import { SecretBox } from '@platform/crypto';
 import type { Pool } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import { readAllSettings, writeSettings } from '../../data/settings-repository.js';
@@ -13,6 +13,12 @@ import {
 
 function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTING_DEFINITIONS, key);
+}
+
+/** `''` or `{}`: a secret that is not set. */
+export function isEmptySecret(value: unknown): boolean {
+  if (value === '' || value === null || value === undefined) return true;
+  return typeof value === 'object' && Object.keys(value).length === 0;
 }
 
 function defaults(): SiteSettings {
@@ -46,10 +52,7 @@ export class SettingsStore implements SettingsReader {
     const values = defaults() as Record<string, unknown>;
     for (const row of await readAllSettings(this.pool)) {
       if (!isSettingKey(row.key)) continue;
-      values[row.key] =
-        isSecretSetting(row.key) && typeof row.value === 'string' && row.value !== ''
-          ? this.secrets.decrypt(row.value)
-          : row.value;
+      values[row.key] = isSecretSetting(row.key) ? this.reveal(row.key, row.value) : row.value;
     }
     const value = values as SiteSettings;
     this.cached = { value, expiresAt: Date.now() + this.ttlMs };
@@ -73,14 +76,32 @@ export class SettingsStore implements SettingsReader {
         errors[key] = parsed.error.issues.map((issue) => issue.message);
         continue;
       }
-      const value =
-        isSecretSetting(key) && parsed.data !== '' ? this.secrets.encrypt(String(parsed.data)) : parsed.data;
-      rows.push({ key, value });
+      rows.push({ key, value: isSecretSetting(key) ? this.seal(parsed.data) : parsed.data });
     }
     if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
     await writeSettings(this.pool, rows, actorUserId);
     this.invalidate();
     return rows.map((row) => row.key);
+  }
+
+  /**
+   * A secret at rest: empty values (`''`, `{}`) stay as they are so "not set" needs no key; strings
+   * are encrypted as is, structured values (webhook_headers) as their JSON.
+   */
+  private seal(value: unknown): unknown {
+    if (isEmptySecret(value)) return value;
+    return this.secrets.encrypt(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+
+  /**
+   * The inverse of `seal`. A value that is not ciphertext was saved before its setting became a
+   * secret (the robot webhook URLs, webhook_headers): it is read as is and encrypted on its next
+   * save (docs/identity.md).
+   */
+  private reveal(key: SettingKey, stored: unknown): unknown {
+    if (typeof stored !== 'string' || !SecretBox.isCiphertext(stored)) return stored;
+    const plaintext = this.secrets.decrypt(stored);
+    return typeof SETTING_DEFINITIONS[key].default === 'string' ? plaintext : JSON.parse(plaintext);
   }
 
   invalidate(): void {

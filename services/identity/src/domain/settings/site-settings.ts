@@ -6,8 +6,26 @@ import { z } from 'zod';
  * and the typed reader all use.
  */
 const channelType = z.enum(['webhook', 'app']);
+/**
+ * Every free-text setting is bounded and refuses NUL (Postgres jsonb cannot store it): the gateway
+ * already refuses NUL at the edge, this keeps the store safe for callers that skip the edge.
+ */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL');
 const url = z.url().max(2048);
-const shortText = z.string().max(255);
+const shortText = text(255);
+/** RFC 5321: 254 characters for an address (the 256-octet forward path less its brackets). */
+const emailAddress = z.email().max(254);
+/** Header names are RFC 9110 tokens; values are visible ASCII and spaces (no CR/LF injection). */
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/, 'must be an HTTP header name');
+const headerValue = z
+  .string()
+  .max(4096)
+  .regex(/^[\t\x20-\x7e]*$/, 'must be visible ASCII (no line breaks)');
+export const MAX_WEBHOOK_HEADERS = 50;
 
 export const SETTING_DEFINITIONS = {
   // ---- accounts and sessions
@@ -34,7 +52,7 @@ export const SETTING_DEFINITIONS = {
   password_require_digit: { schema: z.boolean(), default: true },
   password_require_symbol: { schema: z.boolean(), default: false },
   // ---- model endpoint allowlist (origins; the models service validates outbound requests)
-  model_endpoint_allowlist: { schema: z.array(z.string().max(512)).max(200), default: [] as string[] },
+  model_endpoint_allowlist: { schema: z.array(text(512)).max(200), default: [] as string[] },
   // ---- email
   smtp_enabled: { schema: z.boolean(), default: false },
   smtp_host: { schema: shortText, default: '' },
@@ -43,11 +61,11 @@ export const SETTING_DEFINITIONS = {
   smtp_username: { schema: shortText, default: '' },
   smtp_password: { schema: shortText, default: '', secret: true },
   email_from_name: { schema: shortText, default: 'Agent Platform' },
-  email_from_address: { schema: z.union([z.email(), z.literal('')]), default: '' },
+  email_from_address: { schema: z.union([emailAddress, z.literal('')]), default: '' },
   // ---- dingtalk
   dingtalk_enabled: { schema: z.boolean(), default: false },
   dingtalk_notification_type: { schema: channelType, default: 'webhook' as const },
-  dingtalk_webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  dingtalk_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
   dingtalk_webhook_secret: { schema: shortText, default: '', secret: true },
   dingtalk_app_key: { schema: shortText, default: '' },
   dingtalk_app_secret: { schema: shortText, default: '', secret: true },
@@ -55,29 +73,35 @@ export const SETTING_DEFINITIONS = {
   // ---- wechat (WeCom)
   wechat_enabled: { schema: z.boolean(), default: false },
   wechat_notification_type: { schema: channelType, default: 'webhook' as const },
-  wechat_webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  wechat_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
   wechat_corp_id: { schema: shortText, default: '' },
   wechat_agent_id: { schema: shortText, default: '' },
   wechat_secret: { schema: shortText, default: '', secret: true },
   // ---- feishu
   feishu_enabled: { schema: z.boolean(), default: false },
   feishu_notification_type: { schema: channelType, default: 'webhook' as const },
-  feishu_webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
+  feishu_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
   feishu_webhook_secret: { schema: shortText, default: '', secret: true },
   feishu_app_id: { schema: shortText, default: '' },
   feishu_app_secret: { schema: shortText, default: '', secret: true },
-  // ---- slack (the incoming-webhook URL embeds its token, so it is a secret)
+  // ---- slack (like the DingTalk, WeCom and Feishu robot URLs, the URL embeds its token: a secret)
   slack_enabled: { schema: z.boolean(), default: false },
   slack_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
   // ---- generic webhook
   webhook_enabled: { schema: z.boolean(), default: false },
   webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
   webhook_method: { schema: z.enum(['POST', 'GET']), default: 'POST' as const },
+  // Headers usually carry the receiver's credentials (Authorization, X-Api-Key): a secret.
   webhook_headers: {
-    schema: z.record(z.string().max(256), z.string().max(4096)),
+    schema: z
+      .record(headerName, headerValue)
+      .refine((headers) => Object.keys(headers).length <= MAX_WEBHOOK_HEADERS, {
+        message: `at most ${MAX_WEBHOOK_HEADERS} headers`,
+      }),
     default: {} as Record<string, string>,
+    secret: true,
   },
-  webhook_body_template: { schema: z.string().max(65_536), default: '' },
+  webhook_body_template: { schema: text(65_536), default: '' },
   webhook_secret: { schema: shortText, default: '', secret: true },
 } satisfies Record<string, { schema: z.ZodType; default: unknown; secret?: boolean }>;
 

@@ -15,7 +15,7 @@ export interface UpdateSettingsInput {
 
 /**
  * Partial update by spec names. So a client can PUT back what it read, `<secret>_set` flags (when
- * booleans) are ignored and a secret given as `null` keeps its value; `""` clears a secret. Every
+ * booleans) and `<secret>_hint` echoes are ignored and a secret given as `null` keeps its value; `""` clears a secret. Every
  * other name goes to the store, which rejects unknown names and bad values with 1001 per field.
  * Audited by name only (never values) and announced as `settings.changed` so every replica of
  * every service drops its cache.
@@ -23,7 +23,7 @@ export interface UpdateSettingsInput {
 export async function updateSiteSettings(deps: IdentityDependencies, input: UpdateSettingsInput) {
   const changes: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input.changes)) {
-    if (isSecretSetFlag(name) && typeof value === 'boolean') continue;
+    if (isSecretSetFlag(name, value)) continue;
     if (isSecretName(name) && value === null) continue;
     changes[name] = value;
   }
