@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteDefinition } from '../routes/route-definition.js';
+import { describeCodes, errorStatusCodes } from './error-responses.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -35,10 +36,16 @@ function envelope(data: JsonSchema): JsonSchema {
   };
 }
 
-const errorResponse = {
-  description: 'Error envelope',
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-};
+function errorResponses(route: RouteDefinition<unknown>): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, codes] of [...errorStatusCodes(route)].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: describeCodes(codes),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  return responses;
+}
 
 function operation(route: RouteDefinition<unknown>): JsonSchema {
   const dataSchema = route.response ? toJsonSchema(route.response, 'output') : {};
@@ -52,9 +59,7 @@ function operation(route: RouteDefinition<unknown>): JsonSchema {
         description: 'Success envelope',
         content: { 'application/json': { schema: envelope(dataSchema) } },
       },
-      '400': errorResponse,
-      '422': errorResponse,
-      '500': errorResponse,
+      ...errorResponses(route),
     },
   };
   if (route.redirect) {
@@ -73,7 +78,6 @@ function operation(route: RouteDefinition<unknown>): JsonSchema {
   if (route.auth !== 'public') {
     op.security =
       route.auth === 'user_or_api_key' ? [{ bearerJwt: [] }, { apiKey: [] }] : [{ bearerJwt: [] }];
-    Object.assign(op.responses as JsonSchema, { '401': errorResponse, '403': errorResponse });
     if (route.permission) op['x-permission'] = route.permission;
   }
   return op;
@@ -104,7 +108,10 @@ export function buildOpenApi(routes: RouteDefinition<unknown>[], version: string
         },
       },
       schemas: {
-        ErrorEnvelope: envelope({ type: ['object', 'null'] }),
+        ErrorEnvelope: envelope({
+          type: ['object', 'null'],
+          description: '1001: `errors` maps each field to its messages; other codes may carry details',
+        }),
       },
     },
   };

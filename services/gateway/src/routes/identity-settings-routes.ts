@@ -6,11 +6,24 @@ import { defineRoute } from './route-definition.js';
 const MAX_SETTINGS_PER_UPDATE = 150;
 
 /**
- * Names are validated by the identity service (it owns the setting definitions): the gateway only
- * bounds the shape so an oversized or non-object body never reaches it.
+ * The shapes a setting value can take, each bounded by the largest any setting allows (the
+ * 64 KiB webhook body template; 200 allowlist origins; 50 webhook headers).
+ */
+const settingValue = z.union([
+  z.null(),
+  z.boolean(),
+  z.number(),
+  z.string().max(65_536),
+  z.array(z.string().max(2048)).max(200),
+  z.record(z.string().max(256), z.string().max(4096)),
+]);
+
+/**
+ * Names and exact bounds are validated by the identity service (it owns the setting definitions):
+ * the gateway only bounds the shape so an oversized or exotic body never reaches it.
  */
 const settingsUpdateBody = z
-  .record(z.string().min(1).max(100), z.unknown())
+  .record(z.string().min(1).max(100), settingValue)
   .refine((changes) => Object.keys(changes).length <= MAX_SETTINGS_PER_UPDATE, {
     message: `at most ${MAX_SETTINGS_PER_UPDATE} settings per update`,
   });

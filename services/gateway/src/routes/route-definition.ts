@@ -1,5 +1,5 @@
 import type { Principal } from '@platform/grpc';
-import type { Locale, MsgKey } from '@platform/errors';
+import type { ErrorCode, Locale, MsgKey } from '@platform/errors';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
@@ -10,6 +10,9 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
  * - `user_or_api_key`: a JWT, or an API key (`Authorization: Bearer sk-…`) verified by apikeys.
  */
 export type AuthRequirement = 'public' | 'user' | 'user_or_api_key';
+
+/** A business code a route can answer: at its catalog HTTP status, or at the one given. */
+export type RouteError = ErrorCode | { code: ErrorCode; status: number };
 
 /** What a route's `invoke` gets besides its validated input. */
 export interface RouteContext<Clients> {
@@ -60,6 +63,12 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /**
+   * Business codes the route's service can answer, for the OpenAPI document. What the edge raises
+   * (400/1002, 401, 403, 404 on a path parameter, 413, 415, 422/1001, 500, 503, 504) is derived
+   * from `auth`, `permission`, `params`, `query` and `body` (openapi/error-responses.ts).
+   */
+  errors?: RouteError[];
   /** Schema of `data` in the success envelope, for the OpenAPI document. */
   response?: z.ZodType<unknown>;
   /** Calls one RPC (through `context.clients`) and returns its response. */

@@ -36,9 +36,10 @@ function parseInput(route: RouteDefinition<unknown>, req: Request): RouteInput<u
   if (route.body && (typeof rawBody !== 'object' || rawBody === null || Array.isArray(rawBody))) {
     throw validationFailure({ body: ['must be a JSON object'] });
   }
-  for (const part of [req.params, req.query, route.body ? rawBody : undefined]) {
-    collectUnsafeText(part, '', errors);
-  }
+  // Only the parts the route reads: an undeclared query parameter is ignored, not refused.
+  if (route.params) collectUnsafeText(req.params, '', errors);
+  if (route.query) collectUnsafeText(req.query, '', errors);
+  if (route.body) collectUnsafeText(rawBody, '', errors);
   if (Object.keys(errors).length > 0) throw validationFailure(errors);
   const params = parsePart(route.params, req.params, errors);
   const query = parsePart(route.query, req.query, errors);
