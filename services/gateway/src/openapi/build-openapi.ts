@@ -44,6 +44,11 @@ function errorResponses(route: RouteDefinition<unknown>): Record<string, unknown
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
     };
   }
+  // Node's HTTP parser refuses a request line plus headers above its limit (16 KiB) before express
+  // runs, with an empty body: no envelope is possible there.
+  responses['431'] = {
+    description: 'Request line and headers too large (refused by the HTTP server, no body)',
+  };
   return responses;
 }
 

@@ -1,4 +1,5 @@
 import type * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { paged } from './identity-route-schemas.js';
@@ -53,6 +54,13 @@ function userAction(path: string, summary: string, rpc: Action) {
   return defineRoute<ServiceClients, UserParams, undefined, undefined, adminUsersV1.AdminUserRecord>({
     method: 'post',
     path: `/admin/users/:id/${path}`,
+    errors: [
+      ErrorCode.USER_NOT_FOUND,
+      ErrorCode.USER_ALREADY_ACTIVE,
+      ErrorCode.USER_ALREADY_INACTIVE,
+      ErrorCode.CANNOT_DEACTIVATE_SUPERUSER,
+      ErrorCode.INSUFFICIENT_PRIVILEGES,
+    ],
     summary,
     tags: ['admin-users'],
     auth: 'user',
@@ -96,6 +104,7 @@ export const identityAdminUsersRoutes = [
   defineRoute<ServiceClients, UserParams, undefined, RolesBody, adminUsersV1.AdminUserRecord>({
     method: 'put',
     path: '/admin/users/:id/roles',
+    errors: [ErrorCode.USER_NOT_FOUND, ErrorCode.ROLE_NOT_FOUND, ErrorCode.INSUFFICIENT_PRIVILEGES],
     summary: "Replace a user's roles",
     tags: ['admin-users'],
     auth: 'user',

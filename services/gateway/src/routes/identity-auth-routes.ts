@@ -1,4 +1,5 @@
 import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import {
@@ -118,6 +119,13 @@ export const identityAuthRoutes = [
   defineRoute<ServiceClients, undefined, undefined, RegisterBody, authV1.AccountUser>({
     method: 'post',
     path: '/register',
+    errors: [
+      ErrorCode.REGISTRATION_DISABLED,
+      ErrorCode.USERNAME_EXISTS,
+      ErrorCode.EMAIL_EXISTS,
+      ErrorCode.CAPTCHA_REQUIRED,
+      ErrorCode.CAPTCHA_INVALID,
+    ],
     summary: 'Create an account (outcome by the approval and verification settings)',
     tags: ['auth'],
     auth: 'public',
@@ -143,6 +151,15 @@ export const identityAuthRoutes = [
   defineRoute<ServiceClients, undefined, undefined, LoginForm, authV1.LoginResult>({
     method: 'post',
     path: '/login/access-token',
+    errors: [
+      { code: ErrorCode.INVALID_CREDENTIALS, status: 400 },
+      { code: ErrorCode.INACTIVE_USER, status: 400 },
+      ErrorCode.ACCOUNT_LOCKED,
+      ErrorCode.EMAIL_NOT_VERIFIED,
+      ErrorCode.PASSWORD_LOGIN_DISABLED,
+      ErrorCode.CAPTCHA_REQUIRED,
+      ErrorCode.CAPTCHA_INVALID,
+    ],
     summary: 'Password login (form-encoded)',
     tags: ['auth'],
     auth: 'public',
@@ -193,6 +210,7 @@ export const identityAuthRoutes = [
   defineRoute<ServiceClients, undefined, undefined, ChangePasswordBody, authV1.ChangePasswordResponse>({
     method: 'post',
     path: '/users/me/change-password',
+    errors: [{ code: ErrorCode.INVALID_CREDENTIALS, status: 400 }, ErrorCode.PASSWORD_MIN_AGE_NOT_MET],
     summary: 'Change the own password (clears a forced change)',
     tags: ['users'],
     auth: 'user',

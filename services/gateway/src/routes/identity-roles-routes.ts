@@ -1,5 +1,6 @@
 import type * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
 import type { RequestOf } from '@platform/grpc';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { paged, requestOrigin } from './identity-route-schemas.js';
@@ -94,6 +95,7 @@ export const identityRolesRoutes = [
     ...manage,
     method: 'post',
     path: '/admin/roles',
+    errors: [ErrorCode.ROLE_NAME_EXISTS, ErrorCode.PERMISSION_NOT_FOUND, ErrorCode.INSUFFICIENT_PRIVILEGES],
     summary: 'Create a role',
     body: createBody,
     response: roleSchema,
@@ -108,6 +110,13 @@ export const identityRolesRoutes = [
     ...manage,
     method: 'put',
     path: '/admin/roles/:id',
+    errors: [
+      ErrorCode.ROLE_NOT_FOUND,
+      ErrorCode.ROLE_NAME_EXISTS,
+      ErrorCode.PERMISSION_NOT_FOUND,
+      ErrorCode.CANNOT_MODIFY_SYSTEM_ROLE,
+      ErrorCode.INSUFFICIENT_PRIVILEGES,
+    ],
     summary: 'Update a role (name, description, permission set)',
     params: roleParams,
     body: updateBody,
@@ -125,6 +134,7 @@ export const identityRolesRoutes = [
     ...manage,
     method: 'delete',
     path: '/admin/roles/:id',
+    errors: [ErrorCode.ROLE_NOT_FOUND, ErrorCode.ROLE_IN_USE, ErrorCode.CANNOT_DELETE_SYSTEM_ROLE],
     summary: 'Delete a custom role that no user holds',
     params: roleParams,
     response: z.object({ id: z.uuid() }),

@@ -1,5 +1,6 @@
 import type * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
 import type { RequestOf } from '@platform/grpc';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { loginResult, presentLogin } from './identity-auth-routes.js';
@@ -165,6 +166,7 @@ export const identitySsoRoutes = [
   defineRoute<ServiceClients, ProviderParams, undefined, undefined, ssoV1.StartSsoLoginResponse>({
     method: 'get',
     path: '/sso/login/:provider_name',
+    errors: [ErrorCode.SSO_PROVIDER_NOT_FOUND],
     summary: 'Start an OpenID Connect sign-in: 302 to the provider (JSON clients get the URL)',
     tags: ['sso'],
     auth: 'public',
@@ -179,6 +181,7 @@ export const identitySsoRoutes = [
   defineRoute<ServiceClients, ProviderParams, CallbackQuery, undefined, ssoV1.CompleteSsoLoginResponse>({
     method: 'get',
     path: '/sso/callback/:provider_name',
+    errors: [ErrorCode.SSO_PROVIDER_NOT_FOUND, ErrorCode.SSO_REGISTRATION_DISABLED, ErrorCode.FORBIDDEN],
     summary: "The provider's redirect back: signs in, links or creates the account",
     tags: ['sso'],
     auth: 'public',
@@ -247,6 +250,7 @@ export const identitySsoRoutes = [
   defineRoute<ServiceClients, undefined, undefined, CreateBody, ssoV1.SsoProviderRecord>({
     method: 'post',
     path: '/admin/sso/providers',
+    errors: [ErrorCode.SSO_PROVIDER_NAME_EXISTS, ErrorCode.SSO_INVALID_CONFIGURATION],
     summary: 'Add an OpenID Connect provider (the issuer is checked by discovery)',
     ...adminUpdate,
     body: createBody,
@@ -263,6 +267,7 @@ export const identitySsoRoutes = [
   defineRoute<ServiceClients, IdParams, undefined, UpdateBody, ssoV1.SsoProviderRecord>({
     method: 'put',
     path: '/admin/sso/providers/:id',
+    errors: [ErrorCode.SSO_PROVIDER_NAME_EXISTS, ErrorCode.SSO_INVALID_CONFIGURATION],
     summary: 'Update an SSO provider (partial; a new issuer is checked by discovery)',
     ...adminUpdate,
     params: idParams,

@@ -1,4 +1,5 @@
 import type * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { paged } from './identity-route-schemas.js';
@@ -64,6 +65,7 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'post',
     path: '/teams',
+    errors: [ErrorCode.TEAM_NAME_EXISTS],
     summary: 'Create a team (the caller becomes OWNER)',
     body: createBody,
     response: teamSchema,
@@ -90,6 +92,7 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'get',
     path: '/teams/:id',
+    errors: [ErrorCode.TEAM_NOT_FOUND, ErrorCode.NOT_TEAM_MEMBER],
     summary: 'A team with its members',
     params: teamParams,
     response: detailSchema,
@@ -101,6 +104,7 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'delete',
     path: '/teams/:id',
+    errors: [ErrorCode.TEAM_NOT_FOUND, ErrorCode.TEAM_OWNER_REQUIRED, ErrorCode.CANNOT_DELETE_DEFAULT_TEAM],
     summary: 'Delete a team (OWNER or global admin; not the default team)',
     params: teamParams,
     response: z.object({ team_id: z.uuid() }),
@@ -111,6 +115,14 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'post',
     path: '/teams/:id/members',
+    errors: [
+      ErrorCode.TEAM_NOT_FOUND,
+      ErrorCode.USER_NOT_FOUND,
+      ErrorCode.ALREADY_TEAM_MEMBER,
+      ErrorCode.CANNOT_ADD_AS_OWNER,
+      ErrorCode.TEAM_ADMIN_REQUIRED,
+      ErrorCode.NOT_TEAM_MEMBER,
+    ],
     summary: 'Add a member as ADMIN or MEMBER (team OWNER/ADMIN)',
     params: teamParams,
     body: addMemberBody,
@@ -126,6 +138,14 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'put',
     path: '/teams/:id/members/:user_id',
+    errors: [
+      ErrorCode.TEAM_NOT_FOUND,
+      ErrorCode.TEAM_MEMBER_NOT_FOUND,
+      ErrorCode.CANNOT_PROMOTE_TO_OWNER,
+      ErrorCode.CANNOT_CHANGE_OWNER_ROLE,
+      ErrorCode.TEAM_ADMIN_REQUIRED,
+      ErrorCode.NOT_TEAM_MEMBER,
+    ],
     summary: "Change a member's team role (team OWNER/ADMIN)",
     params: memberParams,
     body: roleBody,
@@ -141,6 +161,13 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'delete',
     path: '/teams/:id/members/:user_id',
+    errors: [
+      ErrorCode.TEAM_NOT_FOUND,
+      ErrorCode.TEAM_MEMBER_NOT_FOUND,
+      ErrorCode.CANNOT_REMOVE_OWNER,
+      ErrorCode.TEAM_ADMIN_REQUIRED,
+      ErrorCode.NOT_TEAM_MEMBER,
+    ],
     summary: 'Remove a member (team OWNER/ADMIN; never the owner)',
     params: memberParams,
     response: z.object({ team_id: z.uuid(), user_id: z.uuid() }),
@@ -151,6 +178,11 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'post',
     path: '/teams/:id/leave',
+    errors: [
+      ErrorCode.TEAM_NOT_FOUND,
+      ErrorCode.OWNER_CANNOT_LEAVE,
+      { code: ErrorCode.NOT_TEAM_MEMBER, status: 404 },
+    ],
     summary: 'Leave a team (the owner transfers ownership first)',
     params: teamParams,
     response: z.object({ team_id: z.uuid() }),
@@ -161,6 +193,12 @@ export const identityTeamsRoutes = [
     ...base,
     method: 'post',
     path: '/teams/:id/transfer-ownership',
+    errors: [
+      ErrorCode.TEAM_NOT_FOUND,
+      ErrorCode.TEAM_MEMBER_NOT_FOUND,
+      ErrorCode.TEAM_OWNER_REQUIRED,
+      ErrorCode.NOT_TEAM_MEMBER,
+    ],
     summary: 'Hand ownership to a member (OWNER; the old owner becomes ADMIN)',
     params: teamParams,
     body: transferBody,

@@ -1,4 +1,5 @@
 import type * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute } from './route-definition.js';
@@ -44,6 +45,13 @@ export const identityTotpRoutes = [
   defineRoute<ServiceClients, undefined, undefined, undefined, totpV1.TotpSetup>({
     method: 'post',
     path: '/totp/setup',
+    errors: [
+      ErrorCode.UNAUTHORIZED,
+      ErrorCode.INVALID_TOKEN,
+      ErrorCode.INACTIVE_USER,
+      { code: ErrorCode.INVALID_CREDENTIALS, status: 403 },
+      ErrorCode.TOTP_ALREADY_ENABLED,
+    ],
     summary: 'Start TOTP setup (Bearer access token or enrollment temp token)',
     tags: ['totp'],
     auth: 'public',
@@ -54,6 +62,16 @@ export const identityTotpRoutes = [
   defineRoute<ServiceClients, undefined, undefined, CodeBody, totpV1.TotpEnabled>({
     method: 'post',
     path: '/totp/enable',
+    errors: [
+      ErrorCode.UNAUTHORIZED,
+      ErrorCode.INVALID_TOKEN,
+      ErrorCode.INACTIVE_USER,
+      { code: ErrorCode.INVALID_CREDENTIALS, status: 403 },
+      ErrorCode.TOTP_ALREADY_ENABLED,
+      ErrorCode.TOTP_SETUP_EXPIRED,
+      ErrorCode.TOTP_INVALID,
+      ErrorCode.TOTP_RATE_LIMITED,
+    ],
     summary: 'Confirm setup with a code; returns backup codes (and a session after enrollment)',
     tags: ['totp'],
     auth: 'public',
@@ -77,6 +95,7 @@ export const identityTotpRoutes = [
   defineRoute<ServiceClients, undefined, undefined, CodeBody, totpV1.DisableTotpResponse>({
     method: 'post',
     path: '/totp/disable',
+    errors: [ErrorCode.TOTP_NOT_ENABLED, ErrorCode.TOTP_INVALID, ErrorCode.TOTP_RATE_LIMITED],
     summary: 'Turn TOTP off (authenticator code or backup code)',
     tags: ['totp'],
     auth: 'user',
@@ -89,6 +108,7 @@ export const identityTotpRoutes = [
   defineRoute<ServiceClients, undefined, undefined, CodeBody, totpV1.BackupCodes>({
     method: 'post',
     path: '/totp/regenerate-backup-codes',
+    errors: [ErrorCode.TOTP_NOT_ENABLED, ErrorCode.TOTP_INVALID, ErrorCode.TOTP_RATE_LIMITED],
     summary: 'Replace all backup codes (authenticator code or backup code)',
     tags: ['totp'],
     auth: 'user',
@@ -113,6 +133,14 @@ export const identityTotpRoutes = [
   defineRoute<ServiceClients, undefined, undefined, VerifyTotpForm, totpV1.TotpLoginSession>({
     method: 'post',
     path: '/login/verify-totp',
+    errors: [
+      { code: ErrorCode.INVALID_TOKEN, status: 400 },
+      { code: ErrorCode.TOKEN_EXPIRED, status: 400 },
+      { code: ErrorCode.INACTIVE_USER, status: 400 },
+      ErrorCode.TOTP_NOT_ENABLED,
+      ErrorCode.TOTP_INVALID,
+      ErrorCode.TOTP_RATE_LIMITED,
+    ],
     summary: 'Finish a two-factor login (form-encoded)',
     tags: ['auth'],
     auth: 'public',

@@ -1,4 +1,5 @@
 import type * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { captchaFields, captchaProof, email, password, requestOrigin } from './identity-route-schemas.js';
@@ -104,6 +105,11 @@ export const identityVerificationRoutes = [
     ...emailVerified,
     method: 'post',
     path: '/verify-email',
+    errors: [
+      ErrorCode.VERIFICATION_CODE_INVALID,
+      ErrorCode.VERIFICATION_CODE_EXPIRED,
+      { code: ErrorCode.NOT_FOUND, status: 400 },
+    ],
     summary: 'Check a mailed 6-digit code (register: marks the address verified)',
     body: verifyEmailBody,
     invoke: ({ body }, context) =>
@@ -150,6 +156,11 @@ export const identityVerificationRoutes = [
     ...base,
     method: 'post',
     path: '/reset-password',
+    errors: [
+      ErrorCode.VERIFICATION_CODE_INVALID,
+      ErrorCode.VERIFICATION_CODE_EXPIRED,
+      { code: ErrorCode.NOT_FOUND, status: 400 },
+    ],
     summary: 'Set a new password with a mailed code (email + code) or link token',
     body: resetPasswordBody,
     response: passwordReset,
