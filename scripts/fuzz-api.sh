@@ -25,7 +25,9 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
 fi
 
 TOKEN="$(GATEWAY_URL="$GATEWAY_URL" node "$ROOT/scripts/fuzz-user.mjs")"
-mkdir -p "$REPORT_DIR"
+mkdir -p "$REPORT_DIR" "$ROOT/.stack/fuzz"
+# Schemathesis keeps a crash cache in its working directory: keep it out of the source tree.
+cd "$ROOT/.stack/fuzz"
 
 # Excluded: POST /logout would revoke the fuzz user's own token and leave the rest of the run
 # unauthenticated. Stateful testing is off to keep the run bounded (< 3 min on 2 cores).

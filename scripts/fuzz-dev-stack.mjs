@@ -32,7 +32,12 @@ const identity = await startIdentity(
   logger,
   'fuzz',
 );
-const identityGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: identity.services });
+const identityGrpc = await startGrpcServer({
+  host: '127.0.0.1',
+  port: 0,
+  logger,
+  services: identity.services,
+});
 const apikeys = await startApiKeys(
   loadApiKeysConfig({
     ...common,

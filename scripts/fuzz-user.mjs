@@ -19,7 +19,12 @@ async function register(username, password) {
   const res = await call('/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, email: `${username}@fuzz.example.test`, password, terms_accepted: true }),
+    body: JSON.stringify({
+      username,
+      email: `${username}@fuzz.example.test`,
+      password,
+      terms_accepted: true,
+    }),
   });
   if (res.body.code !== 0 && res.body.code !== 5002) {
     throw new Error(`register ${username}: ${res.status} ${JSON.stringify(res.body)}`);
