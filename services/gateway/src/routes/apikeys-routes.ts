@@ -1,4 +1,5 @@
 import type { apikeysV1 } from '@platform/contracts';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import {
@@ -148,6 +149,7 @@ export const apikeysRoutes = [
     ...base,
     method: 'post',
     path: '/api-keys',
+    errors: [{ code: ErrorCode.VALIDATION_ERROR, status: 400 }],
     summary: 'Create a key; the full `key` is returned once',
     permission: 'apikey:create',
     body: createBody,
@@ -171,6 +173,7 @@ export const apikeysRoutes = [
     ...base,
     method: 'put',
     path: '/api-keys/:key_id',
+    errors: [{ code: ErrorCode.VALIDATION_ERROR, status: 400 }],
     summary: 'Partial update; applies to the very next request made with the key',
     permission: 'apikey:update',
     params: keyParams,

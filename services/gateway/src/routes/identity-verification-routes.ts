@@ -91,6 +91,11 @@ export const identityVerificationRoutes = [
   defineRoute<ServiceClients, undefined, undefined, SendBody, SendResponse>({
     ...mailSent,
     path: '/send-verification',
+    errors: [
+      { code: ErrorCode.NOT_FOUND, status: 400 },
+      { code: ErrorCode.VALIDATION_ERROR, status: 400 },
+      ErrorCode.EMAIL_SEND_TOO_FREQUENT,
+    ],
     summary: 'Queue a verification (register) or reset (reset_password) mail',
     body: sendVerificationBody,
     invoke: ({ body }, context) =>
@@ -124,6 +129,11 @@ export const identityVerificationRoutes = [
     ...emailVerified,
     method: 'get',
     path: '/verify',
+    errors: [
+      ErrorCode.VERIFICATION_CODE_INVALID,
+      ErrorCode.VERIFICATION_CODE_EXPIRED,
+      { code: ErrorCode.NOT_FOUND, status: 400 },
+    ],
     summary: 'Verify by the link token of a mail (same result as the code flow)',
     query: verifyQuery,
     invoke: ({ query }, context) =>
@@ -132,6 +142,7 @@ export const identityVerificationRoutes = [
   defineRoute<ServiceClients, undefined, undefined, EmailBody, SendResponse>({
     ...mailSent,
     path: '/resend-verification',
+    errors: [{ code: ErrorCode.VALIDATION_ERROR, status: 400 }, ErrorCode.EMAIL_SEND_TOO_FREQUENT],
     summary: 'Queue the verification mail again (unknown addresses succeed silently)',
     body: emailBody,
     invoke: ({ body }, context) =>
