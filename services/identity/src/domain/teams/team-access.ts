@@ -60,14 +60,17 @@ export async function loadMember(client: PoolClient, team: TeamRow, userId: stri
   return member;
 }
 
-/** Tells the affected user about a membership change; `data` always names the team. */
+/**
+ * Tells the affected user about a membership change, in the change's transaction; `data` always
+ * names the team.
+ */
 export function notifyMember(
-  deps: IdentityDependencies,
+  tx: PoolClient,
   team: TeamRow,
   userId: string,
   notice: { type: string; title: string; content: string; data?: Record<string, unknown> },
 ) {
-  return notifyUser(deps, {
+  return notifyUser(tx, {
     ...notice,
     userId,
     teamId: team.id,
