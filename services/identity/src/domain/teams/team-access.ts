@@ -94,3 +94,16 @@ export function toTeamRecord(team: TeamRow) {
 export function toTeamMemberRecord(member: TeamMemberRow) {
   return { ...member, joined_at: member.joined_at.toISOString() };
 }
+
+/**
+ * Members' e-mail addresses are for the people who manage the team: its OWNER/ADMIN and global
+ * admins. Everyone else (every user is in the default team) sees only their own.
+ */
+export function canSeeMemberEmails(team: TeamRow, caller: Principal): boolean {
+  return team.my_role === 'OWNER' || team.my_role === 'ADMIN' || isGlobalAdmin(caller);
+}
+
+export function toVisibleMemberRecord(member: TeamMemberRow, caller: Principal, showEmails: boolean) {
+  const record = toTeamMemberRecord(member);
+  return showEmails || member.user_id === caller.user_id ? record : { ...record, email: '' };
+}

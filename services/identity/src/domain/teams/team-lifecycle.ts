@@ -7,6 +7,7 @@ import {
   insertMember,
   insertTeam,
   listMembers,
+  listMembersPage,
   listTeams,
   setMemberRole,
   touchTeam,
@@ -15,13 +16,14 @@ import type { IdentityDependencies } from '../../identity-service.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { pageWindow } from '../rbac/paging.js';
 import {
+  canSeeMemberEmails,
   loadMember,
   loadTeam,
   notifyMember,
   requireTeamOwner,
   requireTeamVisible,
-  toTeamMemberRecord,
   toTeamRecord,
+  toVisibleMemberRecord,
 } from './team-access.js';
 
 /** Any signed-in user may create a team and becomes its OWNER; names are unique (5102). */
@@ -60,11 +62,26 @@ export async function listVisibleTeams(
   return { items: rows.map(toTeamRecord), total, page: window.page, page_size: window.page_size };
 }
 
-export async function getTeamDetail(deps: IdentityDependencies, caller: Principal, teamId: string) {
+/** The team and one page of its members (e-mails only for those who manage it, see team-access). */
+export async function getTeamDetail(
+  deps: IdentityDependencies,
+  caller: Principal,
+  teamId: string,
+  page = 1,
+  size = 20,
+) {
   const team = await loadTeam(deps.pool, teamId, caller);
   requireTeamVisible(team, caller);
-  const members = await listMembers(deps.pool, team.id);
-  return { team: toTeamRecord(team), members: members.map(toTeamMemberRecord) };
+  const window = pageWindow(page, size);
+  const members = await listMembersPage(deps.pool, team.id, window.limit, window.offset);
+  const showEmails = canSeeMemberEmails(team, caller);
+  return {
+    team: toTeamRecord(team),
+    members: members.rows.map((member) => toVisibleMemberRecord(member, caller, showEmails)),
+    members_total: members.total,
+    page: window.page,
+    page_size: window.page_size,
+  };
 }
 
 /** OWNER or global admin (3004); the default team stays (5205). Members cascade. */
