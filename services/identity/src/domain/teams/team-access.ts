@@ -3,7 +3,6 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
-import type { IdentityDependencies } from '../../identity-service.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { isUuid } from '../roles/role-rules.js';
 
