@@ -117,6 +117,7 @@ try {
       expires_at: '',
       agent_ids: [],
       workflow_ids: [],
+      origin: { ip: '127.0.0.1', user_agent: 'bench' },
     },
     { principal: owner },
   );

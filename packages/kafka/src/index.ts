@@ -15,13 +15,18 @@ export {
 export {
   TaskQueue,
   TaskWorker,
-  type EnqueueOptions,
   type TaskHandler,
-  type TaskMessage,
   type TaskMeta,
   type TaskQueueOptions,
   type TaskWorkerOptions,
 } from './tasks.js';
+export {
+  buildTask,
+  type EnqueueOptions,
+  type OutgoingTask,
+  type TaskArgsCipher,
+  type TaskMessage,
+} from './task-message.js';
 export {
   ensureTopics,
   ensurePlatformTopicsInBackground,

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { requestContext, type Logger } from '@platform/logger';
+import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
 import type { KafkaClient } from './client.js';
 import {
@@ -11,24 +10,14 @@ import {
 import { NonRetryableError } from './errors.js';
 import type { ProcessedStore } from './processed-store.js';
 import type { Producer } from './producer.js';
+import {
+  buildTask,
+  parseTask,
+  type EnqueueOptions,
+  type TaskArgsCipher,
+  type TaskMessage,
+} from './task-message.js';
 import { queueTopic, workerGroup, type QueueName } from './topics.js';
-
-/** One task on a work queue; mirrors the proto `platform.events.v1.TaskMessage` (JSON, snake_case). */
-export interface TaskMessage<A extends object = Record<string, unknown>> {
-  id: string;
-  task: string;
-  args: A;
-  /** ISO-8601 timestamp. */
-  enqueued_at: string;
-  request_id: string;
-}
-
-export interface EnqueueOptions {
-  /** Task id, the idempotency key: enqueueing the same id twice runs the task once. Default a UUID. */
-  id?: string;
-  /** Partitioning key, for tasks that must run in order; default the task id. */
-  key?: string;
-}
 
 export interface TaskQueueOptions {
   /** Prefix of the queue topics (tests use a unique one per run). Default none. */
@@ -52,22 +41,13 @@ export class TaskQueue {
     args: A,
     options: EnqueueOptions = {},
   ): Promise<TaskMessage<A>> {
-    if (!task) throw new Error('task name is required');
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw new TypeError('task args must be a plain object');
-    }
-    const message: TaskMessage<A> = {
-      id: options.id ?? randomUUID(),
-      task,
-      args,
-      enqueued_at: new Date().toISOString(),
-      request_id: requestContext.current()?.requestId ?? requestContext.newRequestId(),
-    };
-    await this.producer.publish(queueTopic(queue, this.prefix), {
-      key: options.key ?? message.id,
+    const outgoing = buildTask(queue, task, args, { ...options, topicPrefix: this.prefix });
+    const message = outgoing.value;
+    await this.producer.publish(outgoing.topic, {
+      key: outgoing.key,
       value: message,
-      id: message.id,
-      type: task,
+      id: outgoing.id,
+      type: outgoing.type,
       headers: { 'x-request-id': message.request_id },
     });
     return message;
@@ -110,6 +90,8 @@ export interface TaskWorkerOptions extends Pick<
   /** Default `workers.<queue>` (with `topicPrefix` in front). */
   groupId?: string;
   topicPrefix?: string;
+  /** Opens tasks enqueued with `seal`; without it such tasks are dead-lettered. */
+  cipher?: TaskArgsCipher;
 }
 
 /**
@@ -150,7 +132,7 @@ export class TaskWorker {
    */
   async start(): Promise<void> {
     if (this.handle) return;
-    const { queue, logger, processedStore, redis, ...tuning } = this.options;
+    const { queue, logger, processedStore, redis, cipher: _cipher, ...tuning } = this.options;
     this.handle = await runConsumer<unknown>(this.client, {
       ...tuning,
       groupId: this.groupId,
@@ -174,7 +156,7 @@ export class TaskWorker {
   }
 
   private async dispatch(message: ConsumedMessage<unknown>): Promise<void> {
-    const task = parseTask(message.value);
+    const task = parseTask(message.value, this.options.cipher);
     const handler = this.handlers.get(task.task);
     if (!handler) throw new NonRetryableError(`unknown task "${task.task}" on queue ${this.options.queue}`);
     await handler(task.args, {
@@ -189,26 +171,4 @@ export class TaskWorker {
       offset: message.offset,
     });
   }
-}
-
-function parseTask(value: unknown): TaskMessage {
-  const v = value as Partial<TaskMessage> | null;
-  if (
-    typeof v !== 'object' ||
-    v === null ||
-    typeof v.id !== 'string' ||
-    typeof v.task !== 'string' ||
-    typeof v.args !== 'object' ||
-    v.args === null ||
-    Array.isArray(v.args)
-  ) {
-    throw new NonRetryableError('malformed task message: expected {id, task, args, enqueued_at, request_id}');
-  }
-  return {
-    id: v.id,
-    task: v.task,
-    args: v.args,
-    enqueued_at: typeof v.enqueued_at === 'string' ? v.enqueued_at : '',
-    request_id: typeof v.request_id === 'string' ? v.request_id : '',
-  };
 }

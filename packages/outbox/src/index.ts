@@ -1,2 +1,9 @@
-export { enqueueEvent, OUTBOX_TABLE_SQL, type OutboxEvent, type Queryable } from './outbox-store.js';
+export {
+  enqueueEvent,
+  enqueueTask,
+  OUTBOX_TABLE_SQL,
+  type OutboxEvent,
+  type OutboxTask,
+  type Queryable,
+} from './outbox-store.js';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';

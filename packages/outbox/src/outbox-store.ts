@@ -1,3 +1,4 @@
+import { buildTask, type EnqueueOptions, type QueueName } from '@platform/kafka';
 import { requestContext } from '@platform/logger';
 
 /** A pool or a client inside a transaction: enqueue in the same transaction as the state change. */
@@ -55,4 +56,30 @@ export async function enqueueEvent(db: Queryable, event: OutboxEvent): Promise<v
       requestContext.current()?.requestId ?? null,
     ],
   );
+}
+
+export interface OutboxTask<A extends object> extends EnqueueOptions {
+  queue: QueueName;
+  task: string;
+  args: A;
+  /** The service's queue-topic prefix (tests isolate their queues with one). */
+  topicPrefix?: string;
+}
+
+/**
+ * Writes a work-queue task (e.g. `email.send`) to the outbox: it is published when the
+ * transaction commits and Kafka is reachable, never before, and never lost in between. Pass
+ * `seal` for args that carry secrets: the row and the Kafka message then hold only ciphertext.
+ */
+export async function enqueueTask<A extends object>(db: Queryable, task: OutboxTask<A>): Promise<string> {
+  const { queue, task: name, args, ...options } = task;
+  const outgoing = buildTask(queue, name, args, options);
+  await enqueueEvent(db, {
+    topic: outgoing.topic,
+    key: outgoing.key,
+    type: outgoing.type,
+    id: outgoing.id,
+    value: outgoing.value,
+  });
+  return outgoing.id;
 }

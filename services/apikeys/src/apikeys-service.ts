@@ -3,7 +3,8 @@ import type { ServiceRegistration } from '@platform/grpc';
 import type { KafkaClient, Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
-import { connectInfrastructure } from '@platform/runtime';
+import { OutboxRelay } from '@platform/outbox';
+import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
 import type { ApiKeysConfig } from './config.js';
 import { identityUserDirectory, type UserDirectory } from './data/identity-users.js';
 import { ExpiryScheduler } from './domain/expiry/expiry-scheduler.js';
@@ -51,7 +52,7 @@ export async function startApiKeys(
     'apikeys',
     MIGRATIONS,
   );
-  const { pool, redis } = connections;
+  const { pool, redis, kafka, producer } = connections;
   const dependencies: ApiKeysDependencies = {
     config,
     logger,
@@ -61,17 +62,27 @@ export async function startApiKeys(
     lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
     version,
   };
-  // Keeps agent names and icons for key views (stopped by kafka.disconnect()).
-  const agentDirectory = await startAgentDirectoryConsumer(dependencies);
+  // Keeps agent names and icons for key views (stopped by kafka.disconnect()). Started in the
+  // background, retried while Kafka is unreachable, so the service serves meanwhile.
+  let directoryReady: () => void = () => undefined;
+  const agentDirectoryReady = new Promise<void>((resolve) => (directoryReady = resolve));
+  startWhenKafkaIsReachable(kafka, logger, 'agent-directory consumer', async () => {
+    const consumer = await startAgentDirectoryConsumer(dependencies);
+    void consumer.ready.then(directoryReady);
+  });
+  // Publishes the expiry notices stored in the outbox, retrying while Kafka is down.
+  const outbox = new OutboxRelay({ pool, producer, logger });
+  await outbox.start();
   dependencies.lastUsed.start(config.LAST_USED_FLUSH_MS);
   const scheduler = new ExpiryScheduler(dependencies);
   scheduler.start();
   return {
     dependencies,
     services: [apikeysGrpc(dependencies)],
-    agentDirectoryReady: agentDirectory.ready,
+    agentDirectoryReady,
     async stop() {
       scheduler.stop();
+      await outbox.stop();
       await dependencies.lastUsed.stop();
       dependencies.users.close();
       await closeInfrastructure();

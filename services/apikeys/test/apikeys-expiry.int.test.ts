@@ -114,4 +114,44 @@ describe('tasks.check_api_key_expiration (RunExpirationCheck with a fixed now)',
     });
     client.close();
   });
+
+  it('claims a notice only with its outbox row: a notice whose event is not stored is sent by the next run', async () => {
+    const client = createServiceClient(
+      apikeysV1.ApiKeysServiceService,
+      'platform.apikeys.v1.ApiKeysService',
+      harness.apikeysAddress,
+    );
+    const { pool } = harness.apikeys.dependencies;
+    const now = local(2031, 3, 10, 9, 0);
+    // Only this test's key: the earlier tests' keys have all expired by then.
+    await pool.query('UPDATE api_keys SET is_active = false');
+    const id = await keyExpiringAt('refused once', local(2031, 3, 13, 12, 0));
+    // The commit of this key's notice fails after the claim and the event were both written.
+    await pool.query(`
+      CREATE FUNCTION test_refuse_notice() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.value->'data'->>'api_key_id' = '${id}' THEN RAISE EXCEPTION 'test: commit refused'; END IF;
+        RETURN NULL;
+      END $$;
+      CREATE CONSTRAINT TRIGGER test_refuse_notice AFTER INSERT ON outbox
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_refuse_notice();`);
+    try {
+      await expect(client.call('runExpirationCheck', { now: now.toISOString() })).rejects.toBeDefined();
+      const claims = await pool.query('SELECT 1 FROM api_key_expiry_notices WHERE key_id = $1', [id]);
+      expect(claims.rowCount).toBe(0);
+    } finally {
+      await pool.query('DROP TRIGGER test_refuse_notice ON outbox; DROP FUNCTION test_refuse_notice();');
+    }
+    expect(await client.call('runExpirationCheck', { now: now.toISOString() })).toEqual({
+      expiring_sent: 1,
+      expired_sent: 0,
+    });
+    const sent = await eventsSettled(1);
+    expect(sent.map((e) => (e.value as { data: { api_key_id: string } }).data.api_key_id)).toEqual([id]);
+    expect(await client.call('runExpirationCheck', { now: now.toISOString() })).toEqual({
+      expiring_sent: 0,
+      expired_sent: 0,
+    });
+    client.close();
+  });
 });

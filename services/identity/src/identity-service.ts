@@ -6,7 +6,7 @@ import { type KafkaClient, type Producer, ensurePlatformTopicsInBackground } fro
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
 import type { Redis } from '@platform/redis';
-import { connectInfrastructure } from '@platform/runtime';
+import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
 import type { IdentityConfig } from './config.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
 import type { CaptchaVerifier } from './domain/auth/captcha-port.js';
@@ -94,13 +94,17 @@ export async function startIdentity(
     verificationGrpc(dependencies),
     ssoGrpc(dependencies),
   ];
-  // Every replica drops its settings cache on `settings.changed` (stopped by kafka.disconnect()).
-  await startSettingsCacheConsumer(dependencies);
-  // Sends queued mails (`email.send` on the default queue); stopped by kafka.disconnect().
-  await startEmailWorker(dependencies);
+  // Every replica drops its settings cache on `settings.changed`, and sends queued mails
+  // (`email.send` on the default queue). Both start in the background, retried while Kafka is
+  // unreachable, so the service serves meanwhile; kafka.disconnect() stops them.
+  startWhenKafkaIsReachable(kafka, logger, 'settings cache consumer', () =>
+    startSettingsCacheConsumer(dependencies),
+  );
+  startWhenKafkaIsReachable(kafka, logger, 'email worker', () => startEmailWorker(dependencies));
   // A fresh deployment needs no separate topic step; producers never auto-create topics.
   ensurePlatformTopicsInBackground(kafka, logger);
-  // Relays events stored by publish-events.ts from the outbox table to Kafka.
+  // Relays events (publish-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox
+  // table to Kafka, retrying while Kafka is down.
   const outbox = new OutboxRelay({ pool, producer, logger });
   await outbox.start();
   return {

@@ -1,4 +1,4 @@
-import type { Pool } from '@platform/db';
+import type { Pool, PoolClient } from '@platform/db';
 
 export interface ExpiryCandidate {
   id: string;
@@ -19,28 +19,18 @@ export async function findExpiryCandidates(pool: Pool, until: Date): Promise<Exp
 }
 
 /**
- * Claims one notice; false when it was already sent. The unique (key, kind, days) row is what
- * makes a rerun on the same day (or a second replica) send nothing new.
+ * Claims one notice; false when it was already sent. The unique (key, kind, days) row, inserted in
+ * the same transaction as the notice's outbox row, is what makes a rerun on the same day (or a
+ * second replica) send nothing new, and a notice claimed always sent.
  */
 export async function claimNotice(
-  pool: Pool,
+  tx: PoolClient,
   notice: { keyId: string; kind: 'expiring' | 'expired'; daysRemaining: number; sentOn: string },
 ): Promise<boolean> {
-  const { rowCount } = await pool.query(
+  const { rowCount } = await tx.query(
     `INSERT INTO api_key_expiry_notices (key_id, kind, days_remaining, sent_on) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING`,
     [notice.keyId, notice.kind, notice.daysRemaining, notice.sentOn],
   );
   return (rowCount ?? 0) > 0;
-}
-
-/** Gives a claim back when the event could not be published, so the next run retries it. */
-export async function releaseNotice(
-  pool: Pool,
-  notice: { keyId: string; kind: 'expiring' | 'expired'; daysRemaining: number },
-): Promise<void> {
-  await pool.query(
-    'DELETE FROM api_key_expiry_notices WHERE key_id = $1 AND kind = $2 AND days_remaining = $3',
-    [notice.keyId, notice.kind, notice.daysRemaining],
-  );
 }

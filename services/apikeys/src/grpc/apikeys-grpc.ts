@@ -1,17 +1,24 @@
 import { apikeysV1 } from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
 import { BusinessError } from '@platform/errors';
-import { registration } from '@platform/grpc';
+import { registration, type CallContext } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
 import type { ApiKeysDependencies } from '../apikeys-service.js';
 import { checkApiKeyExpiration } from '../domain/expiry/check-api-key-expiration.js';
 import { deleteApiKey, setApiKeyActive, updateApiKey } from '../domain/keys/change-api-key.js';
 import { createApiKey } from '../domain/keys/create-api-key.js';
-import { requireKeyManager } from '../domain/keys/key-rules.js';
+import type { KeyChangeOrigin } from '../data/key-audit-repository.js';
+import { listApiKeyAudit } from '../domain/audit/list-key-audit.js';
+import { GLOBAL_ADMIN_PERMISSION, requireKeyManager } from '../domain/keys/key-rules.js';
 import { getApiKey, getApiKeyStats, listApiKeys } from '../domain/keys/read-api-keys.js';
 import { verifyApiKey } from '../domain/keys/verify-api-key.js';
 
 export const SERVICE_NAME = 'platform.apikeys.v1.ApiKeysService';
+
+/** The audit origin of a change: what the gateway forwarded, and the call's request id. */
+function origin(forwarded: apikeysV1.CallerOrigin | undefined, context: CallContext): KeyChangeOrigin {
+  return { ip: forwarded?.ip ?? '', userAgent: forwarded?.user_agent ?? '', requestId: context.requestId };
+}
 
 /** Entry points of the apikeys service: thin handlers that decode, call a use case, encode. */
 export function apikeysGrpc(deps: ApiKeysDependencies) {
@@ -23,14 +30,37 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
       getApiKey(deps, requireKeyManager(principal, 'apikey:read'), request.id),
     getApiKeyStats: (_request, { principal }) =>
       getApiKeyStats(deps, requireKeyManager(principal, 'apikey:read')),
-    createApiKey: (request, { principal }) =>
-      createApiKey(deps, requireKeyManager(principal, 'apikey:create'), request),
-    updateApiKey: (request, { principal }) =>
-      updateApiKey(deps, requireKeyManager(principal, 'apikey:update'), request),
-    setApiKeyActive: (request, { principal }) =>
-      setApiKeyActive(deps, requireKeyManager(principal, 'apikey:update'), request.id, request.is_active),
-    deleteApiKey: (request, { principal }) =>
-      deleteApiKey(deps, requireKeyManager(principal, 'apikey:delete'), request.id),
+    createApiKey: (request, context) =>
+      createApiKey(
+        deps,
+        requireKeyManager(context.principal, 'apikey:create'),
+        request,
+        origin(request.origin, context),
+      ),
+    updateApiKey: (request, context) =>
+      updateApiKey(
+        deps,
+        requireKeyManager(context.principal, 'apikey:update'),
+        request,
+        origin(request.origin, context),
+      ),
+    setApiKeyActive: (request, context) =>
+      setApiKeyActive(
+        deps,
+        requireKeyManager(context.principal, 'apikey:update'),
+        request.id,
+        request.is_active,
+        origin(request.origin, context),
+      ),
+    deleteApiKey: (request, context) =>
+      deleteApiKey(
+        deps,
+        requireKeyManager(context.principal, 'apikey:delete'),
+        request.id,
+        origin(request.origin, context),
+      ),
+    listApiKeyAudit: (request, { principal }) =>
+      listApiKeyAudit(deps, requireKeyManager(principal, GLOBAL_ADMIN_PERMISSION), request),
     verifyKey: (request) => verifyApiKey(deps, request),
     runExpirationCheck: (request) => {
       const now = request.now ? new Date(request.now) : new Date();

@@ -14,7 +14,7 @@ import {
   toApiKeyState,
   toApiKeyUpdated,
 } from './apikeys-presenters.js';
-import { defineRoute } from './route-definition.js';
+import { defineRoute, type RouteContext } from './route-definition.js';
 import { pagingQuery, repeatable } from './validation.js';
 
 /** Spec: API-key management is for JWT users only (auth `user`; an API key gets 403 / 3000). */
@@ -69,6 +69,11 @@ const updateBody = z
 type UpdateBody = z.infer<typeof updateBody>;
 
 const base = { tags: ['api-keys'], auth: 'user' as const };
+
+/** Where a change came from, for the key's audit trail. */
+function callerOrigin(context: Pick<RouteContext<ServiceClients>, 'ip' | 'userAgent'>) {
+  return { ip: context.ip, user_agent: context.userAgent };
+}
 type Key = apikeysV1.ApiKeyRecord;
 
 function setActiveRoute(action: 'activate' | 'deactivate') {
@@ -80,11 +85,11 @@ function setActiveRoute(action: 'activate' | 'deactivate') {
     permission: 'apikey:update',
     params: keyParams,
     response: apiKeyStateSchema,
-    invoke: ({ params }, { clients, principal }) =>
-      clients.apikeys.call(
+    invoke: ({ params }, context) =>
+      context.clients.apikeys.call(
         'setApiKeyActive',
-        { id: params.key_id, is_active: action === 'activate' },
-        { principal },
+        { id: params.key_id, is_active: action === 'activate', origin: callerOrigin(context) },
+        { principal: context.principal },
       ),
     present: toApiKeyState,
   });
@@ -154,8 +159,8 @@ export const apikeysRoutes = [
     permission: 'apikey:create',
     body: createBody,
     response: apiKeyCreatedSchema,
-    invoke: ({ body }, { clients, principal }) =>
-      clients.apikeys.call(
+    invoke: ({ body }, context) =>
+      context.clients.apikeys.call(
         'createApiKey',
         {
           name: body.name,
@@ -164,8 +169,9 @@ export const apikeysRoutes = [
           expires_at: body.expires_at ?? '',
           agent_ids: body.agent_ids,
           workflow_ids: body.workflow_ids,
+          origin: callerOrigin(context),
         },
-        { principal },
+        { principal: context.principal },
       ),
     present: toApiKeyCreated,
   }),
@@ -179,8 +185,8 @@ export const apikeysRoutes = [
     params: keyParams,
     body: updateBody,
     response: apiKeyUpdatedSchema,
-    invoke: ({ params, body }, { clients, principal }) =>
-      clients.apikeys.call(
+    invoke: ({ params, body }, context) =>
+      context.clients.apikeys.call(
         'updateApiKey',
         {
           id: params.key_id,
@@ -190,8 +196,9 @@ export const apikeysRoutes = [
           is_active: body.is_active,
           agent_ids: body.agent_ids ? { ids: body.agent_ids } : undefined,
           workflow_ids: body.workflow_ids ? { ids: body.workflow_ids } : undefined,
+          origin: callerOrigin(context),
         },
-        { principal },
+        { principal: context.principal },
       ),
     present: toApiKeyUpdated,
   }),
@@ -203,8 +210,12 @@ export const apikeysRoutes = [
     permission: 'apikey:delete',
     params: keyParams,
     response: z.null(),
-    invoke: ({ params }, { clients, principal }) =>
-      clients.apikeys.call('deleteApiKey', { id: params.key_id }, { principal }),
+    invoke: ({ params }, context) =>
+      context.clients.apikeys.call(
+        'deleteApiKey',
+        { id: params.key_id, origin: callerOrigin(context) },
+        { principal: context.principal },
+      ),
     present: () => null,
   }),
   setActiveRoute('activate'),

@@ -27,17 +27,34 @@ const memberSchema = z.object({
   team_id: z.uuid(),
   user_id: z.uuid(),
   username: z.string(),
-  email: z.string(),
+  email: z
+    .string()
+    .nullable()
+    .describe("null unless the caller is the team's OWNER/ADMIN, a global admin, or this member"),
   role: teamRole,
   joined_at: z.string(),
 });
-const detailSchema = teamSchema.extend({ members: z.array(memberSchema) });
+const detailSchema = teamSchema.extend({
+  members: z.array(memberSchema).describe('One page of the members (`page`, `page_size`)'),
+  members_total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
 
 function toHttpTeam(team: teamsV1.TeamRecord | undefined) {
   return team ? { ...team, my_role: team.my_role || null } : null;
 }
+function toHttpMember(member: teamsV1.TeamMemberRecord) {
+  return { ...member, email: member.email || null };
+}
 function toHttpTeamDetail(detail: teamsV1.TeamDetail) {
-  return { ...toHttpTeam(detail.team), members: detail.members };
+  return {
+    ...toHttpTeam(detail.team),
+    members: detail.members.map(toHttpMember),
+    members_total: detail.members_total,
+    page: detail.page,
+    page_size: detail.page_size,
+  };
 }
 
 const teamParams = z.object({ id: z.uuid() });
@@ -88,16 +105,21 @@ export const identityTeamsRoutes = [
       clients.teams.call('listTeams', { page: query.page, page_size: query.page_size }, { principal }),
     present: (list) => ({ ...list, items: list.items.map(toHttpTeam) }),
   }),
-  defineRoute<ServiceClients, TeamParams, undefined, undefined, teamsV1.TeamDetail>({
+  defineRoute<ServiceClients, TeamParams, Paging, undefined, teamsV1.TeamDetail>({
     ...base,
     method: 'get',
     path: '/teams/:id',
     errors: [ErrorCode.TEAM_NOT_FOUND, ErrorCode.NOT_TEAM_MEMBER],
-    summary: 'A team with its members',
+    summary: "A team with one page of its members (e-mails for the team's OWNER/ADMIN and global admins)",
     params: teamParams,
+    query: pagingSchema,
     response: detailSchema,
-    invoke: ({ params }, { clients, principal }) =>
-      clients.teams.call('getTeam', { team_id: params.id }, { principal }),
+    invoke: ({ params, query }, { clients, principal }) =>
+      clients.teams.call(
+        'getTeam',
+        { team_id: params.id, page: query.page, page_size: query.page_size },
+        { principal },
+      ),
     present: toHttpTeamDetail,
   }),
   defineRoute<ServiceClients, TeamParams, undefined, undefined, teamsV1.DeleteTeamResponse>({

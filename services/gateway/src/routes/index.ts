@@ -10,6 +10,7 @@ import { identityTeamsRoutes } from './identity-teams-routes.js';
 import { identityVerificationRoutes } from './identity-verification-routes.js';
 import { identitySsoRoutes } from './identity-sso-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
+import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -24,5 +25,6 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...identityTeamsRoutes,
   ...identityVerificationRoutes,
   ...apikeysRoutes,
+  ...apikeysAdminRoutes,
   ...identitySsoRoutes,
 ];

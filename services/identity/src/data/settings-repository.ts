@@ -1,4 +1,4 @@
-import { withTransaction, type Pool } from '@platform/db';
+import { withTransaction, type Pool, type PoolClient } from '@platform/db';
 
 export interface StoredSetting {
   key: string;
@@ -15,6 +15,7 @@ export async function writeSettings(
   pool: Pool,
   settings: StoredSetting[],
   actorUserId: string | null,
+  inTransaction?: (tx: PoolClient) => Promise<void>,
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
     for (const setting of settings) {
@@ -24,5 +25,6 @@ export async function writeSettings(
         [setting.key, JSON.stringify(setting.value), actorUserId],
       );
     }
+    await inTransaction?.(client);
   });
 }

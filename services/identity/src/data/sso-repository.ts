@@ -102,6 +102,12 @@ export async function deleteProviderRow(db: Db, id: string): Promise<boolean> {
   return (rowCount ?? 0) > 0;
 }
 
+/** Drops every account link to a provider (its issuer changed); returns how many there were. */
+export async function deleteProviderConnections(db: Db, providerId: string): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM sso_connections WHERE provider_id = $1', [providerId]);
+  return rowCount ?? 0;
+}
+
 const SELECT_CONNECTIONS = `SELECT c.id, c.user_id, c.provider_id, p.name::text AS provider_name,
   p.display_name AS provider_display_name, c.subject, c.email::text AS email, c.created_at
   FROM sso_connections c JOIN sso_providers p ON p.id = c.provider_id`;

@@ -77,6 +77,26 @@ export async function listMembers(db: Db, teamId: string): Promise<TeamMemberRow
   return rows;
 }
 
+/** One page of the members, in the same order as `listMembers`, with the total count. */
+export async function listMembersPage(
+  db: Db,
+  teamId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TeamMemberRow[]; total: number }> {
+  const [{ rows }, count] = await Promise.all([
+    db.query<TeamMemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM team_members m JOIN users u ON u.id = m.user_id
+        WHERE m.team_id = $1
+        ORDER BY CASE m.role WHEN 'OWNER' THEN 0 WHEN 'ADMIN' THEN 1 ELSE 2 END, m.joined_at, u.username, m.user_id
+        LIMIT $2 OFFSET $3`,
+      [teamId, limit, offset],
+    ),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM team_members WHERE team_id = $1', [teamId]),
+  ]);
+  return { rows, total: count.rows[0]!.n };
+}
+
 export async function findMember(db: Db, teamId: string, userId: string): Promise<TeamMemberRow | undefined> {
   const { rows } = await db.query<TeamMemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM team_members m JOIN users u ON u.id = m.user_id

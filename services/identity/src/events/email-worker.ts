@@ -4,7 +4,10 @@ import type { IdentityDependencies } from '../identity-service.js';
 import { EMAIL_SEND_TASK, type EmailTaskArgs } from '../domain/verification/email-task.js';
 import { isSmtpReady, mailSender, smtpTransportOptions } from '../domain/verification/smtp-settings.js';
 
-type WorkerDeps = Pick<IdentityDependencies, 'kafka' | 'redis' | 'logger' | 'settings' | 'config'>;
+type WorkerDeps = Pick<
+  IdentityDependencies,
+  'kafka' | 'redis' | 'logger' | 'settings' | 'config' | 'secrets'
+>;
 
 function parseArgs(args: Partial<EmailTaskArgs>): EmailTaskArgs {
   const { to, subject, text, html, locale } = args;
@@ -63,6 +66,8 @@ export async function startEmailWorker(deps: WorkerDeps): Promise<TaskWorker> {
     redis: deps.redis,
     logger: deps.logger,
     topicPrefix: deps.config.QUEUE_TOPIC_PREFIX,
+    // Mails carry codes and reset links: their args travel sealed with the at-rest key.
+    cipher: deps.secrets,
   }).register<Partial<EmailTaskArgs>>(EMAIL_SEND_TASK, (args, meta) => sendQueuedEmail(deps, args, meta));
   await ensureTopics(deps.kafka, [worker.topic], { logger: deps.logger });
   await worker.start();

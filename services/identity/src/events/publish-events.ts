@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { domainEventsV1, notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
-import { enqueueEvent } from '@platform/outbox';
-import type { IdentityDependencies } from '../identity-service.js';
-
-type EventDeps = Pick<IdentityDependencies, 'pool' | 'logger'>;
+import { enqueueEvent, type Queryable } from '@platform/outbox';
 
 const SOURCE = 'identity';
 
@@ -19,11 +16,13 @@ export interface UserNotification {
 }
 
 /**
- * Publishes an automatic-notification event addressed to one user, through the outbox: the event
- * is stored in Postgres first and relayed to Kafka by the OutboxRelay, so a Kafka outage delays it
- * but never loses it, and never fails the request.
+ * Publishes an automatic-notification event addressed to one user, through the outbox. Pass the
+ * transaction client of the state change the event reports: the event then commits or rolls back
+ * with it (never an event for a change that did not happen, never a change without its event). The
+ * OutboxRelay relays it to Kafka, so a Kafka outage delays it but never loses it or fails the
+ * request. A failure to store it throws, failing (and rolling back) the change.
  */
-export async function notifyUser(deps: EventDeps, event: UserNotification): Promise<void> {
+export async function notifyUser(tx: Queryable, event: UserNotification): Promise<void> {
   const value: notificationEventsV1.NotificationEvent = {
     id: randomUUID(),
     type: event.type,
@@ -38,12 +37,18 @@ export async function notifyUser(deps: EventDeps, event: UserNotification): Prom
     occurred_at: new Date().toISOString(),
     source_service: SOURCE,
   };
-  await safePublish(deps, Topics.NOTIFICATION_EVENTS, event.userId, value);
+  await enqueueEvent(tx, {
+    topic: Topics.NOTIFICATION_EVENTS,
+    key: event.userId,
+    type: value.type,
+    id: value.id,
+    value,
+  });
 }
 
-/** Publishes a domain event (cache drops, facts for other services) through the outbox. */
+/** Publishes a domain event (cache drops, facts for other services) through the outbox, as above. */
 export async function publishDomainEvent(
-  deps: EventDeps,
+  tx: Queryable,
   type: string,
   subject: string,
   data: Record<string, unknown>,
@@ -56,22 +61,5 @@ export async function publishDomainEvent(
     data,
     occurred_at: new Date().toISOString(),
   };
-  await safePublish(deps, Topics.DOMAIN_EVENTS, subject, value);
-}
-
-async function safePublish(
-  deps: EventDeps,
-  topic: string,
-  key: string,
-  value: { id: string; type: string },
-): Promise<void> {
-  try {
-    await enqueueEvent(deps.pool, { topic, key, type: value.type, id: value.id, value });
-  } catch (err) {
-    // Only Postgres being down gets here; the state change that caused the event already committed.
-    deps.logger.error(
-      { err, topic, event_type: value.type, event_id: value.id },
-      'event could not be stored in the outbox',
-    );
-  }
+  await enqueueEvent(tx, { topic: Topics.DOMAIN_EVENTS, key: subject, type, id: value.id, value });
 }

@@ -24,7 +24,14 @@ export function teamsGrpc(deps: IdentityDependencies) {
       createTeam(deps, requirePrincipal(context.principal), request.name, request.description),
     listTeams: (request, context) =>
       listVisibleTeams(deps, requirePrincipal(context.principal), request.page, request.page_size),
-    getTeam: (request, context) => getTeamDetail(deps, requirePrincipal(context.principal), request.team_id),
+    getTeam: (request, context) =>
+      getTeamDetail(
+        deps,
+        requirePrincipal(context.principal),
+        request.team_id,
+        request.page,
+        request.page_size,
+      ),
     deleteTeam: (request, context) => deleteTeam(deps, requirePrincipal(context.principal), request.team_id),
     addTeamMember: (request, context) =>
       addTeamMember(deps, requirePrincipal(context.principal), {

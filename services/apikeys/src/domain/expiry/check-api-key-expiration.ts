@@ -1,9 +1,10 @@
 import type { apikeysV1, notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
+import { withTransaction } from '@platform/db';
+import { enqueueEvent } from '@platform/outbox';
 import {
   claimNotice,
   findExpiryCandidates,
-  releaseNotice,
   type ExpiryCandidate,
 } from '../../data/expiry-notices-repository.js';
 import type { ApiKeysDependencies } from '../../apikeys-service.js';
@@ -51,9 +52,10 @@ function eventFor(key: ExpiryCandidate, notice: Notice, now: Date): notification
 
 /**
  * `tasks.check_api_key_expiration`: `apikey.expiring` at exactly 7, 3 and 1 calendar days before
- * the expiry date (server time), `apikey.expired` once a key has expired; each notice at most once
- * per key (claimed in api_key_expiry_notices before publishing, released if publishing fails so
- * the next run retries). Inactive keys get no notices. Idempotent: safe to rerun any time.
+ * the expiry date (server time), `apikey.expired` once a key has expired; each notice once per key
+ * and threshold: its claim in api_key_expiry_notices and its event in the outbox commit together
+ * (the OutboxRelay publishes it, retrying while Kafka is down). Inactive keys get no notices.
+ * Idempotent: safe to rerun any time, from any replica.
  */
 export async function checkApiKeyExpiration(
   deps: ApiKeysDependencies,
@@ -66,21 +68,21 @@ export async function checkApiKeyExpiration(
     const notice = noticeFor(key, now);
     if (!notice) continue;
     const claim = { keyId: key.id, ...notice, sentOn: localDate(now) };
-    if (!(await claimNotice(deps.pool, claim))) continue;
     const event = eventFor(key, notice, now);
-    try {
-      await deps.producer.publish(Topics.NOTIFICATION_EVENTS, {
+    const queued = await withTransaction(deps.pool, async (tx) => {
+      if (!(await claimNotice(tx, claim))) return false;
+      await enqueueEvent(tx, {
+        topic: Topics.NOTIFICATION_EVENTS,
         key: key.user_id,
-        value: event,
         type: event.type,
         id: event.id,
+        value: event,
       });
-      if (notice.kind === 'expiring') result.expiring_sent += 1;
-      else result.expired_sent += 1;
-    } catch (err) {
-      deps.logger.error({ err, api_key_id: key.id, event_type: event.type }, 'expiry notice not published');
-      await releaseNotice(deps.pool, claim);
-    }
+      return true;
+    });
+    if (!queued) continue;
+    if (notice.kind === 'expiring') result.expiring_sent += 1;
+    else result.expired_sent += 1;
   }
   deps.logger.info({ task: EXPIRY_TASK, now: now.toISOString(), ...result }, 'api key expiry check done');
   return result;

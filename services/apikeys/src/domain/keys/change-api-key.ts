@@ -9,6 +9,7 @@ import {
   replaceBindings,
   updateKey,
 } from '../../data/api-keys-repository.js';
+import { writeKeyAudit, type KeyChangeOrigin } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../apikeys-service.js';
 import { checkKeyInput } from './create-api-key.js';
 import { ownerScope } from './key-rules.js';
@@ -34,11 +35,24 @@ async function withRevisionDropped<T>(
   return result;
 }
 
+/** What an update supplied, for the audit trail (all of it is non-secret metadata). */
+function changedFields(request: apikeysV1.UpdateApiKeyRequest, scopes: string[] | undefined) {
+  const details: Record<string, unknown> = {};
+  if (request.name !== undefined) details.name = request.name.trim();
+  if (scopes) details.scopes = scopes;
+  if (request.rate_limit !== undefined) details.rate_limit = request.rate_limit;
+  if (request.is_active !== undefined) details.is_active = request.is_active;
+  if (request.agent_ids) details.agent_ids = request.agent_ids.ids;
+  if (request.workflow_ids) details.workflow_ids = request.workflow_ids.ids;
+  return details;
+}
+
 /** Partial update: only supplied fields change (`[]` clears a binding list = no restriction). */
 export async function updateApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   request: apikeysV1.UpdateApiKeyRequest,
+  origin: KeyChangeOrigin,
 ): Promise<apikeysV1.ApiKeyRecord> {
   const scopes = request.scopes ? [...new Set(request.scopes.values)] : undefined;
   if (scopes && scopes.length === 0) {
@@ -62,6 +76,13 @@ export async function updateApiKey(
       });
       if (!changed) return false;
       await replaceBindings(tx, request.id, request.agent_ids?.ids, request.workflow_ids?.ids);
+      await writeKeyAudit(tx, {
+        keyId: request.id,
+        action: 'api_key.update',
+        actorUserId: caller.user_id,
+        origin,
+        details: changedFields(request, scopes),
+      });
       return true;
     }),
   );
@@ -74,9 +95,20 @@ export async function setApiKeyActive(
   caller: Principal,
   id: string,
   isActive: boolean,
+  origin: KeyChangeOrigin,
 ): Promise<apikeysV1.ApiKeyRecord> {
   const found = await withRevisionDropped(deps, caller, id, () =>
-    updateKey(deps.pool, id, ownerScope(caller), { isActive }),
+    withTransaction(deps.pool, async (tx) => {
+      if (!(await updateKey(tx, id, ownerScope(caller), { isActive }))) return false;
+      await writeKeyAudit(tx, {
+        keyId: id,
+        action: isActive ? 'api_key.activate' : 'api_key.deactivate',
+        actorUserId: caller.user_id,
+        origin,
+        details: {},
+      });
+      return true;
+    }),
   );
   if (!found) throw new BusinessError(ErrorCode.NOT_FOUND);
   return toRecord(deps, (await findKey(deps.pool, id, null))!);
@@ -87,9 +119,22 @@ export async function deleteApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   id: string,
+  origin: KeyChangeOrigin,
 ): Promise<apikeysV1.DeleteApiKeyResponse> {
   const found = await withRevisionDropped(deps, caller, id, () =>
-    deleteKey(deps.pool, id, ownerScope(caller)),
+    withTransaction(deps.pool, async (tx) => {
+      // Audited first (the row copies the key's prefix and owner), then deleted; a delete that
+      // finds nothing rolls the audit row back with it.
+      await writeKeyAudit(tx, {
+        keyId: id,
+        action: 'api_key.delete',
+        actorUserId: caller.user_id,
+        origin,
+        details: {},
+      });
+      if (!(await deleteKey(tx, id, ownerScope(caller)))) throw new BusinessError(ErrorCode.NOT_FOUND);
+      return true;
+    }),
   );
   if (!found) throw new BusinessError(ErrorCode.NOT_FOUND);
   deps.logger.info({ api_key_id: id }, 'api key deleted');

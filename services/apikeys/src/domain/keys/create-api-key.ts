@@ -3,6 +3,7 @@ import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, insertKey, replaceBindings } from '../../data/api-keys-repository.js';
+import { writeKeyAudit, type KeyChangeOrigin } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../apikeys-service.js';
 import { generateKey } from './key-format.js';
 import { API_KEY_SCOPES, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES, MAX_BINDINGS } from './key-rules.js';
@@ -41,6 +42,7 @@ export async function createApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   request: apikeysV1.CreateApiKeyRequest,
+  origin: KeyChangeOrigin,
 ): Promise<apikeysV1.CreatedApiKey> {
   const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : DEFAULT_SCOPES;
   checkKeyInput({
@@ -68,6 +70,20 @@ export async function createApiKey(
           expiresAt,
         });
         await replaceBindings(tx, keyId, request.agent_ids, request.workflow_ids);
+        await writeKeyAudit(tx, {
+          keyId,
+          action: 'api_key.create',
+          actorUserId: caller.user_id,
+          origin,
+          details: {
+            name: request.name.trim(),
+            scopes,
+            rate_limit: request.rate_limit ?? DEFAULT_RATE_LIMIT,
+            expires_at: expiresAt?.toISOString() ?? null,
+            agent_ids: request.agent_ids,
+            workflow_ids: request.workflow_ids,
+          },
+        });
         return keyId;
       });
       const row = await findKey(deps.pool, id, null);

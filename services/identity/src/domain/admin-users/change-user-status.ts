@@ -49,12 +49,12 @@ async function changeUser(
 
 /** Pending → approved. Approving an approved account is a no-op (idempotent for retries). */
 export async function approveUser(deps: IdentityDependencies, action: AdminAction) {
-  const { user, applied } = await changeUser(deps, action, async (client, current) => {
+  const { user } = await changeUser(deps, action, async (client, current) => {
     if (current.approval_status === 'approved') return undefined;
     await updateUserFlags(client, current.id, { approvalStatus: 'approved' });
+    await publishDomainEvent(client, 'user.approved', current.id, { user_id: current.id });
     return 'user.approve';
   });
-  if (applied) await publishDomainEvent(deps, 'user.approved', user.id, { user_id: user.id });
   return toAdminUserRecord(user);
 }
 
@@ -62,9 +62,15 @@ export async function activateUser(deps: IdentityDependencies, action: AdminActi
   const { user } = await changeUser(deps, action, async (client, current) => {
     if (current.is_active) throw new BusinessError(ErrorCode.USER_ALREADY_ACTIVE);
     await updateUserFlags(client, current.id, { isActive: true });
+    await announce(
+      client,
+      current,
+      'user.activated',
+      'Account activated',
+      'Your account has been activated.',
+    );
     return 'user.activate';
   });
-  await announce(deps, user, 'user.activated', 'Account activated', 'Your account has been activated.');
   return toAdminUserRecord(user);
 }
 
@@ -77,9 +83,15 @@ export async function deactivateUser(deps: IdentityDependencies, action: AdminAc
     if (current.is_superuser) throw new BusinessError(ErrorCode.CANNOT_DEACTIVATE_SUPERUSER);
     if (!current.is_active) throw new BusinessError(ErrorCode.USER_ALREADY_INACTIVE);
     await updateUserFlags(client, current.id, { isActive: false });
+    await announce(
+      client,
+      current,
+      'user.deactivated',
+      'Account deactivated',
+      'Your account has been deactivated.',
+    );
     return 'user.deactivate';
   });
-  await announce(deps, user, 'user.deactivated', 'Account deactivated', 'Your account has been deactivated.');
   return toAdminUserRecord(user);
 }
 
@@ -92,13 +104,14 @@ export async function forcePasswordChange(deps: IdentityDependencies, action: Ad
   return toAdminUserRecord(user);
 }
 
+/** In the change's transaction: the events commit or roll back with it. */
 async function announce(
-  deps: IdentityDependencies,
+  tx: PoolClient,
   user: AdminUserRow,
   type: string,
   title: string,
   content: string,
 ): Promise<void> {
-  await notifyUser(deps, { type, userId: user.id, title, content, data: { user_id: user.id } });
-  await publishDomainEvent(deps, type, user.id, { user_id: user.id });
+  await notifyUser(tx, { type, userId: user.id, title, content, data: { user_id: user.id } });
+  await publishDomainEvent(tx, type, user.id, { user_id: user.id });
 }

@@ -17,7 +17,7 @@ import type { AdminAction } from './change-user-status.js';
 export async function setUserRoles(deps: IdentityDependencies, action: AdminAction, roleIds: string[]) {
   if (!isUuid(action.userId)) throw userNotFound();
   const wanted = [...new Set(roleIds)];
-  const before = await withTransaction(deps.pool, async (client) => {
+  await withTransaction(deps.pool, async (client) => {
     const user = await findAdminUser(client, action.userId, true);
     if (!user) throw userNotFound();
     const found = await findRolesByIds(client, wanted.filter(isUuid));
@@ -41,12 +41,11 @@ export async function setUserRoles(deps: IdentityDependencies, action: AdminActi
       requestId: action.requestId,
       details: { before: user.roles.map((role) => role.id), after: wanted },
     });
-    return user.roles.map((role) => role.id);
-  });
-  await publishDomainEvent(deps, 'user.roles_changed', action.userId, {
-    user_id: action.userId,
-    before,
-    after: wanted,
+    await publishDomainEvent(client, 'user.roles_changed', user.id, {
+      user_id: user.id,
+      before: user.roles.map((role) => role.id),
+      after: wanted,
+    });
   });
   return toAdminUserRecord((await findAdminUser(deps.pool, action.userId))!);
 }

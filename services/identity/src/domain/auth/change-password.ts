@@ -1,3 +1,4 @@
+import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -50,23 +51,27 @@ export async function changePassword(
   }
   assertPasswordPolicy(input.newPassword, settings, 'new_password', meta.locale);
 
-  await storeChangedPassword(deps.pool, account.id, await deps.passwords.hash(input.newPassword));
-  await writeAudit(deps.pool, {
-    actorUserId: account.id,
-    action: 'password.changed',
-    targetType: 'user',
-    targetId: account.id,
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    requestId: meta.requestId,
-    details: { forced: account.force_password_change },
-  });
-  void notifyUser(deps, {
-    type: 'security.password_changed',
-    userId: account.id,
-    title: 'Your password was changed',
-    content: 'The password of your account was just changed. If this was not you, reset it at once.',
-    level: 'high',
-    data: { ip: meta.ip, user_agent: meta.userAgent },
+  const passwordHash = await deps.passwords.hash(input.newPassword);
+  // The change, its audit row and its notification commit together.
+  await withTransaction(deps.pool, async (tx) => {
+    await storeChangedPassword(tx, account.id, passwordHash);
+    await writeAudit(tx, {
+      actorUserId: account.id,
+      action: 'password.changed',
+      targetType: 'user',
+      targetId: account.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      requestId: meta.requestId,
+      details: { forced: account.force_password_change },
+    });
+    await notifyUser(tx, {
+      type: 'security.password_changed',
+      userId: account.id,
+      title: 'Your password was changed',
+      content: 'The password of your account was just changed. If this was not you, reset it at once.',
+      level: 'high',
+      data: { ip: meta.ip, user_agent: meta.userAgent },
+    });
   });
 }

@@ -1,3 +1,4 @@
+import { withTransaction } from '@platform/db';
 import type { Redis } from '@platform/redis';
 import { writeAudit } from '../../data/audit-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
@@ -98,21 +99,24 @@ async function reportAnomaly(
   const what = [result.newIp && 'a new IP address', result.newUserAgent && 'a new device or browser']
     .filter(Boolean)
     .join(' and ');
-  await writeAudit(deps.pool, {
-    actorUserId: userId,
-    action: 'login.anomaly',
-    targetType: 'user',
-    targetId: userId,
-    ip,
-    userAgent,
-    details: { new_ip: result.newIp, new_user_agent: result.newUserAgent },
-  }).catch((err: unknown) => deps.logger.error({ err }, 'audit of a login anomaly failed'));
-  await notifyUser(deps, {
-    type: 'security.login_anomaly',
-    userId,
-    title: 'New sign-in to your account',
-    content: `Your account was signed in from ${what} (IP ${ip || 'unknown'}). If this was not you, change your password.`,
-    level: 'high',
-    data: { ip, user_agent: userAgent, new_ip: result.newIp, new_user_agent: result.newUserAgent },
-  });
+  // The audit row and the notification are stored together; neither may fail the login.
+  await withTransaction(deps.pool, async (tx) => {
+    await writeAudit(tx, {
+      actorUserId: userId,
+      action: 'login.anomaly',
+      targetType: 'user',
+      targetId: userId,
+      ip,
+      userAgent,
+      details: { new_ip: result.newIp, new_user_agent: result.newUserAgent },
+    });
+    await notifyUser(tx, {
+      type: 'security.login_anomaly',
+      userId,
+      title: 'New sign-in to your account',
+      content: `Your account was signed in from ${what} (IP ${ip || 'unknown'}). If this was not you, change your password.`,
+      level: 'high',
+      data: { ip, user_agent: userAgent, new_ip: result.newIp, new_user_agent: result.newUserAgent },
+    });
+  }).catch((err: unknown) => deps.logger.error({ err }, 'login anomaly could not be recorded'));
 }

@@ -90,7 +90,8 @@ async function refuseWrongPassword(
       failed_attempts: failedAttempts,
       locked_until: lockedUntil.toISOString(),
     });
-    void notifyUser(deps, {
+    // Best effort after the lock: failing the login answer for a lost notification would be worse.
+    await notifyUser(deps.pool, {
       type: 'security.account_locked',
       userId: account.id,
       title: 'Your account was locked',
@@ -101,7 +102,7 @@ async function refuseWrongPassword(
         lockout_minutes: settings.lockout_duration_minutes,
         locked_until: lockedUntil.toISOString(),
       },
-    });
+    }).catch((err: unknown) => deps.logger.error({ err }, 'account-locked notification not stored'));
     throw locked(settings.lockout_duration_minutes * 60);
   }
   throw wrongPassword(settings.max_login_attempts - failedAttempts);

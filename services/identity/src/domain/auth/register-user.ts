@@ -1,5 +1,5 @@
 import type { AccountUser } from '@platform/contracts/platform/identity/v1/auth';
-import { withTransaction } from '@platform/db';
+import { withTransaction, type PoolClient } from '@platform/db';
 import { BusinessError, ErrorCode, toLocale, translate } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
 import type { AccountRow } from '../../data/auth-account-repository.js';
@@ -111,28 +111,27 @@ export async function registerUser(
         requestId: meta.requestId,
         details: { username: account.username, approval_status: account.approval_status, superuser: first },
       });
+      await announceRegistration(client, account, first);
       return { account, first };
     });
   } catch (error) {
     throw duplicateFromConstraint(error) ?? error;
   }
 
-  // Not awaited: the account exists already, and a slow or absent Kafka (publish retries for
-  // ~30 s) must not turn a successful sign-up into a gateway timeout. Failures are logged.
-  void announceRegistration(deps, created.account, created.first);
   return toAccountUser(created.account);
 }
 
 /**
- * After commit: `user.registered` for other services, `user.pending_approval` to each approver.
- * Also used by SSO sign-ups.
+ * In the sign-up's transaction (through the outbox, so Kafka never delays the answer):
+ * `user.registered` for other services, `user.pending_approval` to each approver. Also used by SSO
+ * sign-ups.
  */
 export async function announceRegistration(
-  deps: AuthDeps,
+  tx: PoolClient,
   account: AccountRow,
   first: boolean,
 ): Promise<void> {
-  await publishDomainEvent(deps, 'user.registered', account.id, {
+  await publishDomainEvent(tx, 'user.registered', account.id, {
     user_id: account.id,
     username: account.username,
     email: account.email,
@@ -140,20 +139,14 @@ export async function announceRegistration(
     is_superuser: first,
   });
   if (account.approval_status !== 'pending') return;
-  const approvers = await findApprovers(deps.pool).catch((err: unknown) => {
-    deps.logger.error({ err }, 'could not list approvers for user.pending_approval');
-    return [] as string[];
-  });
-  await Promise.all(
-    approvers.map((approverId) =>
-      notifyUser(deps, {
-        type: 'user.pending_approval',
-        userId: approverId,
-        title: 'New account awaiting approval',
-        content: `${account.username} (${account.email}) registered and is waiting for approval.`,
-        level: 'medium',
-        data: { user_id: account.id, username: account.username, email: account.email },
-      }),
-    ),
-  );
+  for (const approverId of await findApprovers(tx)) {
+    await notifyUser(tx, {
+      type: 'user.pending_approval',
+      userId: approverId,
+      title: 'New account awaiting approval',
+      content: `${account.username} (${account.email}) registered and is waiting for approval.`,
+      level: 'medium',
+      data: { user_id: account.id, username: account.username, email: account.email },
+    });
+  }
 }

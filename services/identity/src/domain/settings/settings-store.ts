@@ -1,5 +1,5 @@
 import { SecretBox } from '@platform/crypto';
-import type { Pool } from '@platform/db';
+import type { Pool, PoolClient } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import { readAllSettings, writeSettings } from '../../data/settings-repository.js';
 import {
@@ -61,9 +61,14 @@ export class SettingsStore implements SettingsReader {
 
   /**
    * Validates and saves a partial update; unknown names or bad values fail with 1001 listing each
-   * field, and nothing is written. Returns the keys that were written.
+   * field, and nothing is written. Returns the keys that were written. `inTransaction` runs in the
+   * write's transaction with the written keys (audit row, `settings.changed` event).
    */
-  async update(changes: Record<string, unknown>, actorUserId: string | null = null): Promise<SettingKey[]> {
+  async update(
+    changes: Record<string, unknown>,
+    actorUserId: string | null = null,
+    inTransaction?: (tx: PoolClient, keys: SettingKey[]) => Promise<void>,
+  ): Promise<SettingKey[]> {
     const errors: Record<string, string[]> = {};
     const rows: { key: SettingKey; value: unknown }[] = [];
     for (const [key, raw] of Object.entries(changes)) {
@@ -79,9 +84,10 @@ export class SettingsStore implements SettingsReader {
       rows.push({ key, value: isSecretSetting(key) ? this.seal(parsed.data) : parsed.data });
     }
     if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
-    await writeSettings(this.pool, rows, actorUserId);
+    const keys = rows.map((row) => row.key);
+    await writeSettings(this.pool, rows, actorUserId, inTransaction && ((tx) => inTransaction(tx, keys)));
     this.invalidate();
-    return rows.map((row) => row.key);
+    return keys;
   }
 
   /**

@@ -27,18 +27,19 @@ export async function updateSiteSettings(deps: IdentityDependencies, input: Upda
     if (isSecretName(name) && value === null) continue;
     changes[name] = value;
   }
-  const changedKeys = await deps.settings.update(changes, input.actorUserId);
-  if (changedKeys.length > 0) {
-    await writeAudit(deps.pool, {
+  // The audit row and `settings.changed` commit with the settings themselves.
+  const changedKeys = await deps.settings.update(changes, input.actorUserId, async (tx, keys) => {
+    if (keys.length === 0) return;
+    await writeAudit(tx, {
       actorUserId: input.actorUserId,
       action: 'settings.update',
       targetType: 'site_settings',
       ip: input.ip,
       userAgent: input.userAgent,
       requestId: input.requestId,
-      details: { keys: changedKeys },
+      details: { keys },
     });
-    await publishDomainEvent(deps, SETTINGS_CHANGED, 'site_settings', { keys: changedKeys });
-  }
+    await publishDomainEvent(tx, SETTINGS_CHANGED, 'site_settings', { keys });
+  });
   return { settings: adminSettingsView(await deps.settings.current()), changed_keys: changedKeys };
 }

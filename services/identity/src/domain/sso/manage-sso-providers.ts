@@ -4,6 +4,7 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import {
+  deleteProviderConnections,
   deleteProviderRow,
   findProviderById,
   insertProvider,
@@ -115,7 +116,8 @@ export type ProviderChanges = Partial<ProviderInput>;
 
 /**
  * Partial update. Discovery runs again when the issuer or client id changes, or the provider is
- * switched on; disabling or renaming a provider whose issuer is down must still work.
+ * switched on; disabling or renaming a provider whose issuer is down must still work. A changed
+ * issuer drops the provider's account links and its stored secret in the same transaction.
  */
 export async function updateSsoProvider(
   deps: SsoDeps,
@@ -127,18 +129,28 @@ export async function updateSsoProvider(
   if (!isUuid(id)) throw notFound();
   const current = await findProviderById(deps.pool, id);
   if (!current) throw notFound();
-  const secret = changes.client_secret ?? deps.secrets.decrypt(current.client_secret_enc);
+  // A new issuer is another identity provider: the old one's subjects mean nothing there (an
+  // account link would let whoever holds that subject at the new issuer into the linked account),
+  // and the old client secret must never be sent to it. Both are dropped; without a new secret the
+  // provider is switched off until an admin sets one.
+  const issuerChanged = changes.issuer !== undefined && changes.issuer !== current.issuer;
+  const secretDropped = issuerChanged && changes.client_secret === undefined;
+  const secret =
+    changes.client_secret ??
+    (secretDropped || !current.client_secret_enc ? '' : deps.secrets.decrypt(current.client_secret_enc));
   const next: ProviderFields = {
     name: changes.name ?? current.name,
     display_name: changes.display_name ?? current.display_name,
     issuer: changes.issuer ?? current.issuer,
     client_id: changes.client_id ?? current.client_id,
     client_secret_enc:
-      changes.client_secret === undefined
-        ? current.client_secret_enc
-        : deps.secrets.encrypt(changes.client_secret),
+      changes.client_secret !== undefined
+        ? deps.secrets.encrypt(changes.client_secret)
+        : secretDropped
+          ? ''
+          : current.client_secret_enc,
     scopes: changes.scopes === undefined ? current.scopes : scopeText(changes.scopes),
-    enabled: changes.enabled ?? current.enabled,
+    enabled: secretDropped ? false : (changes.enabled ?? current.enabled),
     allow_registration: changes.allow_registration ?? current.allow_registration,
   };
   const revalidate =
@@ -150,12 +162,15 @@ export async function updateSsoProvider(
       id,
       issuer: next.issuer,
       clientId: next.client_id,
-      clientSecret: secret,
+      // Discovery sends no secret, but the client object needs one; a dropped secret has none.
+      clientSecret: secret || 'no-secret-yet',
       version: '',
     });
   }
   await withTransaction(deps.pool, async (client) => {
     if (!(await findProviderById(client, id, true))) throw notFound();
+    // Links first: a failing update (name taken) must roll their removal back with it.
+    const droppedLinks = issuerChanged ? await deleteProviderConnections(client, id) : 0;
     await updateProviderRow(client, id, next).catch(nameTaken);
     await writeAudit(client, {
       actorUserId: actor.user_id,
@@ -166,6 +181,9 @@ export async function updateSsoProvider(
       // Names of the changed fields only: never the secret.
       details: {
         fields: Object.keys(changes).filter((k) => changes[k as keyof ProviderChanges] !== undefined),
+        ...(issuerChanged
+          ? { issuer_changed: true, links_dropped: droppedLinks, secret_dropped: secretDropped }
+          : {}),
       },
     });
   });

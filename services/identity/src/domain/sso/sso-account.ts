@@ -167,9 +167,8 @@ async function createSsoAccount(
       ...audit,
       details: { provider: provider.name },
     });
+    await announceRegistration(client, created, false);
     return created;
   });
-  // Not awaited, as for password sign-ups: a slow Kafka must not fail a committed sign-up.
-  void announceRegistration(deps, account, false);
   return account;
 }

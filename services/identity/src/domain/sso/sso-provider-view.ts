@@ -21,7 +21,7 @@ export function rowSettings(deps: Pick<SsoDeps, 'secrets'>, row: SsoProviderRow)
     id: row.id,
     issuer: row.issuer,
     clientId: row.client_id,
-    clientSecret: deps.secrets.decrypt(row.client_secret_enc),
+    clientSecret: row.client_secret_enc ? deps.secrets.decrypt(row.client_secret_enc) : '',
     version: row.updated_at.toISOString(),
   };
 }

@@ -60,13 +60,13 @@ export async function addTeamMember(deps: IdentityDependencies, caller: Principa
     if (await findMember(client, team.id, input.userId))
       throw new BusinessError(ErrorCode.ALREADY_TEAM_MEMBER);
     await insertMember(client, team.id, input.userId, input.role as TeamRole);
+    await notifyMember(client, team, input.userId, {
+      type: 'team.member_added',
+      title: 'Added to team',
+      content: `You were added to ${team.name} as ${input.role}.`,
+      data: { role: input.role },
+    });
     return { team, member: (await findMember(client, team.id, input.userId))! };
-  });
-  await notifyMember(deps, result.team, input.userId, {
-    type: 'team.member_added',
-    title: 'Added to team',
-    content: `You were added to ${result.team.name} as ${input.role}.`,
-    data: { role: input.role },
   });
   return toTeamMemberRecord(result.member);
 }
@@ -80,23 +80,16 @@ export async function updateTeamMemberRole(
     const member = await loadMember(client, team, input.userId);
     if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_CHANGE_OWNER_ROLE);
     if (input.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_PROMOTE_TO_OWNER);
-    if (member.role === input.role) return { team, member, changed: false };
+    if (member.role === input.role) return { team, member };
     await setMemberRole(client, team.id, member.user_id, input.role as TeamRole);
-    return {
-      team,
-      member: { ...member, role: input.role as TeamRole },
-      changed: true,
-      previous: member.role,
-    };
-  });
-  if (result.changed) {
-    await notifyMember(deps, result.team, input.userId, {
+    await notifyMember(client, team, input.userId, {
       type: 'team.role_changed',
       title: 'Team role changed',
-      content: `Your role in ${result.team.name} is now ${input.role}.`,
-      data: { role: input.role, previous_role: result.previous },
+      content: `Your role in ${team.name} is now ${input.role}.`,
+      data: { role: input.role, previous_role: member.role },
     });
-  }
+    return { team, member: { ...member, role: input.role as TeamRole } };
+  });
   return toTeamMemberRecord(result.member);
 }
 
@@ -110,15 +103,15 @@ export async function removeTeamMember(
     const member = await loadMember(client, found, input.userId);
     if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_REMOVE_OWNER);
     await deleteMember(client, found.id, member.user_id);
+    if (input.userId !== caller.user_id) {
+      await notifyMember(client, found, input.userId, {
+        type: 'team.member_removed',
+        title: 'Removed from team',
+        content: `You were removed from ${found.name}.`,
+      });
+    }
     return found;
   });
-  if (input.userId !== caller.user_id) {
-    await notifyMember(deps, team, input.userId, {
-      type: 'team.member_removed',
-      title: 'Removed from team',
-      content: `You were removed from ${team.name}.`,
-    });
-  }
   return { team_id: team.id, user_id: input.userId };
 }
 

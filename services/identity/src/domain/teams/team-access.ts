@@ -3,7 +3,6 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
-import type { IdentityDependencies } from '../../identity-service.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { isUuid } from '../roles/role-rules.js';
 
@@ -60,14 +59,17 @@ export async function loadMember(client: PoolClient, team: TeamRow, userId: stri
   return member;
 }
 
-/** Tells the affected user about a membership change; `data` always names the team. */
+/**
+ * Tells the affected user about a membership change, in the change's transaction; `data` always
+ * names the team.
+ */
 export function notifyMember(
-  deps: IdentityDependencies,
+  tx: PoolClient,
   team: TeamRow,
   userId: string,
   notice: { type: string; title: string; content: string; data?: Record<string, unknown> },
 ) {
-  return notifyUser(deps, {
+  return notifyUser(tx, {
     ...notice,
     userId,
     teamId: team.id,
@@ -90,4 +92,17 @@ export function toTeamRecord(team: TeamRow) {
 
 export function toTeamMemberRecord(member: TeamMemberRow) {
   return { ...member, joined_at: member.joined_at.toISOString() };
+}
+
+/**
+ * Members' e-mail addresses are for the people who manage the team: its OWNER/ADMIN and global
+ * admins. Everyone else (every user is in the default team) sees only their own.
+ */
+export function canSeeMemberEmails(team: TeamRow, caller: Principal): boolean {
+  return team.my_role === 'OWNER' || team.my_role === 'ADMIN' || isGlobalAdmin(caller);
+}
+
+export function toVisibleMemberRecord(member: TeamMemberRow, caller: Principal, showEmails: boolean) {
+  const record = toTeamMemberRecord(member);
+  return showEmails || member.user_id === caller.user_id ? record : { ...record, email: '' };
 }

@@ -7,6 +7,7 @@ import {
   insertMember,
   insertTeam,
   listMembers,
+  listMembersPage,
   listTeams,
   setMemberRole,
   touchTeam,
@@ -15,13 +16,14 @@ import type { IdentityDependencies } from '../../identity-service.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { pageWindow } from '../rbac/paging.js';
 import {
+  canSeeMemberEmails,
   loadMember,
   loadTeam,
   notifyMember,
   requireTeamOwner,
   requireTeamVisible,
-  toTeamMemberRecord,
   toTeamRecord,
+  toVisibleMemberRecord,
 } from './team-access.js';
 
 /** Any signed-in user may create a team and becomes its OWNER; names are unique (5102). */
@@ -60,33 +62,48 @@ export async function listVisibleTeams(
   return { items: rows.map(toTeamRecord), total, page: window.page, page_size: window.page_size };
 }
 
-export async function getTeamDetail(deps: IdentityDependencies, caller: Principal, teamId: string) {
+/** The team and one page of its members (e-mails only for those who manage it, see team-access). */
+export async function getTeamDetail(
+  deps: IdentityDependencies,
+  caller: Principal,
+  teamId: string,
+  page = 1,
+  size = 20,
+) {
   const team = await loadTeam(deps.pool, teamId, caller);
   requireTeamVisible(team, caller);
-  const members = await listMembers(deps.pool, team.id);
-  return { team: toTeamRecord(team), members: members.map(toTeamMemberRecord) };
+  const window = pageWindow(page, size);
+  const members = await listMembersPage(deps.pool, team.id, window.limit, window.offset);
+  const showEmails = canSeeMemberEmails(team, caller);
+  return {
+    team: toTeamRecord(team),
+    members: members.rows.map((member) => toVisibleMemberRecord(member, caller, showEmails)),
+    members_total: members.total,
+    page: window.page,
+    page_size: window.page_size,
+  };
 }
 
 /** OWNER or global admin (3004); the default team stays (5205). Members cascade. */
 export async function deleteTeam(deps: IdentityDependencies, caller: Principal, teamId: string) {
-  const members = await withTransaction(deps.pool, async (client) => {
-    const team = await loadTeam(client, teamId, caller, true);
-    requireTeamOwner(team, caller);
-    if (team.is_default) throw new BusinessError(ErrorCode.CANNOT_DELETE_DEFAULT_TEAM);
-    const current = await listMembers(client, team.id);
-    await deleteTeamRow(client, team.id);
-    return { team, current };
+  const team = await withTransaction(deps.pool, async (client) => {
+    const found = await loadTeam(client, teamId, caller, true);
+    requireTeamOwner(found, caller);
+    if (found.is_default) throw new BusinessError(ErrorCode.CANNOT_DELETE_DEFAULT_TEAM);
+    const current = await listMembers(client, found.id);
+    await deleteTeamRow(client, found.id);
+    for (const member of current) {
+      if (member.user_id === caller.user_id) continue;
+      await notifyMember(client, found, member.user_id, {
+        type: 'team.member_removed',
+        title: 'Removed from team',
+        content: `The team ${found.name} was deleted.`,
+        data: { reason: 'team_deleted' },
+      });
+    }
+    return found;
   });
-  for (const member of members.current) {
-    if (member.user_id === caller.user_id) continue;
-    await notifyMember(deps, members.team, member.user_id, {
-      type: 'team.member_removed',
-      title: 'Removed from team',
-      content: `The team ${members.team.name} was deleted.`,
-      data: { reason: 'team_deleted' },
-    });
-  }
-  return { team_id: members.team.id };
+  return { team_id: team.id };
 }
 
 /**
@@ -99,25 +116,22 @@ export async function transferOwnership(
   teamId: string,
   newOwnerId: string,
 ) {
-  const changed = await withTransaction(deps.pool, async (client) => {
+  await withTransaction(deps.pool, async (client) => {
     const team = await loadTeam(client, teamId, caller, true);
     requireTeamOwner(team, caller);
     const target = await loadMember(client, team, newOwnerId);
-    if (target.role === 'OWNER') return undefined;
+    if (target.role === 'OWNER') return;
     const owner = (await listMembers(client, team.id)).find((member) => member.role === 'OWNER');
     // Demote first: at most one OWNER per team is a unique index.
     if (owner) await setMemberRole(client, team.id, owner.user_id, 'ADMIN');
     await setMemberRole(client, team.id, target.user_id, 'OWNER');
     await touchTeam(client, team.id);
-    return { team, previousOwnerId: owner?.user_id };
-  });
-  if (changed) {
-    await notifyMember(deps, changed.team, newOwnerId, {
+    await notifyMember(client, team, newOwnerId, {
       type: 'team.ownership_transferred',
       title: 'You are now the team owner',
-      content: `You are now the owner of ${changed.team.name}.`,
-      data: { previous_owner_id: changed.previousOwnerId ?? null },
+      content: `You are now the owner of ${team.name}.`,
+      data: { previous_owner_id: owner?.user_id ?? null },
     });
-  }
+  });
   return getTeamDetail(deps, caller, teamId);
 }

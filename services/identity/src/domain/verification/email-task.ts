@@ -1,4 +1,5 @@
-import { TaskQueue, type Producer } from '@platform/kafka';
+import type { SecretBox } from '@platform/crypto';
+import { enqueueTask, type Queryable } from '@platform/outbox';
 
 /** Task name of an outgoing mail on the `default` work queue. */
 export const EMAIL_SEND_TASK = 'email.send';
@@ -13,14 +14,18 @@ export interface EmailTaskArgs {
 }
 
 /**
- * Queues one mail (rule 5: success means queued). `id` is the idempotency key: the same id is
- * sent at most once even when Kafka redelivers.
+ * Queues one mail (rule 5: success means queued) through the transactional outbox, in the
+ * caller's transaction: it commits with the code or token it carries, and goes out once Kafka is
+ * reachable, so a request never waits on Kafka. The args are sealed with the at-rest key: the
+ * outbox row and the Kafka message hold only ciphertext. `id` is the idempotency key: the same id
+ * is sent at most once even when Kafka redelivers.
  */
 export async function enqueueEmail(
-  producer: Producer,
+  tx: Queryable,
+  secrets: SecretBox,
   topicPrefix: string,
   args: EmailTaskArgs,
   id: string,
 ): Promise<void> {
-  await new TaskQueue(producer, { topicPrefix }).enqueue('default', EMAIL_SEND_TASK, args, { id });
+  await enqueueTask(tx, { queue: 'default', task: EMAIL_SEND_TASK, args, id, topicPrefix, seal: secrets });
 }

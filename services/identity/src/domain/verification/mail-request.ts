@@ -14,7 +14,7 @@ export interface RequestMeta {
 
 export type VerificationDeps = Pick<
   IdentityDependencies,
-  'pool' | 'redis' | 'producer' | 'config' | 'settings' | 'logger' | 'passwords'
+  'pool' | 'redis' | 'secrets' | 'config' | 'settings' | 'logger' | 'passwords'
 > & { captcha?: CaptchaVerifier };
 
 /** What the send, resend and forgot-password routes answer: the mail is queued (or silently skipped). */

@@ -11,7 +11,7 @@ import { enqueueEmail } from './email-task.js';
 import { renderVerificationMail } from './mail-templates.js';
 import { CODE_TTL_MINUTES, hashCode, hashLinkToken, newVerificationSecrets } from './verification-secrets.js';
 
-type Deps = Pick<IdentityDependencies, 'pool' | 'producer' | 'config'>;
+type Deps = Pick<IdentityDependencies, 'pool' | 'secrets' | 'config'>;
 
 /**
  * Where the mail's link points: a verification link hits the API directly (`GET /verify`), a
@@ -25,8 +25,8 @@ export function verificationLink(publicWebUrl: string, purpose: VerificationPurp
 
 /**
  * Issues a fresh code + link token for the user (hashes stored, earlier ones retired) and queues
- * the mail in the same transaction: if queueing fails nothing is stored, and the plaintext code
- * and token exist only inside the queued mail.
+ * the mail through the outbox in the same transaction: the token and its mail commit or roll back
+ * together, and the plaintext code and token exist only inside the sealed mail task.
  */
 export async function queueVerificationMail(
   deps: Deps,
@@ -55,7 +55,8 @@ export async function queueVerificationMail(
       expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
     });
     await enqueueEmail(
-      deps.producer,
+      client,
+      deps.secrets,
       deps.config.QUEUE_TOPIC_PREFIX,
       { to: user.email, subject: mail.subject, text: mail.text, html: mail.html, locale },
       `verification-mail:${tokenId}`,

@@ -85,26 +85,26 @@ export async function resetPassword(
       details: { method: input.token ? 'link' : 'code' },
       requestId: meta.requestId,
     });
-  });
-  const zh = (user.locale ?? meta.locale).startsWith('zh');
-  const data = { username: user.username, ip: meta.ip };
-  await notifyUser(deps, {
-    type: 'security.password_changed',
-    userId: user.id,
-    title: zh ? '密码已修改' : 'Your password was changed',
-    content: zh
-      ? '您的账号密码已通过邮箱重置。如果这不是您本人的操作，请立即联系管理员。'
-      : 'Your password was reset by email. If this was not you, contact an administrator at once.',
-    level: 'high',
-    data,
-  });
-  await notifyUser(deps, {
-    type: 'user.password_reset',
-    userId: user.id,
-    title: zh ? '密码已重置' : 'Password reset',
-    content: zh ? '您的密码已重置。' : 'Your password has been reset.',
-    level: 'medium',
-    data,
+    const zh = (user.locale ?? meta.locale).startsWith('zh');
+    const data = { username: user.username, ip: meta.ip };
+    await notifyUser(client, {
+      type: 'security.password_changed',
+      userId: user.id,
+      title: zh ? '密码已修改' : 'Your password was changed',
+      content: zh
+        ? '您的账号密码已通过邮箱重置。如果这不是您本人的操作，请立即联系管理员。'
+        : 'Your password was reset by email. If this was not you, contact an administrator at once.',
+      level: 'high',
+      data,
+    });
+    await notifyUser(client, {
+      type: 'user.password_reset',
+      userId: user.id,
+      title: zh ? '密码已重置' : 'Password reset',
+      content: zh ? '您的密码已重置。' : 'Your password has been reset.',
+      level: 'medium',
+      data,
+    });
   });
   return { password_reset: true, email: user.email };
 }

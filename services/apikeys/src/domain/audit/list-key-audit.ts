@@ -1,0 +1,47 @@
+import type { apikeysV1 } from '@platform/contracts';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { listKeyAudit } from '../../data/key-audit-repository.js';
+import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import { isGlobalAdmin } from '../keys/key-rules.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidFilter(value: string, field: string): string | undefined {
+  if (!value) return undefined;
+  if (!UUID.test(value)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
+  return value;
+}
+
+/** The key audit trail, newest first: global admins only (3001 otherwise), as the gateway checks. */
+export async function listApiKeyAudit(
+  deps: ApiKeysDependencies,
+  caller: Principal,
+  request: apikeysV1.ListApiKeyAuditRequest,
+): Promise<apikeysV1.ListApiKeyAuditResponse> {
+  if (!isGlobalAdmin(caller)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
+  const page = Math.max(1, request.page || 1);
+  const pageSize = Math.min(100, Math.max(1, request.page_size || 20));
+  const { rows, total } = await listKeyAudit(
+    deps.pool,
+    {
+      keyId: uuidFilter(request.key_id, 'key_id'),
+      actorUserId: uuidFilter(request.actor_user_id, 'actor_user_id'),
+      keyOwnerId: uuidFilter(request.key_owner_id, 'key_owner_id'),
+    },
+    pageSize,
+    (page - 1) * pageSize,
+  );
+  return {
+    items: rows.map((row) => ({
+      ...row,
+      ip: row.ip ?? '',
+      user_agent: row.user_agent ?? '',
+      request_id: row.request_id ?? '',
+      created_at: row.created_at.toISOString(),
+    })),
+    total,
+    page,
+    page_size: pageSize,
+  };
+}
