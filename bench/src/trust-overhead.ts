@@ -2,19 +2,20 @@
 // ProbeService.Echo over real gRPC (in-process client and server, sequential calls) without a
 // principal, with the same signed principal on every call (the gateway's reused signature and the
 // service's cached verification), and with a new principal on every call (one Ed25519 signature
-// and one verification per call, the worst case). Run: node bench/dist/trust-overhead.js
-import { randomUUID } from 'node:crypto';
+// and one verification per call, the worst case). Run: node bench/dist/trust-overhead.js [--calls N]
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { conformanceV1 } from '@platform/contracts';
 import {
   createOutgoingTrust,
+  createServerTrust,
   createServiceClient,
   principalDigest,
   PrincipalSigner,
   PrincipalVerifier,
   ServiceTokenSigner,
   ServiceTokenVerifier,
+  toMetadata,
   type Principal,
 } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
@@ -45,7 +46,7 @@ const principal = (i: number): Principal => ({
   username: `bench_${i}`,
   is_superuser: false,
   permissions: ['probe:read', 'workflow:execute', 'apikey:read'],
-  team_ids: [randomUUID()],
+  team_ids: ['11111111-1111-4111-8111-111111111111'],
   auth_method: 'jwt',
 });
 const bytesOf = (p: Principal) => Buffer.from(JSON.stringify(p), 'utf8');
@@ -72,6 +73,24 @@ const serviceCold = await timeEach(ops, (i) => serviceVerifier.verify(serviceTok
 const serviceWarm = await timeEach(ops, () => serviceVerifier.verify(serviceTokens[0]));
 const serviceSignWarm = await timeEach(ops, () => serviceSigner.token('probe'));
 
+// The whole per-call work with warm caches: the gateway's client adding both credentials, and the
+// service checking them (what a call with the same principal costs on each side).
+const outgoing = createOutgoingTrust({
+  service: 'gateway',
+  serviceKeys: stackEnv.serviceAuthKey,
+  principalSigningKey: stackEnv.principalSigningPrivateKey,
+}).to('probe');
+const serverTrust = createServerTrust({
+  audience: 'probe',
+  principalPublicKeys: stackEnv.principalSigningPublicKey,
+  serviceKeys: stackEnv.serviceAuthKey,
+});
+const callMetadata = () => toMetadata({ requestId: 'bench', principal: principal(0) });
+const sample = callMetadata();
+await outgoing.apply(sample);
+const applyWarm = await timeEach(ops, () => outgoing.apply(callMetadata()));
+const authenticateWarm = await timeEach(ops, () => serverTrust.authenticate(sample, ['gateway']));
+
 console.log(`\nToken operations, ${ops} each, µs per operation (mean / p50 / p99)\n`);
 console.log('| operation | mean µs | p50 µs | p99 µs |\n|---|---|---|---|');
 for (const [name, samples] of [
@@ -82,6 +101,8 @@ for (const [name, samples] of [
   ['service token: verify (HS256, cache miss)', serviceCold],
   ['service token: verify (cached token)', serviceWarm],
   ['service token: sign (reused token)', serviceSignWarm],
+  ['client: add both credentials to a call (warm)', applyWarm],
+  ['server: check principal + service token (warm)', authenticateWarm],
 ] as const) {
   const s = summarize(samples);
   console.log(`| ${name} | ${us(s.mean)} | ${us(s.p50)} | ${us(s.p99)} |`);
@@ -111,20 +132,26 @@ const same = principal(0);
 let fresh = 1_000_000;
 const modes = {
   'no principal, no credentials (baseline)': () => plain.call('echo', echo),
+  'no principal, service token only': () => signed.call('echo', echo),
   'same principal every call (signature reused, verification cached)': () =>
     signed.call('echo', echo, { principal: same }),
   'new principal every call (sign + verify per call)': () =>
     signed.call('echo', echo, { principal: principal(fresh++) }),
 };
 try {
-  for (const run of Object.values(modes)) await timeEach(500, run); // warm-up (JIT, connections)
-  const results: Record<string, ReturnType<typeof summarize>> = {};
-  for (const [name, run] of Object.entries(modes)) results[name] = summarize(await timeEach(calls, run));
-  const base = Object.values(results)[0]!;
-  console.log(`\nProbeService.Echo over gRPC, ${calls} sequential calls per row, ms\n`);
-  console.log('| mode | mean ms | p50 ms | p99 ms | added mean µs |\n|---|---|---|---|---|');
-  for (const [name, s] of Object.entries(results)) {
-    const added = name === Object.keys(results)[0] ? '—' : us(s.mean - base.mean);
+  const runs = Object.entries(modes);
+  for (const [, run] of runs) await timeEach(500, run); // warm-up (JIT, connections)
+  // Interleaved (one call of each mode in turn), so every mode sees the same machine load.
+  const samples = runs.map((): number[] => []);
+  for (let i = 0; i < calls; i++) {
+    for (const [index, [, run]] of runs.entries()) samples[index]!.push(...(await timeEach(1, run)));
+  }
+  const results = runs.map(([name], index) => [name, summarize(samples[index]!)] as const);
+  const base = results[0]![1];
+  console.log(`\nProbeService.Echo over gRPC, ${calls} sequential calls per mode (interleaved), ms\n`);
+  console.log('| mode | mean ms | p50 ms | p99 ms | added p50 µs |\n|---|---|---|---|---|');
+  for (const [index, [name, s]] of results.entries()) {
+    const added = index === 0 ? '—' : us(s.p50 - base.p50);
     console.log(`| ${name} | ${s.mean.toFixed(3)} | ${s.p50.toFixed(3)} | ${s.p99.toFixed(3)} | ${added} |`);
   }
 } finally {
