@@ -16,6 +16,7 @@ import { createServiceClient, type Principal } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { gatewayCredentials } from './lib/trust.js';
 
 const env = (name: string) => process.env[name] ?? '';
 const logger = createLogger('bench-apikey-gateway', 'warn');
@@ -23,11 +24,13 @@ const apikeys = createServiceClient(
   apikeysV1.ApiKeysServiceService,
   'platform.apikeys.v1.ApiKeysService',
   env('APIKEYS_GRPC_ADDR'),
+  { credentials: gatewayCredentials('apikeys') },
 );
 const identity = createServiceClient(
   identityV1.IdentityServiceService,
   'platform.identity.v1.IdentityService',
   env('IDENTITY_GRPC_ADDR'),
+  { credentials: gatewayCredentials('identity') },
 );
 const redis = new Redis(env('REDIS_URL'), { maxRetriesPerRequest: 1, enableOfflineQueue: false });
 const principals = new IdentityPrincipalResolver(identity, 5_000);

@@ -22,6 +22,7 @@ import { startChild, stopChild } from './lib/children.js';
 import { keepAliveGetter } from './lib/http-client.js';
 import { openLoop } from './lib/open-loop.js';
 import { tableHeader, tableRow } from './lib/report.js';
+import { gatewayCredentials } from './lib/trust.js';
 
 const { values } = parseArgs({
   options: { rate: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' } },
@@ -71,6 +72,7 @@ const apikeys = createServiceClient(
   apikeysV1.ApiKeysServiceService,
   'platform.apikeys.v1.ApiKeysService',
   `127.0.0.1:${PORTS.apikeys}`,
+  { credentials: gatewayCredentials('apikeys') },
 );
 const gatewayEnv = {
   IDENTITY_GRPC_ADDR: `127.0.0.1:${PORTS.identity}`,

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { keepAliveGetter } from './lib/http-client.js';
 import { openLoop } from './lib/open-loop.js';
 import { tableHeader, tableRow } from './lib/report.js';
+import { gatewayCredentials } from './lib/trust.js';
 
 const { values } = parseArgs({
   options: {
@@ -81,11 +82,13 @@ const identity = createServiceClient(
   identityV1.IdentityServiceService,
   'platform.identity.v1.IdentityService',
   env('IDENTITY_GRPC_ADDR'),
+  { credentials: gatewayCredentials('identity') },
 );
 const auth = createServiceClient(
   authV1.AuthServiceService,
   'platform.identity.v1.AuthService',
   env('IDENTITY_GRPC_ADDR'),
+  { credentials: gatewayCredentials('identity') },
 );
 const redis = new Redis(env('REDIS_URL'), { maxRetriesPerRequest: 1 });
 const authenticator = new Authenticator(

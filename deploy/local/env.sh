@@ -10,6 +10,17 @@ export NODE_ENV="${NODE_ENV:-development}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
 # dev-only key (JWT signing, encryption at rest); >= 32 chars; same default as packages/testing
 export SECRET_KEY="${SECRET_KEY:-local-development-secret-key-change-me-0123456789}"
+# dev-only trust keys (docs/security.md); same defaults as packages/testing. Never use in production:
+# generate with `openssl genpkey -algorithm ed25519` / `openssl pkey -pubout` and a random secret.
+# The gateway alone gets the private key; every service gets SERVICE_AUTH_KEY and the public key
+# (deploy/local/services.sh drops SECRET_KEY and the private key for the services that must not hold them).
+export PRINCIPAL_SIGNING_PRIVATE_KEY="${PRINCIPAL_SIGNING_PRIVATE_KEY:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEICgahtlbxfjPTGavt4X8RduEi2gSA6vvBMFWW0ZIllDN
+-----END PRIVATE KEY-----"}"
+export PRINCIPAL_SIGNING_PUBLIC_KEY="${PRINCIPAL_SIGNING_PUBLIC_KEY:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=
+-----END PUBLIC KEY-----"}"
+export SERVICE_AUTH_KEY="${SERVICE_AUTH_KEY:-local-development-service-auth-key-change-me-0123456789}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:56379/0}"
 export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:59092}"
 

@@ -32,6 +32,9 @@ start_one() {
     cd "$ROOT/services/$name"
     export GRPC_PORT="$port"
     if [ -n "$dbvar" ]; then export DATABASE_URL="${!dbvar}"; fi
+    # Only the gateway signs principals; only identity (and the gateway) hold SECRET_KEY.
+    unset PRINCIPAL_SIGNING_PRIVATE_KEY
+    if [ "$name" != identity ]; then unset SECRET_KEY; fi
     exec node dist/main.js >>"$LOGS/$name.log" 2>&1
   ) &
   echo $! >"$RUN/$name.pid"

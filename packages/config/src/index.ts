@@ -1,2 +1,3 @@
 export { loadConfig, ConfigError, type ConfigSchema } from './load-config.js';
 export { env, commonShape } from './env-types.js';
+export { trustEnv, serviceTrustShape } from './trust-env.js';

@@ -4,6 +4,7 @@ import { toMetadata } from './metadata.js';
 import type { Principal } from './principal.js';
 import type { RequestOf, ResponseOf, ServiceDefinition } from './service-types.js';
 import { statusToBusinessError } from './status-details.js';
+import type { CallCredentials } from './trust/outgoing-trust.js';
 
 export interface CallOptions {
   /** Per-call deadline; defaults to the client's `defaultTimeoutMs`. */
@@ -25,6 +26,12 @@ export interface ServiceClient<D extends ServiceDefinition> {
 
 export interface ClientOptions {
   defaultTimeoutMs?: number;
+  /**
+   * This caller's credentials for the called service (`createOutgoingTrust(...).to(name)`): a
+   * service token and, from the gateway, the principal's signature. Without them the callee
+   * refuses principals and internal-only methods.
+   */
+  credentials?: CallCredentials;
 }
 
 // Round-robin over every address DNS returns (a headless Kubernetes Service lists each pod), so
@@ -52,7 +59,7 @@ export function createServiceClient<D extends ServiceDefinition>(
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
 
   return {
-    call(method, request, callOptions = {}) {
+    async call(method, request, callOptions = {}) {
       const context = requestContext.current();
       const metadata = toMetadata({
         requestId: context?.requestId ?? requestContext.newRequestId(),
@@ -60,6 +67,7 @@ export function createServiceClient<D extends ServiceDefinition>(
         principal: callOptions.principal,
       });
       const deadline = new Date(Date.now() + (callOptions.timeoutMs ?? defaultTimeoutMs));
+      await options.credentials?.apply(metadata);
       return new Promise((resolve, reject) => {
         const fn = client[method];
         if (typeof fn !== 'function') {

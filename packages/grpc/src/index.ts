@@ -1,13 +1,16 @@
 export {
   startGrpcServer,
   registration,
+  internalOnly,
   type GrpcServerOptions,
+  type InternalMethods,
+  type RegistrationOptions,
   type RunningGrpcServer,
   type ServiceRegistration,
 } from './server.js';
 export { createServiceClient, type ServiceClient, type CallOptions, type ClientOptions } from './client.js';
 export { hasPermission, type Principal } from './principal.js';
-export { MetadataKeys, toMetadata, readPrincipal, readRequestId, readLocale } from './metadata.js';
+export { MetadataKeys, toMetadata, readRequestId, readLocale } from './metadata.js';
 export {
   businessErrorToStatus,
   statusToBusinessError,
@@ -23,3 +26,28 @@ export type {
   ResponseOf,
 } from './service-types.js';
 export { checkHealth } from './health-client.js';
+export {
+  createOutgoingTrust,
+  type CallCredentials,
+  type OutgoingTrust,
+  type OutgoingTrustOptions,
+} from './trust/outgoing-trust.js';
+export {
+  createServerTrust,
+  type AuthenticatedCall,
+  type ServerTrust,
+  type ServerTrustOptions,
+} from './trust/server-trust.js';
+export {
+  PrincipalSigner,
+  PrincipalVerifier,
+  principalDigest,
+  PRINCIPAL_TOKEN_LIFETIME_SECONDS,
+} from './trust/principal-token.js';
+export { ServiceTokenSigner, ServiceTokenVerifier } from './trust/service-token.js';
+export {
+  parsePrivateSigningKey,
+  parsePublicVerifyKeys,
+  parseServiceKeys,
+  splitKeyList,
+} from './trust/keys.js';

@@ -6,6 +6,10 @@ export const MetadataKeys = {
   locale: 'x-locale',
   // `-bin` keys are binary metadata: the principal travels as UTF-8 JSON.
   principal: 'x-principal-bin',
+  // The gateway's signature over the principal bytes for the called service (docs/security.md).
+  principalSignature: 'x-principal-sig',
+  // The calling service's identity, required by internal-only methods.
+  serviceToken: 'x-service-token',
 } as const;
 
 export interface OutgoingContext {
@@ -37,12 +41,26 @@ export function readLocale(metadata: Metadata): string {
   return firstString(metadata, MetadataKeys.locale) ?? 'en';
 }
 
-export function readPrincipal(metadata: Metadata): Principal | undefined {
+/** The principal bytes exactly as received (what the gateway's signature covers). */
+export function readPrincipalBytes(metadata: Metadata): Buffer | undefined {
   const raw = metadata.get(MetadataKeys.principal)[0];
-  if (!Buffer.isBuffer(raw)) return undefined;
+  return Buffer.isBuffer(raw) ? raw : undefined;
+}
+
+/**
+ * Decodes the principal WITHOUT checking its signature: only for code that already trusts the
+ * metadata (the server's trust check calls it after verification).
+ */
+export function readPrincipal(metadata: Metadata): Principal | undefined {
+  const raw = readPrincipalBytes(metadata);
+  if (!raw) return undefined;
   try {
     return JSON.parse(raw.toString('utf8')) as Principal;
   } catch {
     return undefined;
   }
+}
+
+export function readStringValue(metadata: Metadata, key: string): string | undefined {
+  return firstString(metadata, key);
 }

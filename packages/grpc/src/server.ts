@@ -9,23 +9,48 @@ import { isBusinessError } from '@platform/errors';
 import { requestContext, type Logger } from '@platform/logger';
 import { HealthImplementation } from 'grpc-health-check';
 import { performance } from 'node:perf_hooks';
-import { readLocale, readPrincipal, readRequestId } from './metadata.js';
+import { readLocale, readRequestId } from './metadata.js';
 import type { CallContext, ServiceDefinition, ServiceHandlers, UnaryHandler } from './service-types.js';
 import { businessErrorToStatus, internalErrorStatus } from './status-details.js';
+import { rejectionToBusinessError, type ServerTrust } from './trust/server-trust.js';
+import { TrustRejection } from './trust/trust-rejection.js';
+
+/**
+ * Methods only other services may call, each with the service names allowed to (checked against
+ * the caller's service token; docs/security.md). Every other method is callable by the gateway.
+ */
+export type InternalMethods<D extends ServiceDefinition> = { [K in keyof D]?: readonly string[] };
+
+export interface RegistrationOptions<D extends ServiceDefinition> {
+  internal?: InternalMethods<D>;
+}
 
 export interface ServiceRegistration<D extends ServiceDefinition = ServiceDefinition> {
   /** Fully qualified service name, e.g. `platform.identity.v1.IdentityService` (used by health). */
   name: string;
   definition: D;
   handlers: ServiceHandlers<D>;
+  internal: InternalMethods<D>;
 }
 
 export function registration<D extends ServiceDefinition>(
   name: string,
   definition: D,
   handlers: ServiceHandlers<D>,
+  options: RegistrationOptions<D> = {},
 ): ServiceRegistration<D> {
-  return { name, definition, handlers };
+  return { name, definition, handlers, internal: options.internal ?? {} };
+}
+
+/**
+ * Declares methods of a registration internal-only (`registration(...)` stays as it is):
+ * `return internalOnly(registration(...), { getPrincipal: ['gateway'] })`.
+ */
+export function internalOnly<D extends ServiceDefinition>(
+  service: ServiceRegistration<D>,
+  internal: InternalMethods<D>,
+): ServiceRegistration<D> {
+  return { ...service, internal: { ...service.internal, ...internal } };
 }
 
 export interface GrpcServerOptions {
@@ -33,6 +58,8 @@ export interface GrpcServerOptions {
   port: number;
   logger: Logger;
   services: ServiceRegistration[];
+  /** Checks principal signatures and service tokens on every call (`createServerTrust`). */
+  trust: ServerTrust;
 }
 
 export interface RunningGrpcServer {
@@ -41,40 +68,63 @@ export interface RunningGrpcServer {
   shutdown(graceMs?: number): Promise<void>;
 }
 
-function wrapUnary(method: string, handler: UnaryHandler<never>, logger: Logger) {
+interface MethodSetup {
+  method: string;
+  handler: UnaryHandler<never>;
+  logger: Logger;
+  trust: ServerTrust;
+  allowedCallers: readonly string[] | undefined;
+}
+
+function wrapUnary({ method, handler, logger, trust, allowedCallers }: MethodSetup) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
     const requestId = readRequestId(call.metadata) ?? requestContext.newRequestId();
-    const principal = readPrincipal(call.metadata);
     const locale = readLocale(call.metadata);
     const deadline = call.getDeadline();
-    void requestContext.run({ requestId, locale, userId: principal?.user_id }, async () => {
-      const context: CallContext = {
-        requestId,
-        locale,
-        principal,
-        deadline:
-          deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
-        metadata: call.metadata,
-        logger,
-      };
-      const started = performance.now();
+    void (async () => {
+      let authenticated;
       try {
-        const response = await handler(call.request as never, context);
-        callback(null, response);
-        logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
+        authenticated = await trust.authenticate(call.metadata, allowedCallers);
       } catch (error) {
-        const durationMs = +(performance.now() - started).toFixed(2);
-        if (isBusinessError(error)) {
-          logger.info(
-            { rpc: method, code: error.code, msg_key: error.msgKey, duration_ms: durationMs },
-            'rpc business error',
-          );
-          callback(businessErrorToStatus(error));
-        } else {
-          logger.error({ rpc: method, err: error, duration_ms: durationMs }, 'rpc failed');
-          callback(internalErrorStatus());
-        }
+        if (!(error instanceof TrustRejection)) throw error;
+        logger.warn({ rpc: method, request_id: requestId, reason: error.reason }, 'rpc credentials refused');
+        callback(businessErrorToStatus(rejectionToBusinessError(error)));
+        return;
       }
+      const { principal, caller } = authenticated;
+      await requestContext.run({ requestId, locale, userId: principal?.user_id }, async () => {
+        const context: CallContext = {
+          requestId,
+          locale,
+          principal,
+          caller,
+          deadline:
+            deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+          metadata: call.metadata,
+          logger,
+        };
+        const started = performance.now();
+        try {
+          const response = await handler(call.request as never, context);
+          callback(null, response);
+          logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
+        } catch (error) {
+          const durationMs = +(performance.now() - started).toFixed(2);
+          if (isBusinessError(error)) {
+            logger.info(
+              { rpc: method, code: error.code, msg_key: error.msgKey, duration_ms: durationMs },
+              'rpc business error',
+            );
+            callback(businessErrorToStatus(error));
+          } else {
+            logger.error({ rpc: method, err: error, duration_ms: durationMs }, 'rpc failed');
+            callback(internalErrorStatus());
+          }
+        }
+      });
+    })().catch((error: unknown) => {
+      logger.error({ rpc: method, err: error }, 'rpc failed before its handler');
+      callback(internalErrorStatus());
     });
   };
 }
@@ -82,7 +132,8 @@ function wrapUnary(method: string, handler: UnaryHandler<never>, logger: Logger)
 /**
  * Starts a gRPC server with the given services plus the standard grpc.health.v1 service.
  * Handlers are async functions (request, context) → response; a thrown BusinessError crosses the
- * wire as a rich status, anything else as INTERNAL with the cause logged here.
+ * wire as a rich status, anything else as INTERNAL with the cause logged here. Every call's
+ * credentials are checked by `trust` before its handler runs (docs/security.md).
  */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { logger } = options;
@@ -98,8 +149,19 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
 
   for (const service of options.services) {
     const implementation: UntypedServiceImplementation = {};
+    const internal = service.internal as Record<string, readonly string[] | undefined>;
+    for (const method of Object.keys(internal)) {
+      if (!(method in service.handlers))
+        throw new Error(`${service.name}: internal method ${method} has no handler`);
+    }
     for (const [method, handler] of Object.entries(service.handlers)) {
-      implementation[method] = wrapUnary(`${service.name}/${method}`, handler as UnaryHandler<never>, logger);
+      implementation[method] = wrapUnary({
+        method: `${service.name}/${method}`,
+        handler: handler as UnaryHandler<never>,
+        logger,
+        trust: options.trust,
+        allowedCallers: internal[method],
+      });
     }
     server.addService(service.definition, implementation);
     health.setStatus(service.name, 'SERVING');

@@ -23,7 +23,10 @@ export type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => 
 export interface CallContext {
   requestId: string;
   locale: string;
+  /** Set only when the gateway's signature over it was valid for this service. */
   principal: Principal | undefined;
+  /** The calling service (from its service token); set for internal-only methods. */
+  caller: string | undefined;
   /** Absolute deadline set by the caller, if any. */
   deadline: Date | undefined;
   metadata: Metadata;

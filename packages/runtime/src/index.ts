@@ -1,8 +1,11 @@
 export {
   runService,
+  serviceTrust,
   type ServiceStartContext,
   type StartedService,
   type RunServiceOptions,
+  type BaseServiceConfig,
+  type ServiceTrustConfig,
 } from './run-service.js';
 export { serviceInfoHandler } from './service-info.js';
 export { runDatabaseService, type DatabaseServiceOptions } from './run-database-service.js';

@@ -1,11 +1,9 @@
 import { openDatabase, type Pool } from '@platform/db';
 import type { ServiceRegistration } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { runService } from './run-service.js';
+import { runService, type BaseServiceConfig } from './run-service.js';
 
-export interface DatabaseServiceOptions<
-  C extends { GRPC_PORT: number; LOG_LEVEL: string; DATABASE_URL: string },
-> {
+export interface DatabaseServiceOptions<C extends BaseServiceConfig & { DATABASE_URL: string }> {
   name: string;
   loadConfig: () => C;
   /** The service's migrations folder (SQL files are not compiled, so point at src/). */
@@ -17,7 +15,7 @@ export interface DatabaseServiceOptions<
  * The composition root of a service whose only store is its own Postgres database: migrate, then
  * serve. Services that grow more dependencies move to `runService` with their own wiring.
  */
-export function runDatabaseService<C extends { GRPC_PORT: number; LOG_LEVEL: string; DATABASE_URL: string }>(
+export function runDatabaseService<C extends BaseServiceConfig & { DATABASE_URL: string }>(
   options: DatabaseServiceOptions<C>,
 ): Promise<void> {
   const version = process.env.npm_package_version ?? '0.1.0';

@@ -1,5 +1,10 @@
 import { ConfigError } from '@platform/config';
-import { startGrpcServer, type ServiceRegistration } from '@platform/grpc';
+import {
+  createServerTrust,
+  startGrpcServer,
+  type ServerTrust,
+  type ServiceRegistration,
+} from '@platform/grpc';
 import { createLogger, type Logger } from '@platform/logger';
 
 export interface ServiceStartContext<C> {
@@ -13,7 +18,25 @@ export interface StartedService {
   stop?: () => Promise<void>;
 }
 
-export interface RunServiceOptions<C extends { GRPC_PORT: number; LOG_LEVEL: string }> {
+/** The trust variables every domain service validates (`serviceTrustShape`, docs/security.md). */
+export interface ServiceTrustConfig {
+  PRINCIPAL_SIGNING_PUBLIC_KEY: readonly string[];
+  SERVICE_AUTH_KEY: readonly string[];
+}
+
+/** The call checks of the service `name` (the audience its callers sign for), from its config. */
+export function serviceTrust(name: string, config: ServiceTrustConfig): ServerTrust {
+  return createServerTrust({
+    audience: name,
+    principalPublicKeys: config.PRINCIPAL_SIGNING_PUBLIC_KEY,
+    serviceKeys: config.SERVICE_AUTH_KEY,
+  });
+}
+
+export type BaseServiceConfig = { GRPC_PORT: number; LOG_LEVEL: string } & ServiceTrustConfig;
+
+export interface RunServiceOptions<C extends BaseServiceConfig> {
+  /** The service's name: its log name and the audience its callers' tokens must name. */
   name: string;
   loadConfig: () => C;
   start: (context: ServiceStartContext<C>) => Promise<StartedService>;
@@ -38,12 +61,10 @@ function loadOrExit<C>(name: string, load: () => C): C {
 
 /**
  * The composition root every domain service shares: config → logger → the service's own wiring →
- * gRPC server (with health) → graceful shutdown on SIGTERM/SIGINT. A failure to start exits 1 with
+ * gRPC server (with health and the trust checks) → graceful shutdown on SIGTERM/SIGINT. A failure to start exits 1 with
  * the cause logged.
  */
-export async function runService<C extends { GRPC_PORT: number; LOG_LEVEL: string }>(
-  options: RunServiceOptions<C>,
-): Promise<void> {
+export async function runService<C extends BaseServiceConfig>(options: RunServiceOptions<C>): Promise<void> {
   const config = loadOrExit(options.name, options.loadConfig);
   const logger = createLogger(options.name, config.LOG_LEVEL);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
@@ -52,7 +73,12 @@ export async function runService<C extends { GRPC_PORT: number; LOG_LEVEL: strin
   let server;
   try {
     started = await options.start({ config, logger });
-    server = await startGrpcServer({ port: config.GRPC_PORT, logger, services: started.services });
+    server = await startGrpcServer({
+      port: config.GRPC_PORT,
+      logger,
+      services: started.services,
+      trust: serviceTrust(options.name, config),
+    });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');
     process.exit(1);

@@ -5,22 +5,66 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-describe('a service started with a bad environment', () => {
+function run(service: string, env: Record<string, string | undefined>) {
+  const main = `${root}services/${service}/dist/main.js`;
+  expect(existsSync(main), `${main} is built (pnpm build)`).toBe(true);
+  return spawnSync(process.execPath, [main], { env, encoding: 'utf8', timeout: 20_000 });
+}
+
+// Each case starts node processes (2–4 s on a busy machine).
+describe('a service started with a bad environment', { timeout: 30_000 }, () => {
   it.each([
-    ['identity', ['DATABASE_URL']],
-    ['notifications', ['MONGO_URL']],
-    ['gateway', ['SECRET_KEY', 'IDENTITY_GRPC_ADDR', 'OBSERVABILITY_GRPC_ADDR']],
+    ['identity', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    ['notifications', ['MONGO_URL', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    [
+      'gateway',
+      [
+        'SECRET_KEY',
+        'PRINCIPAL_SIGNING_PRIVATE_KEY',
+        'SERVICE_AUTH_KEY',
+        'IDENTITY_GRPC_ADDR',
+        'OBSERVABILITY_GRPC_ADDR',
+      ],
+    ],
   ])('%s exits 78 naming every missing variable', (service, variables) => {
-    const main = `${root}services/${service}/dist/main.js`;
-    expect(existsSync(main), `${main} is built (pnpm build)`).toBe(true);
-    const result = spawnSync(process.execPath, [main], {
-      env: { PATH: process.env.PATH, GRPC_PORT: 'not-a-port' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = run(service, { PATH: process.env.PATH, GRPC_PORT: 'not-a-port' });
     expect(result.status).toBe(78);
     expect(result.stderr).toContain(`${service}: invalid configuration`);
     for (const variable of variables) expect(result.stderr).toContain(`${variable} is missing`);
     if (service !== 'gateway') expect(result.stderr).toContain('GRPC_PORT is invalid');
+  });
+
+  // SECRET_KEY (JWT signing, at-rest key) goes to the gateway and identity only.
+  it.each(['apikeys', 'notifications', 'models', 'workflows', 'observability'])(
+    '%s does not ask for SECRET_KEY',
+    (service) => {
+      const result = run(service, { PATH: process.env.PATH });
+      expect(result.status).toBe(78);
+      expect(result.stderr).toContain('SERVICE_AUTH_KEY is missing');
+      expect(result.stderr).not.toContain('SECRET_KEY is');
+      expect(result.stderr).not.toContain('PRINCIPAL_SIGNING_PRIVATE_KEY');
+    },
+  );
+
+  it('explains a trust key of the wrong kind or too short', () => {
+    const result = run('models', {
+      PATH: process.env.PATH,
+      PRINCIPAL_SIGNING_PUBLIC_KEY: 'not a pem',
+      SERVICE_AUTH_KEY: 'short',
+    });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toMatch(
+      /PRINCIPAL_SIGNING_PUBLIC_KEY is invalid: .*Ed25519 public key in SPKI PEM/,
+    );
+    expect(result.stderr).toMatch(/SERVICE_AUTH_KEY is invalid: .*at least 32 characters/);
+    const gateway = run('gateway', {
+      PATH: process.env.PATH,
+      // An Ed25519 public key where the private key belongs.
+      PRINCIPAL_SIGNING_PRIVATE_KEY:
+        '-----BEGIN PUBLIC KEY-----\\nMCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=\\n-----END PUBLIC KEY-----',
+    });
+    expect(gateway.stderr).toMatch(
+      /PRINCIPAL_SIGNING_PRIVATE_KEY is invalid: .*Ed25519 private key in PKCS8 PEM/,
+    );
   });
 });

@@ -7,6 +7,14 @@ export const stackEnv = {
   kafkaBrokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(','),
   gatewayUrl: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.HTTP_PORT ?? '8080'}`,
   secretKey: process.env.SECRET_KEY ?? 'local-development-secret-key-change-me-0123456789',
+  // Dev-only trust keys (docs/security.md), the same defaults as deploy/local/env.sh.
+  principalSigningPrivateKey:
+    process.env.PRINCIPAL_SIGNING_PRIVATE_KEY ??
+    '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEICgahtlbxfjPTGavt4X8RduEi2gSA6vvBMFWW0ZIllDN\n-----END PRIVATE KEY-----',
+  principalSigningPublicKey:
+    process.env.PRINCIPAL_SIGNING_PUBLIC_KEY ??
+    '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=\n-----END PUBLIC KEY-----',
+  serviceAuthKey: process.env.SERVICE_AUTH_KEY ?? 'local-development-service-auth-key-change-me-0123456789',
 };
 
 /** A name no earlier test run used (for topics, groups, databases, rows). */

@@ -1,5 +1,5 @@
 import type { Pool } from '@platform/db';
-import type { ServiceRegistration } from '@platform/grpc';
+import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { KafkaClient, Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
@@ -57,7 +57,10 @@ export async function startApiKeys(
     config,
     logger,
     ...connections,
-    users: identityUserDirectory(config.IDENTITY_GRPC_ADDR),
+    users: identityUserDirectory(
+      config.IDENTITY_GRPC_ADDR,
+      createOutgoingTrust({ service: 'apikeys', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
+    ),
     revisions: new KeyRevisions(redis, config.REDIS_KEY_PREFIX),
     lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
     version,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { apikeysV1 } from '@platform/contracts';
-import { createServiceClient } from '@platform/grpc';
+import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { stackEnv } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiKeysHarness, type ApiKeysHarness, type TestUser } from './support/harness.js';
 
@@ -47,13 +48,23 @@ async function eventsSettled(count: number): Promise<ConsumedMessage[]> {
   return events.splice(0);
 }
 
+/** RunExpirationCheck is internal-only: operators' tooling calls it as `operator`. */
+function operatorClient() {
+  return createServiceClient(
+    apikeysV1.ApiKeysServiceService,
+    'platform.apikeys.v1.ApiKeysService',
+    harness.apikeysAddress,
+    {
+      credentials: createOutgoingTrust({ service: 'operator', serviceKeys: stackEnv.serviceAuthKey }).to(
+        'apikeys',
+      ),
+    },
+  );
+}
+
 describe('tasks.check_api_key_expiration (RunExpirationCheck with a fixed now)', () => {
   it('reminds at exactly 7, 3 and 1 days, notices expired keys, each once', async () => {
-    const client = createServiceClient(
-      apikeysV1.ApiKeysServiceService,
-      'platform.apikeys.v1.ApiKeysService',
-      harness.apikeysAddress,
-    );
+    const client = operatorClient();
     const now = local(2030, 6, 15, 9, 0);
     const ids = {
       seven: await keyExpiringAt('seven', local(2030, 6, 22, 23, 0)),
@@ -104,11 +115,7 @@ describe('tasks.check_api_key_expiration (RunExpirationCheck with a fixed now)',
   });
 
   it('rejects a malformed now with 1001', async () => {
-    const client = createServiceClient(
-      apikeysV1.ApiKeysServiceService,
-      'platform.apikeys.v1.ApiKeysService',
-      harness.apikeysAddress,
-    );
+    const client = operatorClient();
     await expect(client.call('runExpirationCheck', { now: 'yesterday' })).rejects.toMatchObject({
       code: 1001,
     });

@@ -15,7 +15,7 @@ import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
-import { createServiceClient, type ServiceClient } from '@platform/grpc';
+import { createOutgoingTrust, createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
 
 /** One gRPC client per domain service; routes reach services only through these. */
@@ -37,98 +37,134 @@ export interface ServiceClients {
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
 }
 
-export function createServiceClients(config: GatewayConfig): ServiceClients {
-  const options = { defaultTimeoutMs: config.GRPC_TIMEOUT_MS };
+/** The service names each client's credentials name as audience (each service's `runService` name). */
+export const SERVICE_AUDIENCES = {
+  identity: 'identity',
+  apikeys: 'apikeys',
+  notifications: 'notifications',
+  models: 'models',
+  workflows: 'workflows',
+  observability: 'observability',
+} as const;
+
+type ClientConfig = Pick<
+  GatewayConfig,
+  | 'GRPC_TIMEOUT_MS'
+  | 'PRINCIPAL_SIGNING_PRIVATE_KEY'
+  | 'SERVICE_AUTH_KEY'
+  | 'IDENTITY_GRPC_ADDR'
+  | 'APIKEYS_GRPC_ADDR'
+  | 'NOTIFICATIONS_GRPC_ADDR'
+  | 'MODELS_GRPC_ADDR'
+  | 'WORKFLOWS_GRPC_ADDR'
+  | 'OBSERVABILITY_GRPC_ADDR'
+>;
+
+/**
+ * The gateway's clients. Every call carries the gateway's service token and, when it forwards a
+ * principal, the gateway's signature over it for that service (docs/security.md).
+ */
+export function createServiceClients(config: ClientConfig): ServiceClients {
+  const trust = createOutgoingTrust({
+    service: 'gateway',
+    serviceKeys: config.SERVICE_AUTH_KEY,
+    principalSigningKey: config.PRINCIPAL_SIGNING_PRIVATE_KEY,
+  });
+  const to = (audience: keyof typeof SERVICE_AUDIENCES) => ({
+    defaultTimeoutMs: config.GRPC_TIMEOUT_MS,
+    credentials: trust.to(SERVICE_AUDIENCES[audience]),
+  });
+  const identityOptions = to('identity');
   return {
     identity: createServiceClient(
       identityV1.IdentityServiceService,
       'platform.identity.v1.IdentityService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     auth: createServiceClient(
       authV1.AuthServiceService,
       'platform.identity.v1.AuthService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     settings: createServiceClient(
       settingsV1.SettingsServiceService,
       'platform.identity.v1.SettingsService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     roles: createServiceClient(
       rolesV1.RolesServiceService,
       'platform.identity.v1.RolesService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     adminUsers: createServiceClient(
       adminUsersV1.AdminUsersServiceService,
       'platform.identity.v1.AdminUsersService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     teams: createServiceClient(
       teamsV1.TeamsServiceService,
       'platform.identity.v1.TeamsService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     verification: createServiceClient(
       verificationV1.VerificationServiceService,
       'platform.identity.v1.VerificationService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     captcha: createServiceClient(
       captchaV1.CaptchaServiceService,
       'platform.identity.v1.CaptchaService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     totp: createServiceClient(
       totpV1.TotpServiceService,
       'platform.identity.v1.TotpService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     sso: createServiceClient(
       ssoV1.SsoServiceService,
       'platform.identity.v1.SsoService',
       config.IDENTITY_GRPC_ADDR,
-      options,
+      identityOptions,
     ),
     apikeys: createServiceClient(
       apikeysV1.ApiKeysServiceService,
       'platform.apikeys.v1.ApiKeysService',
       config.APIKEYS_GRPC_ADDR,
-      options,
+      to('apikeys'),
     ),
     notifications: createServiceClient(
       notificationsV1.NotificationsServiceService,
       'platform.notifications.v1.NotificationsService',
       config.NOTIFICATIONS_GRPC_ADDR,
-      options,
+      to('notifications'),
     ),
     models: createServiceClient(
       modelsV1.ModelsServiceService,
       'platform.models.v1.ModelsService',
       config.MODELS_GRPC_ADDR,
-      options,
+      to('models'),
     ),
     workflows: createServiceClient(
       workflowsV1.WorkflowsServiceService,
       'platform.workflows.v1.WorkflowsService',
       config.WORKFLOWS_GRPC_ADDR,
-      options,
+      to('workflows'),
     ),
     observability: createServiceClient(
       observabilityV1.ObservabilityServiceService,
       'platform.observability.v1.ObservabilityService',
       config.OBSERVABILITY_GRPC_ADDR,
-      options,
+      to('observability'),
     ),
   };
 }

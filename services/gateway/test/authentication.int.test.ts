@@ -1,6 +1,6 @@
 import { SessionRegistry, TokenService } from '@platform/auth';
 import { conformanceV1 } from '@platform/contracts';
-import { createServiceClient } from '@platform/grpc';
+import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import {
   listen,
@@ -48,10 +48,17 @@ beforeAll(async () => {
   redis = new Redis(stackEnv.redisUrl, { maxRetriesPerRequest: 1 });
   sessions = new SessionRegistry(redis);
   probe = await startProbeService(stackEnv.databaseUrl, logger);
+  // The gateway's credentials for the probe (audience `probe`): principals go signed.
+  const trust = createOutgoingTrust({
+    service: 'gateway',
+    serviceKeys: stackEnv.serviceAuthKey,
+    principalSigningKey: stackEnv.principalSigningPrivateKey,
+  });
   client = createServiceClient(
     conformanceV1.ProbeServiceService,
     'platform.conformance.v1.ProbeService',
     probe.address,
+    { credentials: trust.to('probe') },
   );
   const authenticator = new Authenticator(tokens, sessions, directory);
   http = await listen(

@@ -1,8 +1,10 @@
-import { commonShape, env, loadConfig } from '@platform/config';
+import { commonShape, env, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
 
 const schema = z.object({
   ...commonShape,
+  /** Principal signature and service-token checks (docs/security.md). */
+  ...serviceTrustShape,
   GRPC_PORT: env.port().default(50061),
   DATABASE_URL: env.postgresUrl(),
   REDIS_URL: env.redisUrl(),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Topics } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { identityClientsAs } from './support/internal-clients.js';
 import {
   captureEvents,
   useIdentityHarness,
@@ -95,9 +96,11 @@ describe('PUT /admin/site-settings', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ single_session: true, smtp_password_set: true });
-    const effective = await harness.gateway.clients.settings.call('getEffectiveSettings', {
+    const notifications = identityClientsAs(harness.grpcAddress, { service: 'notifications' });
+    const effective = await notifications.settings.call('getEffectiveSettings', {
       keys: ['smtp_password'],
     });
+    notifications.close();
     expect(effective.settings).toEqual({ smtp_password: 's3cret-value' });
     await harness.request('PUT', '/admin/site-settings', {
       token: admin.token,
@@ -195,7 +198,9 @@ describe('settings cache across replicas and the internal read', () => {
 
   it('serves GetEffectiveSettings over gRPC only, with secrets decrypted', async () => {
     await harness.setSettings({ smtp_username: 'mailer', smtp_password: 'pw-123' });
-    const all = await harness.gateway.clients.settings.call('getEffectiveSettings', { keys: [] });
+    const notifications = identityClientsAs(harness.grpcAddress, { service: 'notifications' });
+    const all = await notifications.settings.call('getEffectiveSettings', { keys: [] });
+    notifications.close();
     expect(all.settings).toMatchObject({ smtp_username: 'mailer', smtp_password: 'pw-123', smtp_port: 587 });
     expect(all.settings).not.toHaveProperty('smtp_password_set');
     const openapi = await fetch(`${harness.baseUrl}/api/v1/openapi.json`).then((r) => r.text());

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { identityClientsAs } from './support/internal-clients.js';
 import { useIdentityHarness } from './support/suite.js';
 
 const harness = useIdentityHarness();
@@ -11,13 +12,16 @@ describe('IdentityService.GetUsers (owner names for other services)', () => {
               ('summary_b', 'summary_b@example.com', 'x') RETURNING id`,
     );
     const [a, b] = rows.map((r) => r.id);
-    const { users } = await harness.gateway.clients.identity.call('getUsers', {
+    // apikeys is the declared caller of GetUsers (owner names of keys).
+    const apikeys = identityClientsAs(harness.grpcAddress, { service: 'apikeys' });
+    const { users } = await apikeys.identity.call('getUsers', {
       ids: [a!, b!, a!, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'],
     });
     expect(users.sort((x, y) => x.username.localeCompare(y.username))).toEqual([
       { id: a, username: 'summary_a' },
       { id: b, username: 'summary_b' },
     ]);
-    expect((await harness.gateway.clients.identity.call('getUsers', { ids: [] })).users).toEqual([]);
+    expect((await apikeys.identity.call('getUsers', { ids: [] })).users).toEqual([]);
+    apikeys.close();
   });
 });

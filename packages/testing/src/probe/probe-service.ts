@@ -1,9 +1,10 @@
 import { conformanceV1 } from '@platform/contracts';
 import { createPool, runMigrations, type Pool } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { registration, startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
+import { createServerTrust, registration, startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { fileURLToPath } from 'node:url';
+import { stackEnv } from '../stack-env.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 const UNIQUE_VIOLATION = '23505';
@@ -75,6 +76,12 @@ export async function startProbeService(
     port,
     logger,
     services: [probeHandlers(pool)],
+    // Callers sign for the audience `probe` with the stack's dev keys (docs/security.md).
+    trust: createServerTrust({
+      audience: 'probe',
+      principalPublicKeys: stackEnv.principalSigningPublicKey,
+      serviceKeys: stackEnv.serviceAuthKey,
+    }),
   });
   return {
     address: `127.0.0.1:${server.port}`,

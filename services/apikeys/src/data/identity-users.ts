@@ -1,5 +1,5 @@
 import { identityV1 } from '@platform/contracts';
-import { createServiceClient, type ServiceClient } from '@platform/grpc';
+import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
 
 const NAME_TTL_MS = 60_000;
 const MAX_CACHED = 10_000;
@@ -10,12 +10,13 @@ export interface UserDirectory {
   close(): void;
 }
 
-export function identityUserDirectory(address: string): UserDirectory {
+/** `credentials`: apikeys' service token for identity (GetUsers is internal-only). */
+export function identityUserDirectory(address: string, credentials: CallCredentials): UserDirectory {
   const client: ServiceClient<typeof identityV1.IdentityServiceService> = createServiceClient(
     identityV1.IdentityServiceService,
     'platform.identity.v1.IdentityService',
     address,
-    { defaultTimeoutMs: 5_000 },
+    { defaultTimeoutMs: 5_000, credentials },
   );
   // Names change rarely; a short per-process cache keeps identity off the cold verification path.
   const cache = new Map<string, { username: string; expiresAt: number }>();

@@ -1,7 +1,7 @@
 import { apikeysV1 } from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
 import { BusinessError } from '@platform/errors';
-import { registration, type CallContext } from '@platform/grpc';
+import { internalOnly, registration, type CallContext } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
 import type { ApiKeysDependencies } from '../apikeys-service.js';
 import { checkApiKeyExpiration } from '../domain/expiry/check-api-key-expiration.js';
@@ -12,6 +12,7 @@ import { listApiKeyAudit } from '../domain/audit/list-key-audit.js';
 import { GLOBAL_ADMIN_PERMISSION, requireKeyManager } from '../domain/keys/key-rules.js';
 import { getApiKey, getApiKeyStats, listApiKeys } from '../domain/keys/read-api-keys.js';
 import { verifyApiKey } from '../domain/keys/verify-api-key.js';
+import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.apikeys.v1.ApiKeysService';
 
@@ -22,7 +23,7 @@ function origin(forwarded: apikeysV1.CallerOrigin | undefined, context: CallCont
 
 /** Entry points of the apikeys service: thin handlers that decode, call a use case, encode. */
 export function apikeysGrpc(deps: ApiKeysDependencies) {
-  return registration(SERVICE_NAME, apikeysV1.ApiKeysServiceService, {
+  const service = registration(SERVICE_NAME, apikeysV1.ApiKeysServiceService, {
     getInfo: serviceInfoHandler('apikeys', deps.version, () => schemaVersion(deps.pool)),
     listApiKeys: (request, { principal }) =>
       listApiKeys(deps, requireKeyManager(principal, 'apikey:read'), request),
@@ -70,4 +71,5 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
       return checkApiKeyExpiration(deps, now);
     },
   });
+  return internalOnly(service, INTERNAL_CALLERS);
 }

@@ -3,6 +3,7 @@ import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
 import { startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { serviceTrust } from '@platform/runtime';
 import { listen, stackEnv, uniqueName, type RunningHttp } from '@platform/testing';
 import { loadApiKeysConfig } from '../../src/config.js';
 import { startApiKeys, type StartedApiKeys } from '../../src/apikeys-service.js';
@@ -83,48 +84,47 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
+    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
+    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     GRPC_PORT: '50099', // unused: the harness binds its own servers on free ports
   };
-  const identity = await startIdentity(
-    loadIdentityConfig({
-      ...common,
-      DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, identityDb),
-      QUEUE_TOPIC_PREFIX: `${uniqueName('t')}.`,
-    }),
-    testLogger,
-    'test',
-  );
+  const identityConfig = loadIdentityConfig({
+    ...common,
+    DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, identityDb),
+    QUEUE_TOPIC_PREFIX: `${uniqueName('t')}.`,
+  });
+  const identity = await startIdentity(identityConfig, testLogger, 'test');
   const identityGrpc: RunningGrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     logger: testLogger,
     services: identity.services,
+    trust: serviceTrust('identity', identityConfig),
   });
   const identityAddress = `127.0.0.1:${identityGrpc.port}`;
   const redisPrefix = `${uniqueName('apikeys-t')}:`;
-  const apikeys = await startApiKeys(
-    loadApiKeysConfig({
-      ...common,
-      DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, apikeysDb),
-      IDENTITY_GRPC_ADDR: identityAddress,
-      REDIS_KEY_PREFIX: redisPrefix,
-      AGENT_DIRECTORY_GROUP: uniqueName('test.apikeys.agent-directory'),
-      ...env,
-    }),
-    testLogger,
-    'test',
-  );
+  const apikeysConfig = loadApiKeysConfig({
+    ...common,
+    DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, apikeysDb),
+    IDENTITY_GRPC_ADDR: identityAddress,
+    REDIS_KEY_PREFIX: redisPrefix,
+    AGENT_DIRECTORY_GROUP: uniqueName('test.apikeys.agent-directory'),
+    ...env,
+  });
+  const apikeys = await startApiKeys(apikeysConfig, testLogger, 'test');
   const apikeysGrpc = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     logger: testLogger,
     services: apikeys.services,
+    trust: serviceTrust('apikeys', apikeysConfig),
   });
   const apikeysAddress = `127.0.0.1:${apikeysGrpc.port}`;
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
       PRINCIPAL_CACHE_TTL_MS: '0',
+      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
       IDENTITY_GRPC_ADDR: identityAddress,
       APIKEYS_GRPC_ADDR: apikeysAddress,
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

@@ -8,7 +8,7 @@ import {
   IdentityPrincipalResolver,
   type RouteDefinition,
 } from '@platform/gateway';
-import { createServiceClient, type Principal, type ServiceClient } from '@platform/grpc';
+import { createOutgoingTrust, createServiceClient, type Principal, type ServiceClient } from '@platform/grpc';
 import { createRedis, closeRedis } from '@platform/redis';
 import { listen, stackEnv } from '@platform/testing';
 import { z } from 'zod';
@@ -64,15 +64,23 @@ export async function startProbeGateway(
   harness: ApiKeysHarness,
   cacheEntries = 10_000,
 ): Promise<ProbeGateway> {
+  // The gateway's credentials: its service token and its principal signature.
+  const trust = createOutgoingTrust({
+    service: 'gateway',
+    serviceKeys: stackEnv.serviceAuthKey,
+    principalSigningKey: stackEnv.principalSigningPrivateKey,
+  });
   const apikeys = createServiceClient(
     apikeysV1.ApiKeysServiceService,
     'platform.apikeys.v1.ApiKeysService',
     harness.apikeysAddress,
+    { credentials: trust.to('apikeys') },
   );
   const identity = createServiceClient(
     identityV1.IdentityServiceService,
     'platform.identity.v1.IdentityService',
     harness.identityAddress,
+    { credentials: trust.to('identity') },
   );
   const redis = createRedis(stackEnv.redisUrl, { logger: testLogger });
   const principals = new IdentityPrincipalResolver(identity, 0);

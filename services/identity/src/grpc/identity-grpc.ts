@@ -1,19 +1,24 @@
 import { identityV1 } from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
-import { registration } from '@platform/grpc';
+import { internalOnly, registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
 import { getPrincipal } from '../domain/principals/get-principal.js';
 import { findUserSummaries } from '../data/user-summary-repository.js';
 import type { IdentityDependencies } from '../identity-service.js';
+import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.identity.v1.IdentityService';
 
 /** Internal RPCs other services and the gateway call: service info, principal lookup, user names. */
 export function identityGrpc(deps: IdentityDependencies) {
-  return registration(SERVICE_NAME, identityV1.IdentityServiceService, {
+  const service = registration(SERVICE_NAME, identityV1.IdentityServiceService, {
     getInfo: serviceInfoHandler('identity', deps.version, () => schemaVersion(deps.pool)),
     getPrincipal: (request) => getPrincipal(deps.pool, request.user_id),
-    // Owner names for other services' views (apikeys); no principal: internal network only.
+    // Owner names for other services' views (apikeys); no principal: a service token instead.
     getUsers: async (request) => ({ users: await findUserSummaries(deps.pool, request.ids) }),
+  });
+  return internalOnly(service, {
+    getPrincipal: INTERNAL_CALLERS.getPrincipal,
+    getUsers: INTERNAL_CALLERS.getUsers,
   });
 }

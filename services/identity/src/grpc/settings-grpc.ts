@@ -1,15 +1,16 @@
 import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
-import { registration } from '@platform/grpc';
+import { internalOnly, registration } from '@platform/grpc';
 import { adminSettingsView, effectiveSettings } from '../domain/settings/admin-settings-view.js';
 import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
 import type { IdentityDependencies } from '../identity-service.js';
+import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SETTINGS_SERVICE_NAME = 'platform.identity.v1.SettingsService';
 
 /** Site settings: the admin read/update and the internal effective read for other services. */
 export function settingsGrpc(deps: IdentityDependencies) {
-  return registration(SETTINGS_SERVICE_NAME, settingsV1.SettingsServiceService, {
+  const service = registration(SETTINGS_SERVICE_NAME, settingsV1.SettingsServiceService, {
     getSiteSettings: async (_request, context) => {
       requirePermission(context.principal, 'admin:settings:read');
       return { settings: adminSettingsView(await deps.settings.current()), changed_keys: [] };
@@ -24,9 +25,10 @@ export function settingsGrpc(deps: IdentityDependencies) {
         requestId: context.requestId,
       });
     },
-    // Internal: no principal (service-to-service); never routed by the gateway.
+    // Internal: no principal, a service token (INTERNAL_CALLERS); never routed by the gateway.
     getEffectiveSettings: async (request) => ({
       settings: effectiveSettings(await deps.settings.current(), request.keys),
     }),
   });
+  return internalOnly(service, { getEffectiveSettings: INTERNAL_CALLERS.getEffectiveSettings });
 }

@@ -2,6 +2,7 @@ import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
 import { startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { serviceTrust } from '@platform/runtime';
 import { listen, stackEnv, uniqueName, type RunningHttp } from '@platform/testing';
 import { loadIdentityConfig } from '../../src/config.js';
 import { startIdentity, type StartedIdentity } from '../../src/identity-service.js';
@@ -22,6 +23,8 @@ export interface RequestOptions {
 
 export interface IdentityHarness {
   baseUrl: string;
+  /** identity's gRPC address (calls there need credentials: docs/security.md). */
+  grpcAddress: string;
   identity: StartedIdentity;
   gateway: Gateway;
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
@@ -46,6 +49,8 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
+    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
+    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
     // Own work-queue topics and worker group (`<prefix>queue.default`), so the local identity
     // service (deploy/local/services.sh) never consumes this file's mails and reruns start empty.
@@ -58,10 +63,13 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     port: 0,
     logger,
     services: identity.services,
+    trust: serviceTrust('identity', identityConfig),
   });
   const gatewayConfig = loadGatewayConfig({
     ...process.env,
     SECRET_KEY: stackEnv.secretKey,
+    PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     REDIS_URL: stackEnv.redisUrl,
     PRINCIPAL_CACHE_TTL_MS: '0',
     IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
@@ -98,6 +106,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
 
   return {
     baseUrl: http.baseUrl,
+    grpcAddress: `127.0.0.1:${grpc.port}`,
     identity,
     gateway,
     request,

@@ -33,6 +33,9 @@ export function useIdentityHarness(options: SuiteOptions = {}): IdentityHarness 
     get baseUrl() {
       return live().baseUrl;
     },
+    get grpcAddress() {
+      return live().grpcAddress;
+    },
     get identity() {
       return live().identity;
     },

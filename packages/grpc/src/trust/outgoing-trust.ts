@@ -1,0 +1,50 @@
+import type { Metadata } from '@grpc/grpc-js';
+import { MetadataKeys, readPrincipalBytes } from '../metadata.js';
+import { PrincipalSigner } from './principal-token.js';
+import { ServiceTokenSigner } from './service-token.js';
+
+/** Adds a caller's credentials to the metadata of one outgoing call (see `createServiceClient`). */
+export interface CallCredentials {
+  apply(metadata: Metadata): Promise<void>;
+}
+
+export interface OutgoingTrustOptions {
+  /** This process's service name: the `sub` of its service tokens. */
+  service: string;
+  /** SERVICE_AUTH_KEY (comma-separated for rotation; the first entry signs). */
+  serviceKeys: string | readonly string[];
+  /** PRINCIPAL_SIGNING_PRIVATE_KEY: only the gateway has one, so only it can forward principals. */
+  principalSigningKey?: string;
+}
+
+export interface OutgoingTrust {
+  /** Credentials for calls to the named service (the audience of every token sent to it). */
+  to(audience: string): CallCredentials;
+}
+
+/**
+ * A process's outgoing credentials, built once at start: every call carries a service token for
+ * its audience, and — when the process holds the signing key — a signature over the principal it
+ * forwards. A principal forwarded without a signing key goes unsigned, and the callee refuses it.
+ */
+export function createOutgoingTrust(options: OutgoingTrustOptions): OutgoingTrust {
+  const services = new ServiceTokenSigner(options.service, options.serviceKeys);
+  const principals = options.principalSigningKey
+    ? new PrincipalSigner(options.principalSigningKey)
+    : undefined;
+  return {
+    to(audience) {
+      return {
+        async apply(metadata) {
+          const principal = readPrincipalBytes(metadata);
+          const [signature, token] = await Promise.all([
+            principal && principals ? principals.sign(audience, principal) : undefined,
+            services.token(audience),
+          ]);
+          if (signature) metadata.set(MetadataKeys.principalSignature, signature);
+          metadata.set(MetadataKeys.serviceToken, token);
+        },
+      };
+    },
+  };
+}

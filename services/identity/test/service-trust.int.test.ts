@@ -1,0 +1,292 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { buildGateway, loadGatewayConfig } from '@platform/gateway';
+import {
+  createOutgoingTrust,
+  createServiceClient,
+  MetadataKeys,
+  PrincipalSigner,
+  ServiceTokenSigner,
+  type CallCredentials,
+  type Principal,
+} from '@platform/grpc';
+import { identityV1 } from '@platform/contracts';
+import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
+import { createLogger } from '@platform/logger';
+import { listen, stackEnv } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityClientsAs } from './support/internal-clients.js';
+import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
+import { createTestUser } from './support/rbac-users.js';
+import { useIdentityHarness } from './support/suite.js';
+
+// Trust between services (docs/security.md), against the real identity service over gRPC: a
+// principal counts only with the gateway's signature for `identity`; internal-only methods need a
+// service token from a declared caller.
+const harness = useIdentityHarness();
+
+const superuser: Principal = {
+  user_id: randomUUID(),
+  username: 'mallory',
+  is_superuser: true,
+  permissions: ['*'],
+  team_ids: [],
+  auth_method: 'jwt',
+};
+const plainUser: Principal = { ...superuser, username: 'plain', is_superuser: false, permissions: [] };
+const bytesOf = (principal: Principal) => Buffer.from(JSON.stringify(principal), 'utf8');
+
+const otherKeys = () => {
+  const pair = generateKeyPairSync('ed25519');
+  return {
+    privatePem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicPem: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+};
+const gatewaySigner = new PrincipalSigner(stackEnv.principalSigningPrivateKey);
+
+/** Credentials that set exactly the given metadata (what a forging process would send). */
+function rawCredentials(values: Record<string, string | Promise<string>>): CallCredentials {
+  return {
+    async apply(metadata) {
+      for (const [key, value] of Object.entries(values)) metadata.set(key, await value);
+    },
+  };
+}
+
+function settingsClient(credentials?: CallCredentials) {
+  return createServiceClient(
+    settingsV1.SettingsServiceService,
+    'platform.identity.v1.SettingsService',
+    harness.grpcAddress,
+    { defaultTimeoutMs: 5_000, credentials },
+  );
+}
+
+/** GetSiteSettings (admin:settings:read) with `principal` and `credentials`: the answer or the error. */
+async function readSettingsAs(principal: Principal, credentials?: CallCredentials) {
+  const client = settingsClient(credentials);
+  try {
+    return await client.call('getSiteSettings', {}, { principal });
+  } finally {
+    client.close();
+  }
+}
+
+const UNAUTHENTICATED = { code: 2001, httpStatus: 401 };
+const FORBIDDEN = { code: 3000, httpStatus: 403 };
+
+describe('a principal reaches identity only as the gateway signed it', () => {
+  it('serves a superuser principal the gateway signed for identity (control)', async () => {
+    const signed = createOutgoingTrust({
+      service: 'gateway',
+      serviceKeys: stackEnv.serviceAuthKey,
+      principalSigningKey: stackEnv.principalSigningPrivateKey,
+    }).to('identity');
+    const view = await readSettingsAs(superuser, signed);
+    expect(view.settings).toBeDefined();
+  });
+
+  it('refuses a forged x-principal-bin with no signature', async () => {
+    await expect(readSettingsAs(superuser)).rejects.toMatchObject(UNAUTHENTICATED);
+  });
+
+  it('refuses a garbage signature and one made with a key the gateway does not hold', async () => {
+    await expect(
+      readSettingsAs(superuser, rawCredentials({ [MetadataKeys.principalSignature]: 'a.b.c' })),
+    ).rejects.toMatchObject(UNAUTHENTICATED);
+    const forger = new PrincipalSigner(otherKeys().privatePem);
+    const forged = rawCredentials({
+      [MetadataKeys.principalSignature]: forger.sign('identity', bytesOf(superuser)),
+    });
+    await expect(readSettingsAs(superuser, forged)).rejects.toMatchObject(UNAUTHENTICATED);
+  });
+
+  it('refuses a valid signature over other principal bytes (a plain user upgraded to superuser)', async () => {
+    const plainSignature = rawCredentials({
+      [MetadataKeys.principalSignature]: gatewaySigner.sign('identity', bytesOf(plainUser)),
+    });
+    // The signature is good for the plain user: identity answers with its permission check.
+    await expect(readSettingsAs(plainUser, plainSignature)).rejects.toMatchObject(FORBIDDEN);
+    await expect(readSettingsAs(superuser, plainSignature)).rejects.toMatchObject(UNAUTHENTICATED);
+  });
+
+  it('refuses a principal the gateway signed for another service', async () => {
+    const forApikeys = rawCredentials({
+      [MetadataKeys.principalSignature]: gatewaySigner.sign('apikeys', bytesOf(superuser)),
+    });
+    await expect(readSettingsAs(superuser, forApikeys)).rejects.toMatchObject(UNAUTHENTICATED);
+  });
+
+  it('refuses an expired signature', async () => {
+    const tenMinutesAgo = new PrincipalSigner(
+      stackEnv.principalSigningPrivateKey,
+      60,
+      () => Date.now() - 600_000,
+    );
+    const expired = rawCredentials({
+      [MetadataKeys.principalSignature]: tenMinutesAgo.sign('identity', bytesOf(superuser)),
+    });
+    await expect(readSettingsAs(superuser, expired)).rejects.toMatchObject(UNAUTHENTICATED);
+  });
+
+  it('answers the HTTP client 401 / 2001 when a gateway signs with a key identity does not accept', async () => {
+    const user = await createTestUser(harness);
+    const rogue = buildGateway(
+      loadGatewayConfig({
+        ...process.env,
+        SECRET_KEY: stackEnv.secretKey,
+        REDIS_URL: stackEnv.redisUrl,
+        PRINCIPAL_SIGNING_PRIVATE_KEY: otherKeys().privatePem,
+        SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+        PRINCIPAL_CACHE_TTL_MS: '0',
+        IDENTITY_GRPC_ADDR: harness.grpcAddress,
+        APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
+        NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
+        MODELS_GRPC_ADDR: '127.0.0.1:50064',
+        WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
+        OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
+      }),
+      createLogger('trust-test', 'silent'),
+    );
+    const http = await listen(rogue.app);
+    try {
+      const me = (url: string) =>
+        fetch(`${url}/api/v1/users/me`, { headers: { authorization: `Bearer ${user.token}` } });
+      expect((await me(harness.baseUrl)).status).toBe(200);
+      const refused = await me(http.baseUrl);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: 2001 });
+    } finally {
+      await http.close();
+      await rogue.close();
+    }
+  });
+});
+
+describe('internal-only identity methods need a service token from a declared caller', () => {
+  type Clients = ReturnType<typeof identityClientsAs>;
+  async function attempt<T>(
+    caller: Parameters<typeof identityClientsAs>[1],
+    call: (c: Clients) => Promise<T>,
+  ) {
+    const clients = identityClientsAs(harness.grpcAddress, caller);
+    try {
+      return await call(clients);
+    } finally {
+      clients.close();
+    }
+  }
+  const effective = (c: Clients) => c.settings.call('getEffectiveSettings', { keys: ['smtp_password'] });
+  const principalOf = (c: Clients) => c.identity.call('getPrincipal', { user_id: randomUUID() });
+  const users = (c: Clients) => c.identity.call('getUsers', { ids: [] });
+
+  it('refuses GetEffectiveSettings without a token, with a bad, expired or misaddressed token', async () => {
+    await harness.setSettings({ smtp_password: 'do-not-leak' });
+    const bare = settingsClient();
+    await expect(bare.call('getEffectiveSettings', { keys: [] })).rejects.toMatchObject(UNAUTHENTICATED);
+    bare.close();
+    const wrongKey = { service: 'notifications', serviceKeys: 'a-service-key-nobody-configured-0123456789' };
+    await expect(attempt(wrongKey, effective)).rejects.toMatchObject(UNAUTHENTICATED);
+    const expiredSigner = new ServiceTokenSigner(
+      'notifications',
+      stackEnv.serviceAuthKey,
+      60,
+      () => Date.now() - 600_000,
+    );
+    const expired = settingsClient(
+      rawCredentials({ [MetadataKeys.serviceToken]: expiredSigner.token('identity') }),
+    );
+    await expect(expired.call('getEffectiveSettings', { keys: [] })).rejects.toMatchObject(UNAUTHENTICATED);
+    expired.close();
+    const forApikeys = settingsClient(
+      createOutgoingTrust({ service: 'notifications', serviceKeys: stackEnv.serviceAuthKey }).to('apikeys'),
+    );
+    await expect(forApikeys.call('getEffectiveSettings', { keys: [] })).rejects.toMatchObject(
+      UNAUTHENTICATED,
+    );
+    forApikeys.close();
+  });
+
+  it('refuses callers not declared for the method (403 / 3000), even the gateway', async () => {
+    for (const service of ['workflows', 'observability', 'gateway', 'apikeys']) {
+      await expect(attempt({ service }, effective)).rejects.toMatchObject(FORBIDDEN);
+    }
+    for (const service of ['apikeys', 'notifications']) {
+      await expect(attempt({ service }, principalOf)).rejects.toMatchObject(FORBIDDEN);
+    }
+    await expect(attempt({ service: 'gateway' }, users)).rejects.toMatchObject(FORBIDDEN);
+  });
+
+  it('refuses GetPrincipal and GetUsers without a token', async () => {
+    const noToken = createServiceClient(
+      identityV1.IdentityServiceService,
+      'platform.identity.v1.IdentityService',
+      harness.grpcAddress,
+    );
+    await expect(noToken.call('getPrincipal', { user_id: randomUUID() })).rejects.toMatchObject(
+      UNAUTHENTICATED,
+    );
+    await expect(noToken.call('getUsers', { ids: [] })).rejects.toMatchObject(UNAUTHENTICATED);
+    // GetInfo stays public (health and version probes).
+    expect(await noToken.call('getInfo', {})).toMatchObject({ service: 'identity' });
+    noToken.close();
+  });
+
+  it('serves the declared callers, secrets decrypted for notifications and models', async () => {
+    await harness.setSettings({ smtp_password: 'for-notifications' });
+    for (const service of ['notifications', 'models']) {
+      expect((await attempt({ service }, effective)).settings).toEqual({
+        smtp_password: 'for-notifications',
+      });
+    }
+    expect(await attempt({ service: 'gateway' }, principalOf)).toMatchObject({ found: false });
+    expect(await attempt({ service: 'apikeys' }, users)).toEqual({ users: [] });
+  });
+});
+
+describe('key rotation: identity configured with an old and a new key of each kind', () => {
+  let rotating: IdentityHarness;
+  const next = otherKeys();
+  const nextServiceKey = 'the-next-service-auth-key-after-rotation-0123456789';
+
+  beforeAll(async () => {
+    rotating = await startIdentityHarness({
+      PRINCIPAL_SIGNING_PUBLIC_KEY: `${next.publicPem},${stackEnv.principalSigningPublicKey}`,
+      SERVICE_AUTH_KEY: `${nextServiceKey},${stackEnv.serviceAuthKey}`,
+    });
+  });
+  afterAll(async () => {
+    await rotating?.stop();
+  });
+
+  it('accepts principals and service tokens signed with either key, and still no other', async () => {
+    const read = async (principalSigningKey: string, serviceKeys: string) => {
+      const client = createServiceClient(
+        settingsV1.SettingsServiceService,
+        'platform.identity.v1.SettingsService',
+        rotating.grpcAddress,
+        {
+          credentials: createOutgoingTrust({ service: 'gateway', serviceKeys, principalSigningKey }).to(
+            'identity',
+          ),
+        },
+      );
+      try {
+        return await client.call('getSiteSettings', {}, { principal: superuser });
+      } finally {
+        client.close();
+      }
+    };
+    await expect(read(stackEnv.principalSigningPrivateKey, stackEnv.serviceAuthKey)).resolves.toBeDefined();
+    await expect(read(next.privatePem, nextServiceKey)).resolves.toBeDefined();
+    await expect(read(otherKeys().privatePem, nextServiceKey)).rejects.toMatchObject(UNAUTHENTICATED);
+    // The old gateway (old keys) keeps working through the rotation window.
+    const me = await rotating.request('GET', '/users/me', { token: (await createTestUser(rotating)).token });
+    expect(me.status).toBe(200);
+    for (const serviceKeys of [nextServiceKey, stackEnv.serviceAuthKey]) {
+      const clients = identityClientsAs(rotating.grpcAddress, { service: 'notifications', serviceKeys });
+      await expect(clients.settings.call('getEffectiveSettings', { keys: [] })).resolves.toBeDefined();
+      clients.close();
+    }
+  });
+});
