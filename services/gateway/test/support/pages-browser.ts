@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { startIdentityHarness, type IdentityHarness } from '../../../identity/test/support/harness.js';
 
 /** Debian's chromium (`apt-get install chromium`); puppeteer-core never downloads a browser. */
@@ -47,6 +47,20 @@ export async function startRecordingServer(): Promise<RecordingServer> {
   };
 }
 
+/** Headless chromium; `lang` sets the Accept-Language of every request, popups included. */
+export function launchChromium(lang: 'en' | 'zh' = 'en'): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    // Root in CI containers cannot use chromium's sandbox.
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      `--accept-lang=${lang === 'zh' ? 'zh-CN,zh' : 'en-US,en'}`,
+    ],
+  });
+}
+
 export interface PagesStack {
   harness: IdentityHarness;
   /** PUBLIC_WEB_URL: the harness gateway's own app, on a port known before identity starts. */
@@ -78,12 +92,7 @@ export async function startPagesStack(
     }
   }
   web.serve(harness.gateway.app as unknown as (req: IncomingMessage, res: ServerResponse) => void);
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    // Root in CI containers cannot use chromium's sandbox.
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   return {
     harness,
     webUrl: web.url,
@@ -100,9 +109,9 @@ export async function startPagesStack(
 // Width and height only: switching `isMobile` would make puppeteer reload the page and lose its state.
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 1 };
 
-/** A fresh page whose requests say `Accept-Language: <lang>`. */
-export async function pageIn(browser: Browser, lang: 'en' | 'zh'): Promise<Page> {
-  const page = await browser.newPage();
+/** A fresh page (in `context`: its own cookies) whose requests say `Accept-Language: <lang>`. */
+export async function pageIn(context: Browser | BrowserContext, lang: 'en' | 'zh'): Promise<Page> {
+  const page = await context.newPage();
   await page.setExtraHTTPHeaders({ 'accept-language': lang === 'zh' ? 'zh-CN,zh;q=0.9' : 'en-US,en;q=0.9' });
   await page.setViewport(PHONE);
   return page;
