@@ -76,16 +76,14 @@ describe.each(['en', 'zh'] as Locale[])('SSO complete page (%s)', (locale) => {
     const user = account();
     op.setNextAccount(user);
     const popupTarget = browser.waitForTarget((t) => t.url().startsWith(`${stack.webUrl}/sso/complete`));
-    await opener.evaluate((provider) => {
-      const w = window as unknown as { received?: unknown };
-      window.addEventListener('message', (event) => {
-        w.received = { origin: event.origin, data: event.data };
-      });
-      window.open(`/api/v1/sso/login/${provider}`, 'sso', 'popup');
-    }, PROVIDER);
+    // In the opener (a page of the gateway's origin): listen, then open the sign-in as a popup.
+    await opener.evaluate(`
+      window.addEventListener('message', (event) => { window.received = { origin: event.origin, data: event.data }; });
+      window.open('/api/v1/sso/login/${PROVIDER}', 'sso', 'popup');
+    `);
     const popup = (await (await popupTarget).page())!;
-    await opener.waitForFunction(() => (window as unknown as { received?: unknown }).received !== undefined);
-    const received = (await opener.evaluate(() => (window as unknown as { received: unknown }).received)) as {
+    await opener.waitForFunction('window.received !== undefined');
+    const received = (await opener.evaluate('window.received')) as {
       origin: string;
       data: { type: string; access_token: string; token_type: string };
     };

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { ErrorCode, getCatalogEntry, translate, type Locale } from '@platform/errors';
+import { createLogger } from '@platform/logger';
+import { listen } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../../identity/test/support/auth-accounts.js';
 import { extractSecrets, startSmtpSink, type SmtpSink } from '../../identity/test/support/smtp-sink.js';
 import { insertUser, useSmtpSink, type TestUser } from '../../identity/test/support/verification-fixtures.js';
-import { createLogger } from '@platform/logger';
-import { listen } from '@platform/testing';
 import { createGatewayApp } from '../src/index.js';
 import { accountPages, PAGE_CSP } from '../src/pages/index.js';
 import {
   pageIn,
+  retype,
   screenshot,
   startPagesStack,
   textOf,
@@ -94,24 +95,19 @@ describe.each(LOCALES)('reset password page (%s)', (locale) => {
     // A rule the page did not know when it loaded: the API's 1001 field messages are shown.
     await stack.harness.setSettings({ password_require_symbol: true });
     try {
-      await page.$eval('#new_password', (e) => ((e as HTMLInputElement).value = ''));
-      await page.$eval('#confirm_password', (e) => ((e as HTMLInputElement).value = ''));
-      await page.type('#new_password', 'Longenough1');
-      await page.type('#confirm_password', 'Longenough1');
+      await retype(page, '#new_password', 'Longenough1');
+      await retype(page, '#confirm_password', 'Longenough1');
       await page.click('button[type="submit"]');
+      const reason = JSON.stringify(translate('password_requires_special', locale));
       await page.waitForFunction(
-        (text) => document.querySelector('#new_password-errors')?.textContent?.includes(text),
-        {},
-        translate('password_requires_special', locale),
+        `document.querySelector('#new_password-errors').textContent.includes(${reason})`,
       );
     } finally {
       await stack.harness.setSettings({ password_require_symbol: false });
     }
 
-    await page.$eval('#new_password', (e) => ((e as HTMLInputElement).value = ''));
-    await page.$eval('#confirm_password', (e) => ((e as HTMLInputElement).value = ''));
-    await page.type('#new_password', 'Brand-new-pass-9');
-    await page.type('#confirm_password', 'Brand-new-pass-9');
+    await retype(page, '#new_password', 'Brand-new-pass-9');
+    await retype(page, '#confirm_password', 'Brand-new-pass-9');
     await page.click('button[type="submit"]');
     await page.waitForSelector('.outcome.ok');
     expect(await textOf(page, '.outcome.ok')).toBe(translate('password_reset_success', locale));

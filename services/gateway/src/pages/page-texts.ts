@@ -8,7 +8,7 @@ import type { Locale } from '@platform/errors';
 const TEXTS = {
   en: {
     resetTitle: 'Choose a new password',
-    resetFor: 'For the account {email}.',
+    resetFor: 'Account: {email}',
     newPassword: 'New password',
     confirmPassword: 'Repeat the new password',
     passwordsDiffer: 'The two passwords differ',

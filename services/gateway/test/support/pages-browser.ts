@@ -117,6 +117,14 @@ export async function pageIn(context: Browser | BrowserContext, lang: 'en' | 'zh
   return page;
 }
 
+/** Empties an input, then types `text` into it as a person would. */
+export async function retype(page: Page, selector: string, text: string): Promise<void> {
+  await page.$eval(selector, (input) => {
+    (input as unknown as { value: string }).value = '';
+  });
+  await page.type(selector, text);
+}
+
 export async function textOf(page: Page, selector: string): Promise<string> {
   return page.$eval(selector, (element) => (element.textContent ?? '').trim());
 }
