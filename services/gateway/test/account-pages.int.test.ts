@@ -182,6 +182,9 @@ describe.each(LOCALES)('verification page (%s)', (locale) => {
     const link = await mailedLink(user, '/send-verification');
     expect(link.startsWith(`${stack.webUrl}/verify?token=`)).toBe(true);
 
+    // A link checker's HEAD does not use the link up.
+    expect((await fetch(link, { method: 'HEAD' })).status).toBe(200);
+
     const page = await pageIn(stack.browser, locale);
     const response = await page.goto(link);
     expect(response!.status()).toBe(200);

@@ -20,6 +20,11 @@ export function verifyEmailPage(deps: PageDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const locale = localeOf(res);
     const title = pageText(locale, 'verifyTitle');
+    // A HEAD (link checkers, previews) must not use the link up: headers only, nothing verified.
+    if (req.method === 'HEAD') {
+      sendOutcome(deps, res, { status: 200, title, kind: 'ok', text: title });
+      return;
+    }
     try {
       const token = singleValue(req.query.token);
       if (!token || token.length > 512) throw new BusinessError(ErrorCode.VERIFICATION_CODE_EXPIRED);
