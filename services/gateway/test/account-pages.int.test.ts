@@ -176,6 +176,30 @@ describe.each(LOCALES)('reset password page (%s)', (locale) => {
   });
 });
 
+describe('reset form without script, under a burst', () => {
+  it('12 parallel posts of one link: exactly one sets the password, the others show 5005', async () => {
+    const user = await insertUser(stack.harness, { verified: true });
+    const token = new URL(await mailedLink(user, '/forgot-password')).searchParams.get('token')!;
+    const post = (i: number) =>
+      fetch(`${stack.webUrl}/reset-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token,
+          new_password: `Burst-pass-${i}`,
+          confirm_password: `Burst-pass-${i}`,
+        }),
+      }).then(async (r) => ({ status: r.status, html: await r.text() }));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(i)));
+    const won = answers.filter((a) => a.status === 200);
+    expect(won).toHaveLength(1);
+    expect(won[0]!.html).toContain(translate('password_reset_success', 'en'));
+    const lost = answers.filter((a) => a.status === 400);
+    expect(lost).toHaveLength(11);
+    for (const a of lost) expect(a.html).toContain(catalogText(ErrorCode.VERIFICATION_CODE_INVALID, 'en'));
+  });
+});
+
 describe.each(LOCALES)('verification page (%s)', (locale) => {
   it('mailed link → the page verifies the address and says so; the link then says it is used', async () => {
     const user = await insertUser(stack.harness, { verified: false, locale });
