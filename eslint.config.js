@@ -15,4 +15,9 @@ export default tseslint.config(
   },
   { files: ['bench/**', 'deploy/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   { files: ['**/test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // The account pages' browser scripts (classic scripts, no bundler).
+  {
+    files: ['services/gateway/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
 );

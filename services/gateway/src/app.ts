@@ -23,6 +23,8 @@ export interface GatewayAppOptions<Clients> {
   version?: string;
   /** Express `trust proxy` setting, for the client IP behind a load balancer. */
   trustProxy?: boolean | number | string;
+  /** Handlers outside `/api/v1`: the account pages (src/pages), mounted before the 404. */
+  pages?: express.Router;
 }
 
 function pathMatcher(expressPath: string): RegExp {
@@ -80,6 +82,7 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
   );
 
   app.use(API_PREFIX, router);
+  if (options.pages) app.use(options.pages);
   app.use(notFound(routes as RouteDefinition<unknown>[]));
   app.use(errorHandler(logger));
   return app;

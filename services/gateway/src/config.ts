@@ -19,6 +19,13 @@ const schema = z.object({
   /** Deadline for one gRPC call from the gateway. */
   GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),
   TRUST_PROXY: z.string().default('loopback'),
+  /** `/sso/complete` posts the sign-in to an opener of this origin (default: its own); docs/account-pages.md. */
+  SSO_COMPLETE_OPENER_ORIGIN: z
+    .url()
+    .transform((url) => new URL(url).origin)
+    .optional(),
+  /** `/sso/complete` redirects here (with the result fragment) when no opener waits. */
+  SSO_COMPLETE_RETURN_URL: z.url().optional(),
   IDENTITY_GRPC_ADDR: env.hostPort(),
   APIKEYS_GRPC_ADDR: env.hostPort(),
   NOTIFICATIONS_GRPC_ADDR: env.hostPort(),

@@ -7,6 +7,7 @@ import { ApiKeysVerifier } from './auth/apikeys-verifier.js';
 import { Authenticator } from './auth/authenticator.js';
 import { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
 import type { GatewayConfig } from './config.js';
+import { accountPages } from './pages/index.js';
 import { routeTable } from './routes/index.js';
 import { closeServiceClients, createServiceClients, type ServiceClients } from './service-clients.js';
 
@@ -46,6 +47,12 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     version,
     trustProxy: config.TRUST_PROXY,
+    pages: accountPages({
+      clients,
+      logger,
+      ssoOpenerOrigin: config.SSO_COMPLETE_OPENER_ORIGIN,
+      ssoReturnUrl: config.SSO_COMPLETE_RETURN_URL,
+    }),
   });
   return {
     app,

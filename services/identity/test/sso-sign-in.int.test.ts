@@ -292,7 +292,10 @@ describe('GET /sso/callback/{provider}', () => {
     const body = await envelopeOf(replay);
     expect([replay.status, body.code, body.data.error_key]).toEqual([400, 1002, 'sso_state_invalid']);
 
-    const unknown = await stack.harness.request('GET', `/sso/callback/${PROVIDER}?code=abc&state=forged`);
+    // A JSON client: browsers (no JSON preference) are sent to /sso/complete#error=… instead.
+    const unknown = await stack.harness.request('GET', `/sso/callback/${PROVIDER}?code=abc&state=forged`, {
+      headers: { accept: 'application/json' },
+    });
     expect([unknown.status, unknown.body.code, unknown.body.data.error_key]).toEqual([
       400,
       1002,

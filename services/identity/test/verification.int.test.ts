@@ -54,7 +54,7 @@ describe('email verification (register)', () => {
     expect(mail.from).toBe('noreply@example.test');
     expect(mail.subject).toContain('verify your email');
     const { code, link, token } = extractSecrets(mail);
-    expect(link.startsWith(`${WEB_URL}/api/v1/verify?token=`)).toBe(true);
+    expect(link.startsWith(`${WEB_URL}/verify?token=`)).toBe(true);
     expect(mail.html).toContain(code);
     // Only hashes are stored.
     const { rows } = await harness.identity.dependencies.pool.query(

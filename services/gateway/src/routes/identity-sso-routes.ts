@@ -1,4 +1,5 @@
 import type * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
+import { isBusinessError, type BusinessError } from '@platform/errors';
 import type { RequestOf } from '@platform/grpc';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
@@ -130,6 +131,19 @@ const givenFields = <B extends UpdateBody>(
   client_secret: body.client_secret,
 });
 
+/** A callback that failed; a browser is sent to the landing page with it, a JSON client gets it. */
+type CallbackOutcome = ssoV1.CompleteSsoLoginResponse | { failure: BusinessError };
+
+/**
+ * The landing page relative to the callback URL (`PUBLIC_WEB_URL/api/v1/sso/callback/<name>`), so
+ * it is `PUBLIC_WEB_URL/sso/complete` whatever path PUBLIC_WEB_URL has, without knowing it here.
+ * Only the msg key and code travel: the page shows the catalog text of known keys only.
+ */
+function failureLocation(error: BusinessError): string {
+  const fragment = new URLSearchParams({ error: error.msgKey, code: String(error.code) });
+  return `../../../../sso/complete#${fragment.toString()}`;
+}
+
 /** The browser's landing page gets the login outcome in the fragment (never sent to servers). */
 function completeLocation(r: ssoV1.CompleteSsoLoginResponse): string {
   const outcome = presentLogin(r.result!) as Record<string, string | boolean>;
@@ -178,7 +192,7 @@ export const identitySsoRoutes = [
     redirect: (r, _input, { wantsJson }) => (wantsJson ? undefined : r.authorization_url),
     redirectDescription: "To the provider's authorization endpoint (PKCE S256, state, nonce)",
   }),
-  defineRoute<ServiceClients, ProviderParams, CallbackQuery, undefined, ssoV1.CompleteSsoLoginResponse>({
+  defineRoute<ServiceClients, ProviderParams, CallbackQuery, undefined, CallbackOutcome>({
     method: 'get',
     path: '/sso/callback/:provider_name',
     errors: [ErrorCode.SSO_PROVIDER_NOT_FOUND, ErrorCode.SSO_REGISTRATION_DISABLED, ErrorCode.FORBIDDEN],
@@ -188,24 +202,38 @@ export const identitySsoRoutes = [
     params: providerParams,
     query: callbackQuery,
     response: loginResult,
-    invoke: ({ params, query }, context) => {
+    invoke: async ({ params, query }, context): Promise<CallbackOutcome> => {
       const forwarded = Object.entries(query).filter(
         (entry): entry is [string, string] => entry[1] !== undefined,
       );
-      return context.clients.sso.call(
-        'completeLogin',
-        {
-          provider_name: params.provider_name,
-          params: Object.fromEntries(forwarded),
-          client: requestOrigin(context),
-        },
-        { locale: context.locale },
-      );
+      try {
+        return await context.clients.sso.call(
+          'completeLogin',
+          {
+            provider_name: params.provider_name,
+            params: Object.fromEntries(forwarded),
+            client: requestOrigin(context),
+          },
+          { locale: context.locale },
+        );
+      } catch (error) {
+        if (isBusinessError(error) && error.httpStatus < 500) return { failure: error };
+        throw error;
+      }
     },
-    present: (r) => presentLogin(r.result!),
-    redirect: (r, _input, { wantsJson }) => (wantsJson ? undefined : completeLocation(r)),
+    present: (r) => {
+      if ('failure' in r) throw r.failure;
+      return presentLogin(r.result!);
+    },
+    redirect: (r, _input, { wantsJson }) => {
+      if ('failure' in r) {
+        if (wantsJson) throw r.failure;
+        return failureLocation(r.failure);
+      }
+      return wantsJson ? undefined : completeLocation(r);
+    },
     redirectDescription:
-      'To `PUBLIC_WEB_URL/sso/complete#access_token=…&token_type=bearer` (or the TOTP variants); errors are envelopes',
+      'To `PUBLIC_WEB_URL/sso/complete#access_token=…&token_type=bearer` (or the TOTP variants); a failed sign-in to `…/sso/complete#error=<msg key>&code=<code>` (JSON clients: the error envelope)',
   }),
   defineRoute<ServiceClients, undefined, undefined, undefined, ssoV1.ListMySsoConnectionsResponse>({
     method: 'get',

@@ -14,12 +14,14 @@ import { CODE_TTL_MINUTES, hashCode, hashLinkToken, newVerificationSecrets } fro
 type Deps = Pick<IdentityDependencies, 'pool' | 'secrets' | 'config'>;
 
 /**
- * Where the mail's link points: a verification link hits the API directly (`GET /verify`), a
- * reset link opens the web app's reset page, which posts the token to `/reset-password`.
+ * Where the mail's link points: a page a person can read, never an API envelope. `/verify` verifies
+ * and says so; `/reset-password` asks for the new password. The gateway serves both (its account
+ * pages) when PUBLIC_WEB_URL is the gateway; another web app must serve the same paths
+ * (docs/account-pages.md).
  */
 export function verificationLink(publicWebUrl: string, purpose: VerificationPurpose, token: string): string {
   const base = publicWebUrl.replace(/\/+$/, '');
-  const path = purpose === 'register' ? '/api/v1/verify' : '/reset-password';
+  const path = purpose === 'register' ? '/verify' : '/reset-password';
   return `${base}${path}?token=${encodeURIComponent(token)}`;
 }
 
