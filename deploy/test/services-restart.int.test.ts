@@ -128,8 +128,8 @@ describe('services.sh with its own run directory and ports', () => {
 
   it('does not take a zombie or a reused pid for the service', async () => {
     await killAndWait('apikeys');
-    // A zombie: its parent (`sleep 30` after exec) never reaps it, so `kill -0` still succeeds.
-    const zombieParent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30'], { stdio: 'pipe' });
+    // A zombie: its parent (`sleep 600` after exec) never reaps it, so `kill -0` still succeeds.
+    const zombieParent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 600'], { stdio: 'pipe' });
     helpers.push(zombieParent);
     const zombie = Number(
       await new Promise<string>((r) => zombieParent.stdout.once('data', (c: Buffer) => r(c.toString()))),
