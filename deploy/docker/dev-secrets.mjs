@@ -24,6 +24,8 @@ const lines = [
   `PRINCIPAL_SIGNING_PUBLIC_KEY='${oneLine(publicKey)}'`,
   '# Service identity for internal-only RPCs (gateway and every domain service).',
   `SERVICE_AUTH_KEY=${hex(32)}`,
+  '# The postgres superuser the services connect as; URL-safe (it is put into the DATABASE_URLs).',
+  `POSTGRES_PASSWORD=${hex(24)}`,
   '# Redis requirepass; URL-safe because it is put into REDIS_URL.',
   `REDIS_PASSWORD=${hex(24)}`,
   '# TZ=UTC   the zone of scheduled checks (every service)',

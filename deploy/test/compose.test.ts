@@ -83,6 +83,7 @@ describe('docker compose', () => {
     for (const key of ['SECRET_KEY', 'SERVICE_AUTH_KEY'])
       expect(dotenv[key]!.length).toBeGreaterThanOrEqual(32);
     expect(dotenv.REDIS_PASSWORD).toMatch(/^[0-9a-f]{32,}$/);
+    expect(dotenv.POSTGRES_PASSWORD).toMatch(/^[0-9a-f]{32,}$/);
     const pem = (v: string) => v.replace(/\\n/g, '\n');
     const privateKey = createPrivateKey(pem(dotenv.PRINCIPAL_SIGNING_PRIVATE_KEY!));
     const publicKey = createPublicKey(pem(dotenv.PRINCIPAL_SIGNING_PUBLIC_KEY!));
@@ -136,12 +137,16 @@ describe('docker compose', () => {
         env('workflows').SERVICE_AUTH_KEY = 'dev-only-service-auth-key-0123456789abcdef';
         env('models').REDIS_URL = 'redis://:hunter2@redis:6379/0';
         env('notifications').KAFKA_SASL_PASSWORD = 'hunter2';
+        env('workflows').DATABASE_URL = 'postgres://platform:platform@postgres:5432/workflows';
       });
       expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, models may hold/);
       expect(out).toMatch(/identity is given PRINCIPAL_SIGNING_PRIVATE_KEY, which only gateway/);
       expect(out).toMatch(/workflows SERVICE_AUTH_KEY must come from the environment/);
       expect(out).toMatch(/models REDIS_URL does not carry the password/);
       expect(out).toMatch(/notifications KAFKA_SASL_PASSWORD is written into the file/);
+      expect(out).toMatch(
+        /workflows DATABASE_URL carries a password that is not a \$\{NAME:\?...\} variable/,
+      );
     });
     it('a fixed timezone, or a Redis without a password', () => {
       const out = problemsAfter((c) => {

@@ -94,6 +94,12 @@ function checkCredentials(where: string, env: Record<string, string>, spec: Serv
     if (key in env)
       problems.push(`${where} is given ${key}, which only ${SECRET_AUDIENCE[key]?.join(', ')} may hold`);
   }
+  // Passwords inside URLs (DATABASE_URL, REDIS_URL, …) are required variables as well.
+  for (const [key, value] of Object.entries(env)) {
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^@]*)@/i.exec(value)?.[1];
+    if (password !== undefined && !REQUIRED_VAR.test(password))
+      problems.push(`${where} ${key} carries a password that is not a \${NAME:?...} variable`);
+  }
   const redisPassword = /^redis:\/\/:([^@]*)@/.exec(env.REDIS_URL ?? '')?.[1] ?? '';
   if (env.REDIS_URL && REQUIRED_VAR.exec(redisPassword)?.[1] !== 'REDIS_PASSWORD') {
     problems.push(`${where} REDIS_URL does not carry the password as \${REDIS_PASSWORD:?...}`);
