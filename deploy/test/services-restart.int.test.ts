@@ -101,7 +101,7 @@ afterAll(async () => {
   await services('stop');
   for (const h of helpers) h.kill('SIGKILL');
   for (const db of DATABASES) adminSql(`DROP DATABASE IF EXISTS ${tag}_${db} WITH (FORCE)`);
-  if (!process.env.KEEP_RUN_DIR) rmSync(runDir, { recursive: true, force: true });
+  rmSync(runDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('services.sh with its own run directory and ports', () => {
