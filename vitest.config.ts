@@ -20,7 +20,11 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts'],
+          include: [
+            'packages/*/test/**/*.int.test.ts',
+            'services/*/test/**/*.int.test.ts',
+            'deploy/test/**/*.int.test.ts',
+          ],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

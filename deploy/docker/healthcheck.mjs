@@ -7,6 +7,9 @@
 //                                              grpc.health.v1.Health/Check over cleartext HTTP/2,
 //                                              healthy when the answer is SERVING. host:port defaults to
 //                                              127.0.0.1:$GRPC_PORT, service to "" (the whole server).
+//   node healthcheck.mjs auto                  the image's own probe: http for PLATFORM_SERVICE=gateway,
+//                                              grpc for every other service (the one Dockerfile's
+//                                              HEALTHCHECK, which cannot depend on a build argument).
 //
 // Exit code 0 = healthy, 1 = unhealthy (with one line on stderr saying why). Times out after
 // HEALTHCHECK_TIMEOUT_MS (default 3000). Kubernetes does not use this: it probes natively (httpGet / grpc).
@@ -125,7 +128,12 @@ function checkGrpc(target, service) {
   });
 }
 
-const [mode, arg, service = ''] = process.argv.slice(2);
+const [requested, arg, service = ''] = process.argv.slice(2);
+let mode = requested;
+if (mode === 'auto') {
+  const name = process.env.PLATFORM_SERVICE ?? fail('PLATFORM_SERVICE is not set');
+  mode = name === 'gateway' ? 'http' : 'grpc';
+}
 try {
   if (mode === 'http') {
     await checkHttp(arg ?? `http://127.0.0.1:${process.env.HTTP_PORT ?? 8080}/api/v1/health`);
@@ -133,7 +141,7 @@ try {
     const target = arg ?? `127.0.0.1:${process.env.GRPC_PORT ?? fail('GRPC_PORT is not set')}`;
     await checkGrpc(target, service);
   } else {
-    fail(`usage: healthcheck.mjs http [url] | grpc [host:port] [service]`);
+    fail(`usage: healthcheck.mjs http [url] | grpc [host:port] [service] | auto`);
   }
 } catch (err) {
   const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';

@@ -1,94 +1,158 @@
 #!/usr/bin/env bash
-# Starts, stops and reports the seven platform services as local processes (built JS in dist/),
-# with logs in .stack/logs/<service>.log and pids in .stack/run/<service>.pid.
+# Starts, stops and reports the seven platform services as local processes (built JS in dist/).
+#   bash deploy/local/services.sh start|stop|status
+# Settings from the environment (defaults from deploy/local/env.sh):
+#   SERVICES_RUN_DIR   pid files                  <repo>/.stack/run
+#   SERVICES_LOG_DIR   one log per service        <repo>/.stack/logs
+#   HTTP_PORT, *_GRPC_ADDR                        the port each service listens on (the port of its address)
+#   *_DATABASE_URL, MONGO_URL, …                  what env.sh exports
+# A second set of services (e.g. a test's) runs beside the default one with its own run directory
+# and ports. "Running" means: the pid file names a live, non-zombie process whose command line is
+# this service's entry point; `start` starts every service that is not running, and reports ready
+# only when each one answers its health check on its port and holds that port itself.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck disable=SC1091
 source "$ROOT/deploy/local/env.sh"
-LOGS="$ROOT/.stack/logs"
-RUN="$ROOT/.stack/run"
+# shellcheck disable=SC1091
+source "$ROOT/deploy/local/lib/common.sh"
+log() { printf '[services] %s\n' "$*"; }
+die() {
+  printf '[services] ERROR: %s\n' "$*" >&2
+  exit 1
+}
+
+RUN="${SERVICES_RUN_DIR:-$ROOT/.stack/run}"
+LOGS="${SERVICES_LOG_DIR:-$ROOT/.stack/logs}"
 mkdir -p "$LOGS" "$RUN"
 
-# name:grpc-port:database-url-variable (gateway is HTTP and listed apart)
-DOMAIN_SERVICES=(
-  "identity:50061:IDENTITY_DATABASE_URL"
-  "apikeys:50062:APIKEYS_DATABASE_URL"
-  "notifications:50063:"
-  "models:50064:MODELS_DATABASE_URL"
-  "workflows:50065:WORKFLOWS_DATABASE_URL"
-  "observability:50066:OBSERVABILITY_DATABASE_URL"
-)
+SERVICES=(identity apikeys notifications models workflows observability gateway)
 
+entry() { printf '%s/services/%s/dist/main.js' "$ROOT" "$1"; }
+pid_of() { if [ -f "$RUN/$1.pid" ]; then tr -dc '0-9' <"$RUN/$1.pid" || true; fi; }
+
+addr_var() {
+  local upper
+  upper="$(printf '%s' "$1" | tr '[:lower:]' '[:upper:]')"
+  printf '%s_GRPC_ADDR' "$upper"
+}
+
+port_of() {
+  if [ "$1" = gateway ]; then
+    printf '%s' "$HTTP_PORT"
+  else
+    local var
+    var="$(addr_var "$1")"
+    printf '%s' "${!var##*:}"
+  fi
+}
+
+# Not `kill -0`: a SIGKILLed service stays a zombie until its parent reaps it, and a pid file may
+# name a pid the system has since given to another process.
 running() {
-  local pidfile="$RUN/$1.pid"
-  [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+  local pid
+  pid="$(pid_of "$1")"
+  [ -n "$pid" ] && pid_alive "$pid" "$(entry "$1")"
+}
+
+# Does process $1 hold the listening socket of TCP port $2?
+holds_port() {
+  local pid="$1" hex inode
+  hex="$(printf '%04X' "$2")"
+  for inode in $(awk -v p=":$hex" 'FNR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { print $10 }' \
+    /proc/net/tcp /proc/net/tcp6 2>/dev/null); do
+    if find "/proc/$pid/fd" -maxdepth 1 -lname "socket:\[$inode\]" 2>/dev/null | grep -q .; then return 0; fi
+  done
+  return 1
 }
 
 start_one() {
-  local name=$1 port=$2 dbvar=$3
+  local name=$1 port dbvar
   if running "$name"; then return; fi
+  rm -f "$RUN/$name.pid"
+  [ -f "$(entry "$name")" ] || die "$(entry "$name") is missing: build first (pnpm run build)"
+  port="$(port_of "$name")"
+  if port_listening "$port"; then
+    die "port $port of $name is held by another process: $(port_owner "$port" | tr '\n' ' ')— stop it or set \
+$([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
+  fi
+  dbvar="$(printf '%s_DATABASE_URL' "$name" | tr '[:lower:]' '[:upper:]')"
   (
     cd "$ROOT/services/$name"
-    export GRPC_PORT="$port"
-    if [ -n "$dbvar" ]; then export DATABASE_URL="${!dbvar}"; fi
+    if [ "$name" = gateway ]; then export HTTP_PORT="$port"; else export GRPC_PORT="$port"; fi
+    if [ -n "${!dbvar:-}" ]; then export DATABASE_URL="${!dbvar}"; fi
     # Only the gateway signs principals; only identity (and the gateway) hold SECRET_KEY.
-    unset PRINCIPAL_SIGNING_PRIVATE_KEY
-    if [ "$name" != identity ]; then unset SECRET_KEY; fi
-    exec node dist/main.js >>"$LOGS/$name.log" 2>&1
-  ) &
-  echo $! >"$RUN/$name.pid"
+    if [ "$name" != gateway ]; then unset PRINCIPAL_SIGNING_PRIVATE_KEY; fi
+    if [ "$name" != identity ] && [ "$name" != gateway ]; then unset SECRET_KEY; fi
+    spawn "$LOGS/$name.log" node "$(entry "$name")" >"$RUN/$name.pid"
+  )
+  log "$name started (pid $(pid_of "$name"), port $port)"
 }
 
+show_logs() {
+  for name in "${SERVICES[@]}"; do
+    echo "--- $name ($LOGS/$name.log)" >&2
+    tail -n 15 "$LOGS/$name.log" >&2 2>/dev/null || true
+  done
+}
+
+# Ready = every service answers its health check (wait-ready.mjs: gRPC health SERVING, gateway
+# /api/v1/health 2xx), is still our process, and is the one holding its port.
 wait_ready() {
   node "$ROOT/deploy/local/wait-ready.mjs" || {
     echo "services did not become ready; last log lines:" >&2
-    for spec in "${DOMAIN_SERVICES[@]}" gateway; do
-      local name=${spec%%:*}
-      echo "--- $name ($LOGS/$name.log)" >&2
-      tail -n 15 "$LOGS/$name.log" >&2 2>/dev/null || true
-    done
+    show_logs
     return 1
   }
+  local name bad=0
+  for name in "${SERVICES[@]}"; do
+    if ! running "$name"; then
+      echo "$name is not running any more (pid file $RUN/$name.pid)" >&2
+      bad=1
+    elif ! holds_port "$(pid_of "$name")" "$(port_of "$name")"; then
+      echo "$name (pid $(pid_of "$name")) does not hold port $(port_of "$name"): another process answered" >&2
+      bad=1
+    fi
+  done
+  if [ "$bad" = 1 ]; then
+    show_logs
+    return 1
+  fi
 }
 
 cmd_start() {
-  local started=$SECONDS
+  local started=$SECONDS name
   node "$ROOT/deploy/local/ensure-topics.mjs"
-  for spec in "${DOMAIN_SERVICES[@]}"; do
-    IFS=: read -r name port dbvar <<<"$spec"
-    start_one "$name" "$port" "$dbvar"
-  done
-  if ! running gateway; then
-    (cd "$ROOT/services/gateway" && exec node dist/main.js >>"$LOGS/gateway.log" 2>&1) &
-    echo $! >"$RUN/gateway.pid"
-  fi
+  for name in "${SERVICES[@]}"; do start_one "$name"; done
   wait_ready
   echo "services ready in $((SECONDS - started))s"
 }
 
 cmd_stop() {
-  for spec in gateway "${DOMAIN_SERVICES[@]}"; do
-    local name=${spec%%:*} pidfile="$RUN/${spec%%:*}.pid"
-    if running "$name"; then
-      kill -TERM "$(cat "$pidfile")" 2>/dev/null || true
-    fi
+  local name pid waited
+  # The gateway (last to start) is the first to go.
+  for name in gateway "${SERVICES[@]%gateway}"; do
+    if [ -n "$name" ] && running "$name"; then kill -TERM "$(pid_of "$name")" 2>/dev/null || true; fi
   done
-  for spec in gateway "${DOMAIN_SERVICES[@]}"; do
-    local name=${spec%%:*} pidfile="$RUN/${spec%%:*}.pid" waited=0
-    while running "$name" && [ $waited -lt 150 ]; do sleep 0.1; waited=$((waited + 1)); done
-    if running "$name"; then kill -KILL "$(cat "$pidfile")" 2>/dev/null || true; fi
-    rm -f "$pidfile"
+  for name in "${SERVICES[@]}"; do
+    waited=0
+    while running "$name" && [ $waited -lt 150 ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    pid="$(pid_of "$name")"
+    if running "$name"; then kill -KILL "$pid" 2>/dev/null || true; fi
+    rm -f "$RUN/$name.pid"
   done
   echo "services stopped"
 }
 
 cmd_status() {
-  local all=0
-  for spec in "${DOMAIN_SERVICES[@]}" "gateway:${HTTP_PORT}:"; do
-    IFS=: read -r name port _ <<<"$spec"
+  local all=0 name
+  for name in "${SERVICES[@]}"; do
     if running "$name"; then
-      printf '%-14s running  pid %-7s port %s\n' "$name" "$(cat "$RUN/$name.pid")" "$port"
+      printf '%-14s running  pid %-7s port %s\n' "$name" "$(pid_of "$name")" "$(port_of "$name")"
     else
       printf '%-14s stopped\n' "$name"
       all=1
@@ -101,5 +165,8 @@ case "${1:-}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
   status) cmd_status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  *)
+    echo "usage: $0 start|stop|status" >&2
+    exit 2
+    ;;
 esac

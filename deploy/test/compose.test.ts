@@ -1,6 +1,8 @@
 // Checks deploy/docker-compose.yml (and, through it, the Dockerfiles it builds) against the
 // platform's topology; needs no Docker engine. The "catches" tests break a copy of the real file on
 // purpose to prove the check bites.
+import { spawnSync } from 'node:child_process';
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +14,17 @@ import {
   type ComposeService,
 } from './support/compose.js';
 import { clone, read } from './support/parse.js';
-import { DOCKER, SERVICES } from './support/topology.js';
+import { DEPLOY, DOCKER, SECRET_AUDIENCE, SERVICES } from './support/topology.js';
+
+/** KEY=value lines of a .env file; 'single-quoted' values are taken literally, as compose does. */
+function parseDotenv(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)=(.*)$/.exec(line.trim());
+    if (m?.[1]) env[m[1]] = (m[2] ?? '').replace(/^'(.*)'$/, '$1');
+  }
+  return env;
+}
 
 describe('docker compose', () => {
   it('has the backing servers, the seven services and only the gateway published', () => {
@@ -33,6 +45,56 @@ describe('docker compose', () => {
     });
     expect(databases.sort()).toEqual(['apikeys', 'identity', 'models', 'observability', 'workflows']);
     for (const db of databases) expect(sql).toMatch(new RegExp(`CREATE DATABASE ${db};`, 'i'));
+  });
+
+  it('sets TZ on every service from the one variable ${TZ:-UTC}', () => {
+    const compose = loadCompose();
+    const zones = SERVICES.map((s) => composeEnv(compose.services?.[s.name] ?? {}).TZ);
+    expect(zones).toEqual(SERVICES.map(() => '${TZ:-UTC}'));
+  });
+
+  it('gives each service only the secrets of its audience, all from variables', () => {
+    const compose = loadCompose();
+    for (const s of SERVICES) {
+      const env = composeEnv(compose.services?.[s.name] ?? {});
+      const held = Object.keys(SECRET_AUDIENCE).filter((k) => k in env);
+      expect([s.name, held.sort()]).toEqual([
+        s.name,
+        Object.keys(SECRET_AUDIENCE)
+          .filter((k) => SECRET_AUDIENCE[k]!.includes(s.name))
+          .sort(),
+      ]);
+    }
+    const gateway = composeEnv(compose.services!.gateway!);
+    expect(gateway.PRINCIPAL_SIGNING_PRIVATE_KEY).toMatch(/^\$\{PRINCIPAL_SIGNING_PRIVATE_KEY:\?/);
+  });
+
+  it('dev-secrets.mjs writes every variable compose requires, with a working key pair', () => {
+    const out = spawnSync(process.execPath, [join(DOCKER, 'dev-secrets.mjs')], { encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    const dotenv = parseDotenv(out.stdout);
+    const uncommented = read(join(DEPLOY, 'docker-compose.yml'))
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'))
+      .join('\n');
+    const required = [...uncommented.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!);
+    expect(required.length).toBeGreaterThan(5);
+    expect(required.filter((v) => !dotenv[v])).toEqual([]);
+    for (const key of ['SECRET_KEY', 'SERVICE_AUTH_KEY'])
+      expect(dotenv[key]!.length).toBeGreaterThanOrEqual(32);
+    expect(dotenv.REDIS_PASSWORD).toMatch(/^[0-9a-f]{32,}$/);
+    expect(dotenv.POSTGRES_PASSWORD).toMatch(/^[0-9a-f]{32,}$/);
+    const pem = (v: string) => v.replace(/\\n/g, '\n');
+    const privateKey = createPrivateKey(pem(dotenv.PRINCIPAL_SIGNING_PRIVATE_KEY!));
+    const publicKey = createPublicKey(pem(dotenv.PRINCIPAL_SIGNING_PUBLIC_KEY!));
+    expect(privateKey.asymmetricKeyType).toBe('ed25519');
+    const data = Buffer.from('principal');
+    expect(verify(null, data, publicKey, sign(null, data, privateKey))).toBe(true);
+    // Two runs never share a key.
+    const again = parseDotenv(
+      spawnSync(process.execPath, [join(DOCKER, 'dev-secrets.mjs')], { encoding: 'utf8' }).stdout,
+    );
+    expect(again.SECRET_KEY).not.toBe(dotenv.SECRET_KEY);
   });
 
   describe('catches', () => {
@@ -66,6 +128,41 @@ describe('docker compose', () => {
       });
       expect(out).toMatch(/notifications does not depend on mongo/);
       expect(out).toMatch(/workflows has no healthcheck/);
+    });
+    it('a secret outside its audience, or written into the file', () => {
+      const out = problemsAfter((c) => {
+        const env = (name: string) => c.services[name]!.environment as Record<string, unknown>;
+        env('apikeys').SECRET_KEY = '${SECRET_KEY:?set it}';
+        env('identity').PRINCIPAL_SIGNING_PRIVATE_KEY = '${PRINCIPAL_SIGNING_PRIVATE_KEY:?set it}';
+        env('workflows').SERVICE_AUTH_KEY = 'dev-only-service-auth-key-0123456789abcdef';
+        env('models').REDIS_URL = 'redis://:hunter2@redis:6379/0';
+        env('notifications').KAFKA_SASL_PASSWORD = 'hunter2';
+        env('workflows').DATABASE_URL = 'postgres://platform:platform@postgres:5432/workflows';
+      });
+      expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, models may hold/);
+      expect(out).toMatch(/identity is given PRINCIPAL_SIGNING_PRIVATE_KEY, which only gateway/);
+      expect(out).toMatch(/workflows SERVICE_AUTH_KEY must come from the environment/);
+      expect(out).toMatch(/models REDIS_URL does not carry the password/);
+      expect(out).toMatch(/notifications KAFKA_SASL_PASSWORD is written into the file/);
+      expect(out).toMatch(
+        /workflows DATABASE_URL carries a password that is not a \$\{NAME:\?...\} variable/,
+      );
+    });
+    it('a fixed timezone, or a Redis without a password', () => {
+      const out = problemsAfter((c) => {
+        (c.services.observability!.environment as Record<string, unknown>).TZ = 'Europe/Berlin';
+        c.services.redis!.command = 'redis-server --appendonly yes';
+      });
+      expect(out).toMatch(/observability TZ=Europe\/Berlin is not the one setting/);
+      expect(out).toMatch(/redis does not require the password/);
+    });
+    it('build arguments that do not name the service and its port', () => {
+      const out = problemsAfter((c) => {
+        (c.services.models!.build as { args: Record<string, string> }).args.PORT = '50065';
+        (c.services.gateway!.build as { args: Record<string, string> }).args.SERVICE = 'identity';
+      });
+      expect(out).toMatch(/models: .*SERVICE=models PORT=50065.* refused by the Dockerfile's service map/);
+      expect(out).toMatch(/gateway: .*does not pnpm deploy --filter @platform\/gateway/);
     });
     it('a Dockerfile that does not exist', () => {
       expect(

@@ -23,7 +23,8 @@ function runNode(
   });
 }
 
-describe('healthcheck.mjs', () => {
+// Each case starts node several times: generous timeouts for a loaded 2-core machine.
+describe('healthcheck.mjs', { timeout: 30_000 }, () => {
   // A gRPC health server speaking the wire protocol directly (h2c, length-prefixed protobuf).
   async function withGrpcHealthServer(
     statuses: Record<string, number>,
@@ -86,5 +87,31 @@ describe('healthcheck.mjs', () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it('auto mode: http for PLATFORM_SERVICE=gateway, grpc for every other service', async () => {
+    const server = http.createServer((req, res) => {
+      res.statusCode = req.url === '/api/v1/health' ? 200 : 503;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const httpPort = String((server.address() as AddressInfo).port);
+    try {
+      await withGrpcHealthServer({ '': 1 }, async (grpcPort) => {
+        const ports = { HTTP_PORT: httpPort, GRPC_PORT: String(grpcPort) };
+        const auto = (service: string, env = ports) =>
+          runNode([HEALTHCHECK_SCRIPT, 'auto'], { PLATFORM_SERVICE: service, ...env });
+        expect((await auto('gateway')).code).toBe(0);
+        expect((await auto('identity')).code).toBe(0);
+        // Each mode probes its own port: swapped, both fail.
+        const swapped = { HTTP_PORT: String(grpcPort), GRPC_PORT: httpPort };
+        expect((await auto('gateway', swapped)).code).toBe(1);
+        expect((await auto('observability', swapped)).code).toBe(1);
+      });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+    const unset = await runNode([HEALTHCHECK_SCRIPT, 'auto'], { GRPC_PORT: '1' });
+    expect(unset).toMatchObject({ code: 1, stderr: expect.stringMatching(/PLATFORM_SERVICE is not set/) });
   });
 });

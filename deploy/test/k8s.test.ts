@@ -1,10 +1,9 @@
-// Checks every Kubernetes manifest under deploy/k8s against the platform's topology; needs no
-// cluster. When `kubectl` is on PATH, the kustomizations are also rendered (`kubectl kustomize`) and
-// the rendered output must pass the same checks. The "catches" tests break a copy of the real
+// Checks every Kubernetes manifest under deploy/k8s against the platform's topology, Secret
+// audiences and NetworkPolicies; needs no cluster. The kustomizations are also rendered with
+// `kubectl kustomize` (kubectl is required: `./platform tools` installs it) and the rendered output
+// must pass the same checks. The "catches" tests break a copy of the real
 // objects on purpose to prove the checks bite.
-import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkK8s, type K8sObject } from './support/k8s.js';
 import {
@@ -12,23 +11,24 @@ import {
   findKustomizationDirs,
   kustomizationObjects,
   readKustomization,
-  secretExampleKeys,
+  secretExamples,
+  secretKeysByName,
   SECRET_EXAMPLE,
 } from './support/kustomize.js';
+import { checkNetworkPolicies, checkSecrets, ingressAllowed } from './support/k8s-security.js';
+import { kubectl, renderKustomization } from './support/kubectl.js';
 import { clone, yamlDocuments } from './support/parse.js';
-import { K8S, REPO } from './support/topology.js';
-
-function hasKubectl(): boolean {
-  try {
-    return spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
-  } catch {
-    return false;
-  }
-}
+import { GRPC_CALLERS, K8S, REPO, SECRET_AUDIENCE, SERVICES } from './support/topology.js';
 
 describe('kubernetes manifests', () => {
   const dirs = findKustomizationDirs(K8S);
-  const secretKeys = secretExampleKeys();
+  const examples = secretExamples();
+  const secretKeys = secretKeysByName(examples);
+  const allChecks = (objects: K8sObject[], label: string) => [
+    ...checkK8s(objects, label, secretKeys),
+    ...checkSecrets(objects, label, examples),
+    ...checkNetworkPolicies(objects, label),
+  ];
 
   it('has a base and at least one overlay', () => {
     expect(dirs.map((d) => relative(K8S, d))).toEqual(
@@ -43,30 +43,41 @@ describe('kubernetes manifests', () => {
     },
   );
 
-  it('secret.example.yaml is an unlisted example of platform-secrets', () => {
-    const [secret, ...rest] = yamlDocuments(SECRET_EXAMPLE) as K8sObject[];
-    expect(rest).toEqual([]);
-    expect(secret).toMatchObject({ kind: 'Secret', metadata: { name: 'platform-secrets' } });
+  it('secret.example.yaml is an unlisted set of Secrets, one per audience', () => {
+    const docs = yamlDocuments(SECRET_EXAMPLE) as K8sObject[];
+    expect(docs.every((d) => d.kind === 'Secret')).toBe(true);
     for (const dir of dirs)
       expect(readKustomization(dir).resources ?? []).not.toContain('secret.example.yaml');
-    expect([...secretKeys]).toEqual(expect.arrayContaining(['SECRET_KEY', 'REDIS_URL', 'MONGO_URL']));
+    const holder = (key: string) => examples.filter((e) => e.keys.has(key)).map((e) => e.name);
+    // Each trust key in a Secret of its own audience, never bundled with a wider one.
+    for (const [key, audience] of Object.entries(SECRET_AUDIENCE)) {
+      const [name, ...more] = holder(key);
+      expect(more).toEqual([]);
+      expect(examples.find((e) => e.name === name)?.audience.sort()).toEqual([...audience].sort());
+    }
+    expect(holder('PRINCIPAL_SIGNING_PRIVATE_KEY')).toEqual(['principal-signing-key']);
+    for (const key of ['REDIS_URL', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'MONGO_URL'])
+      expect(holder(key)).toHaveLength(1);
+    expect(holder('DATABASE_URL')).toHaveLength(5);
   });
 
   it.each(dirs.map((d) => [relative(REPO, d), d] as const))(
     '%s: topology of the listed manifests',
     (label, dir) => {
-      expect(checkK8s(kustomizationObjects(dir), label, secretKeys)).toEqual([]);
+      expect(allChecks(kustomizationObjects(dir), label)).toEqual([]);
     },
   );
 
-  it.skipIf(!hasKubectl()).each(dirs.map((d) => [relative(REPO, d), d] as const))(
+  // kubectl is part of the toolchain (`./platform tools` installs it): missing, these fail, never skip.
+  it('kubectl is installed', () => {
+    expect(kubectl(), 'kubectl not found: run `./platform tools` (or set KUBECTL)').toBeTruthy();
+  });
+
+  it.each(dirs.map((d) => [relative(REPO, d), d] as const))(
     '%s: rendered with kubectl kustomize',
     (label, dir) => {
-      const out = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8', timeout: 60_000 });
-      expect(out.stderr).toBe('');
-      expect(out.status).toBe(0);
-      const objects = parseAllDocuments(out.stdout).map((d) => d.toJS() as K8sObject);
-      expect(checkK8s(objects, `${label} (rendered)`, secretKeys)).toEqual([]);
+      const objects = renderKustomization(dir);
+      expect(allChecks(objects, `${label} (rendered)`)).toEqual([]);
       if (label.includes('overlays')) {
         const namespaces = new Set(
           objects.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata?.namespace),
@@ -81,8 +92,10 @@ describe('kubernetes manifests', () => {
     const problemsAfter = (mutate: (objects: K8sObject[]) => void) => {
       const objects = clone(kustomizationObjects(base));
       mutate(objects);
-      return checkK8s(objects, 'base', secretKeys).join('\n');
+      return allChecks(objects, 'base').join('\n');
     };
+    const container = (objects: K8sObject[], name: string) =>
+      get(objects, 'Deployment', name).spec!.template!.spec!.containers![0]!;
     const get = (objects: K8sObject[], kind: string, name: string) =>
       objects.find((o) => o.kind === kind && o.metadata?.name === name)!;
 
@@ -120,6 +133,76 @@ describe('kubernetes manifests', () => {
       });
       expect(out).toMatch(/notifications does not set MONGO_URL/);
       expect(out).toMatch(/gateway SECRET_KEY reads key JWT_KEY/);
+    });
+    it('a trust key or SECRET_KEY outside its audience', () => {
+      const out = problemsAfter((objects) => {
+        const secretRef = (name: string, key: string) => ({
+          name: key,
+          valueFrom: { secretKeyRef: { name, key } },
+        });
+        container(objects, 'workflows').env!.push(
+          secretRef('principal-signing-key', 'PRINCIPAL_SIGNING_PRIVATE_KEY'),
+        );
+        container(objects, 'apikeys').env!.push(secretRef('platform-secret-key', 'SECRET_KEY'));
+        container(objects, 'observability').envFrom!.push({ secretRef: { name: 'platform-secret-key' } });
+      });
+      expect(out).toMatch(/workflows reads Secret key PRINCIPAL_SIGNING_PRIVATE_KEY, which only gateway/);
+      expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, models/);
+      expect(out).toMatch(/observability mounts Secret platform-secret-key with SECRET_KEY/);
+      expect(out).toMatch(
+        /Secret principal-signing-key is read by \[gateway,workflows\], its audience is \[gateway\]/,
+      );
+    });
+    it('a credential written into a Deployment or the ConfigMap, or a Secret in the manifests', () => {
+      const out = problemsAfter((objects) => {
+        const env = container(objects, 'models').env!;
+        env.find((e) => e.name === 'REDIS_URL')!.valueFrom = undefined;
+        env.find((e) => e.name === 'REDIS_URL')!.value = 'redis://:hunter2@redis:6379/0';
+        get(objects, 'ConfigMap', 'platform-config').data!.KAFKA_SASL_PASSWORD = 'hunter2';
+        objects.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'service-auth-key' } });
+      });
+      expect(out).toMatch(/models REDIS_URL is written into the Deployment/);
+      expect(out).toMatch(/models REDIS_URL holds a credential in plain text/);
+      expect(out).toMatch(/ConfigMap platform-config holds credential KAFKA_SASL_PASSWORD/);
+      expect(out).toMatch(/Secret service-auth-key is in the manifests/);
+    });
+    it('a TZ set apart from platform-config, or no zone at all', () => {
+      const out = problemsAfter((objects) => {
+        container(objects, 'apikeys').env!.push({ name: 'TZ', value: 'Asia/Tokyo' });
+        get(objects, 'ConfigMap', 'platform-config').data!.TZ = 'Mars/Olympus';
+      });
+      expect(out).toMatch(/apikeys sets TZ itself/);
+      expect(out).toMatch(/gateway TZ=Mars\/Olympus is not a time zone/);
+    });
+    it('a missing or too wide NetworkPolicy', () => {
+      const out = problemsAfter((objects) => {
+        const policy = (name: string) => get(objects, 'NetworkPolicy', name);
+        objects.splice(objects.indexOf(policy('default-deny-ingress')), 1);
+        objects.splice(objects.indexOf(policy('workflows-grpc')), 1);
+        (policy('apikeys-grpc').spec as { ingress: unknown[] }).ingress = [{}];
+        (policy('models-grpc').spec as { ingress: { from: unknown[] }[] }).ingress[0]!.from.pop();
+      });
+      expect(out).toMatch(/no default-deny ingress NetworkPolicy/);
+      expect(out).toMatch(/another pod of the namespace can reach workflows:50065, expected refused/);
+      expect(out).toMatch(/outside the namespace can reach apikeys:50062, expected refused/);
+      expect(out).toMatch(/identity can reach apikeys:50062/);
+      expect(out).toMatch(/workflows cannot reach models:50064, expected allowed/);
+    });
+  });
+
+  describe('NetworkPolicies, as a connection matrix of the rendered overlay', () => {
+    const objects = renderKustomization(join(K8S, 'overlays', 'local'));
+    const labels = (name: string) =>
+      objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === name)!.spec!.template!.metadata!
+        .labels!;
+    it.each(SERVICES.map((s) => [s.name, s] as const))('%s: exactly its callers get in', (_, target) => {
+      const callers = SERVICES.filter((from) =>
+        ingressAllowed(objects, { labels: labels(from.name) }, labels(target.name), target.port),
+      ).map((s) => s.name);
+      const expected = target.protocol === 'http' ? SERVICES.map((s) => s.name) : GRPC_CALLERS[target.name];
+      expect(callers).toEqual(expected);
+      // Another port of the same pod stays closed, even to a caller.
+      expect(ingressAllowed(objects, { labels: labels('gateway') }, labels(target.name), 9999)).toBe(false);
     });
   });
 });

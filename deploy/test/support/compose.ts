@@ -11,7 +11,10 @@ import {
   REPO,
   SERVICES,
   STORE_IMAGES,
+  SECRET_AUDIENCE,
   STORES,
+  forbiddenSecrets,
+  type ServiceSpec,
   grpcAddrVar,
   requiredEnv,
 } from './topology.js';
@@ -23,7 +26,7 @@ interface ComposeHealthcheck {
 export interface ComposeService {
   image?: string;
   command?: string | string[];
-  build?: string | { context?: string; dockerfile?: string };
+  build?: string | { context?: string; dockerfile?: string; args?: Record<string, unknown> | string[] };
   environment?: Record<string, unknown> | string[];
   ports?: (string | number | { target?: number | string })[];
   healthcheck?: ComposeHealthcheck;
@@ -66,6 +69,47 @@ function dependsOn(svc: ComposeService): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(svc.depends_on ?? {}).map(([d, v]) => [d, v?.condition]));
 }
 
+function buildArgs(args: Record<string, unknown> | string[] | undefined): Record<string, string> {
+  if (Array.isArray(args)) return composeEnv({ environment: args });
+  return Object.fromEntries(Object.entries(args ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+// A credential is never written into the file: it is a required variable (${NAME:?message}) that
+// compose takes from the environment or deploy/.env. Optional ones (${NAME:-}) may default to empty.
+const REQUIRED_VAR = /^\$\{(\w+):\?[^}]*\}$/;
+const CREDENTIAL = /PASSWORD|SECRET|_KEY$/;
+
+function checkCredentials(where: string, env: Record<string, string>, spec: ServiceSpec): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (!CREDENTIAL.test(key)) continue;
+    const required = REQUIRED_VAR.exec(value);
+    if (SECRET_AUDIENCE[key] && required?.[1] !== key) {
+      problems.push(`${where} ${key} must come from the environment as \${${key}:?...}`);
+    } else if (!required && !/^\$\{\w+:-\}$/.test(value)) {
+      problems.push(`${where} ${key} is written into the file; take it from a variable`);
+    }
+  }
+  for (const key of forbiddenSecrets(spec)) {
+    if (key in env)
+      problems.push(`${where} is given ${key}, which only ${SECRET_AUDIENCE[key]?.join(', ')} may hold`);
+  }
+  // Passwords inside URLs (DATABASE_URL, REDIS_URL, …) are required variables as well.
+  for (const [key, value] of Object.entries(env)) {
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^@]*)@/i.exec(value)?.[1];
+    if (password !== undefined && !REQUIRED_VAR.test(password))
+      problems.push(`${where} ${key} carries a password that is not a \${NAME:?...} variable`);
+  }
+  const redisPassword = /^redis:\/\/:([^@]*)@/.exec(env.REDIS_URL ?? '')?.[1] ?? '';
+  if (env.REDIS_URL && REQUIRED_VAR.exec(redisPassword)?.[1] !== 'REDIS_PASSWORD') {
+    problems.push(`${where} REDIS_URL does not carry the password as \${REDIS_PASSWORD:?...}`);
+  }
+  if (env.TZ !== undefined && !/^\$\{TZ:-[A-Za-z_]+(\/[A-Za-z_]+)*\}$/.test(env.TZ)) {
+    problems.push(`${where} TZ=${env.TZ} is not the one setting \${TZ:-<zone>}`);
+  }
+  return problems;
+}
+
 export function checkCompose(compose: ComposeFile): string[] {
   const problems: string[] = [];
   const services = compose.services ?? {};
@@ -85,6 +129,17 @@ export function checkCompose(compose: ComposeFile): string[] {
       problems.push(`compose: ${store} image "${svc.image}" does not match ${STORE_IMAGES[store]}`);
     }
     if (!healthcheckCommand(svc.healthcheck)) problems.push(`compose: ${store} has no healthcheck`);
+  }
+  const redis = services.redis;
+  if (redis) {
+    const command = [redis.command ?? ''].flat().join(' ');
+    const redisEnv = composeEnv(redis);
+    if (
+      !/--requirepass "\$\$REDIS_PASSWORD"/.test(command) ||
+      !REQUIRED_VAR.test(redisEnv.REDIS_PASSWORD ?? '')
+    ) {
+      problems.push('compose: redis does not require the password from ${REDIS_PASSWORD:?...}');
+    }
   }
   const postgres = services.postgres;
   if (postgres) {
@@ -133,7 +188,10 @@ export function checkCompose(compose: ComposeFile): string[] {
       }
       const dockerfile = resolve(resolve(DEPLOY, build.context ?? '.'), build.dockerfile ?? 'Dockerfile');
       if (!existsSync(dockerfile)) problems.push(`${where} Dockerfile ${build.dockerfile} does not exist`);
-      else problems.push(...checkDockerfile(dockerfile, spec).map((p) => `${where}: ${p}`));
+      else
+        problems.push(
+          ...checkDockerfile(dockerfile, spec, buildArgs(build.args)).map((p) => `${where}: ${p}`),
+        );
     }
 
     // Health: the check the image ships, in the right mode.
@@ -162,9 +220,7 @@ export function checkCompose(compose: ComposeFile): string[] {
     if (env[portVar] && Number(env[portVar]) !== spec.port) {
       problems.push(`${where} ${portVar}=${env[portVar]}, expected ${spec.port}`);
     }
-    if (env.SECRET_KEY && !/^\$\{SECRET_KEY:\?[^}]*\}$/.test(env.SECRET_KEY)) {
-      problems.push(`${where} SECRET_KEY must come from the environment as \${SECRET_KEY:?...}`);
-    }
+    problems.push(...checkCredentials(where, env, spec));
     for (const g of GRPC_SERVICES) {
       const addr = env[grpcAddrVar(g.name)];
       if (addr && addr !== `${g.name}:${g.port}`) {
@@ -180,7 +236,7 @@ export function checkCompose(compose: ComposeFile): string[] {
     if (env.MONGO_URL && new URL(env.MONGO_URL).hostname !== 'mongo') {
       problems.push(`${where} MONGO_URL does not point at the mongo service`);
     }
-    if (env.REDIS_URL && new URL(env.REDIS_URL).hostname !== 'redis') {
+    if (env.REDIS_URL && new URL(env.REDIS_URL.replace(/\$\{[^}]*\}/g, 'x')).hostname !== 'redis') {
       problems.push(`${where} REDIS_URL does not point at the redis service`);
     }
     const advertised = (kafkaEnv.KAFKA_ADVERTISED_LISTENERS ?? '').replace(/[A-Z_]+:\/\//g, '').split(',');

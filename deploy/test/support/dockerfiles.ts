@@ -1,5 +1,6 @@
-// The Dockerfile check (multi-stage, pnpm deploy of the right package, port, healthcheck, non-root)
-// and enough of Docker's .dockerignore semantics to test the build-context filter.
+// The Dockerfile check: the one Dockerfile rendered with a service's build arguments (multi-stage,
+// pnpm deploy of the right package, port, timezone, healthcheck, non-root), its service map, and
+// enough of Docker's .dockerignore semantics to test the build-context filter.
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { read } from './parse.js';
@@ -31,18 +32,72 @@ export function buildStage(text: string): string[] {
   return start < 0 ? [] : ins.slice(start, end < 0 ? undefined : end);
 }
 
-export function checkDockerfile(path: string, spec: ServiceSpec): string[] {
-  const problems: string[] = [];
-  const name = relative(REPO, path);
-  const ins = dockerInstructions(read(path));
-  const args = new Map<string, string>();
-  for (const i of ins) {
-    const m = /^ARG\s+(\w+)=(\S+)$/.exec(i);
-    if (m?.[1] && m[2]) args.set(m[1], m[2]);
+export const DOCKERFILE = join(DOCKER, 'Dockerfile');
+export const DOCKERIGNORE = join(DOCKER, 'Dockerfile.dockerignore');
+
+export type BuildArgs = Record<string, string>;
+export const buildArgsFor = (spec: ServiceSpec): BuildArgs => ({
+  SERVICE: spec.name,
+  PORT: String(spec.port),
+});
+
+/** The instructions as Docker would see them for these build arguments: `${X}` and `$X` of every
+ *  ARG replaced by the argument or the ARG's default (an unset one by nothing, as Docker does). */
+export function renderDockerfile(text: string, buildArgs: BuildArgs): string[] {
+  const values = new Map<string, string>();
+  return dockerInstructions(text).map((instruction) => {
+    const arg = /^ARG\s+(\w+)(?:=(\S*))?$/.exec(instruction);
+    if (arg?.[1]) values.set(arg[1], buildArgs[arg[1]] ?? arg[2] ?? '');
+    return instruction.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, a?: string, b?: string) => {
+      const name = a ?? b ?? '';
+      return values.has(name) ? (values.get(name) ?? '') : whole;
+    });
+  });
+}
+
+/** The SERVICE=PORT pairs the Dockerfile's `case` accepts (its service map). */
+export function dockerServiceMap(text: string): Map<string, number> {
+  const line = dockerInstructions(text).find((i) => /^RUN\s+case\s+"\$\{SERVICE\}=\$\{PORT\}"/.test(i));
+  const accepted = /\bin\s+([\w=|-]+)\)/.exec(line ?? '')?.[1] ?? '';
+  const map = new Map<string, number>();
+  for (const pair of accepted.split('|').filter(Boolean)) {
+    const [name, port] = pair.split('=');
+    if (name && port) map.set(name, Number(port));
   }
-  const froms = ins
-    .filter((i) => /^FROM\s/i.test(i))
-    .map((i) => (i.split(/\s+/)[1] ?? '').replace(/\$\{(\w+)\}/g, (_, v: string) => args.get(v) ?? ''));
+  return map;
+}
+
+/** Which probe the image's HEALTHCHECK runs: "auto" resolves as healthcheck.mjs does. */
+function healthcheckMode(ins: string[]): string | undefined {
+  const hc = ins.find((i) => /^HEALTHCHECK\s/.test(i));
+  const mode = new RegExp(`CMD.*${HEALTHCHECK_IN_IMAGE}", "(\\w+)"`).exec(hc ?? '')?.[1];
+  if (mode !== 'auto') return mode;
+  const service = ins
+    .filter((i) => /^ENV\s/.test(i))
+    .map((i) => /\bPLATFORM_SERVICE=(\S+)/.exec(i)?.[1])
+    .find(Boolean);
+  if (!service) return undefined;
+  return service === 'gateway' ? 'http' : 'grpc';
+}
+
+/** The Dockerfile as built for one service (by default with that service's own build arguments;
+ *  compose passes the ones it has). */
+export function checkDockerfile(
+  path: string,
+  spec: ServiceSpec,
+  buildArgs: BuildArgs = buildArgsFor(spec),
+): string[] {
+  const problems: string[] = [];
+  const name = `${relative(REPO, path)} (${Object.entries(buildArgs)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')})`;
+  const text = read(path);
+  const ins = renderDockerfile(text, buildArgs);
+  const map = dockerServiceMap(text);
+  if (map.get(buildArgs.SERVICE ?? '') !== Number(buildArgs.PORT)) {
+    problems.push(`${name} is refused by the Dockerfile's service map`);
+  }
+  const froms = ins.filter((i) => /^FROM\s/i.test(i)).map((i) => i.split(/\s+/)[1] ?? '');
   if (froms.length < 2) problems.push(`${name} is not multi-stage`);
   for (const image of froms) {
     if (image !== 'node:20-bookworm-slim')
@@ -60,10 +115,12 @@ export function checkDockerfile(path: string, spec: ServiceSpec): string[] {
   if (!has(new RegExp(`^ENV\\s.*\\b${portVar}=${spec.port}\\b`))) {
     problems.push(`${name} does not default ${portVar}=${spec.port}`);
   }
+  if (!has(/^ENV\s.*\bTZ=\S+/)) problems.push(`${name} does not default TZ`);
+  if (!has(/^RUN\s.*apt-get install .*\btzdata\b/)) problems.push(`${name} does not install tzdata`);
   if (!has(new RegExp(`^COPY\\s+deploy/docker/healthcheck\\.mjs\\s+${HEALTHCHECK_IN_IMAGE}$`))) {
     problems.push(`${name} does not copy healthcheck.mjs to ${HEALTHCHECK_IN_IMAGE}`);
   }
-  if (!has(new RegExp(`^HEALTHCHECK\\s.*CMD.*${HEALTHCHECK_IN_IMAGE}", "${spec.protocol}"`))) {
+  if (healthcheckMode(ins) !== spec.protocol) {
     problems.push(`${name} has no HEALTHCHECK running healthcheck.mjs ${spec.protocol}`);
   }
   const users = ins.filter((i) => /^USER\s/i.test(i)).map((i) => i.split(/\s+/)[1] ?? '');
@@ -76,11 +133,7 @@ export function checkDockerfile(path: string, spec: ServiceSpec): string[] {
     problems.push(`${name} does not start node dist/main.js`);
 
   // The build-context filter BuildKit uses for this Dockerfile.
-  const ignoreFile = `${path}.dockerignore`;
-  if (!existsSync(ignoreFile)) problems.push(`${name}.dockerignore is missing`);
-  else if (read(ignoreFile) !== read(join(DOCKER, '.dockerignore'))) {
-    problems.push(`${name}.dockerignore differs from deploy/docker/.dockerignore`);
-  }
+  if (!existsSync(`${path}.dockerignore`)) problems.push(`${relative(REPO, path)}.dockerignore is missing`);
   return problems;
 }
 

@@ -3,13 +3,26 @@
 // ports, and the Ingress to the gateway. Returns every problem it finds.
 import { GRPC_SERVICES, SERVICES, grpcAddrVar, requiredEnv } from './topology.js';
 
+/** Variables that are credentials (or, for the public key, pinned by a deployer): Secrets only. */
+export const SECRET_ENV = [
+  'SECRET_KEY',
+  'PRINCIPAL_SIGNING_PRIVATE_KEY',
+  'PRINCIPAL_SIGNING_PUBLIC_KEY',
+  'SERVICE_AUTH_KEY',
+  'DATABASE_URL',
+  'MONGO_URL',
+  'REDIS_URL',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+];
+
 interface Probe {
   grpc?: { port?: number | string; service?: string };
   httpGet?: { path?: string; port?: number | string };
   tcpSocket?: { port?: number | string };
   exec?: unknown;
 }
-interface EnvVar {
+export interface EnvVar {
   name: string;
   value?: string;
   valueFrom?: {
@@ -17,7 +30,7 @@ interface EnvVar {
     configMapKeyRef?: { name?: string; key?: string };
   };
 }
-interface Container {
+export interface Container {
   name?: string;
   image?: string;
   ports?: { name?: string; containerPort?: number }[];
@@ -77,7 +90,7 @@ function probePort(probe: Probe | undefined, container: Container): number | und
 }
 
 /** The topology checks on a set of Kubernetes objects (a raw base, or rendered output). */
-export function checkK8s(objects: K8sObject[], label: string, secretKeys: Set<string>): string[] {
+export function checkK8s(objects: K8sObject[], label: string, secrets: Map<string, Set<string>>): string[] {
   const problems: string[] = [];
   const find = (kind: string, name: string) =>
     objects.filter((o) => o.kind === kind && o.metadata?.name === name);
@@ -153,7 +166,7 @@ export function checkK8s(objects: K8sObject[], label: string, secretKeys: Set<st
     if (nonRoot !== true) problems.push(`${where} does not set runAsNonRoot: true`);
     if (uid === 0) problems.push(`${where} runs as uid 0`);
 
-    // Environment: every variable is set, by value, ConfigMap or the platform-secrets Secret.
+    // Environment: every variable is set, by value, ConfigMap or one of the example Secrets.
     const fromConfigMaps = (container.envFrom ?? []).flatMap((e) => {
       if (!e.configMapRef) return [];
       const cm = configMaps.find((c) => c.metadata?.name === e.configMapRef?.name);
@@ -165,11 +178,12 @@ export function checkK8s(objects: K8sObject[], label: string, secretKeys: Set<st
       const secretRef = e.valueFrom?.secretKeyRef;
       const cmRef = e.valueFrom?.configMapKeyRef;
       if (secretRef) {
-        if (secretRef.name !== 'platform-secrets') {
-          problems.push(`${where} ${e.name} reads Secret ${secretRef.name}, not platform-secrets`);
-        } else if (!secretKeys.has(secretRef.key ?? '')) {
+        const keys = secrets.get(secretRef.name ?? '');
+        if (!keys) {
+          problems.push(`${where} ${e.name} reads Secret ${secretRef.name}, not one of secret.example.yaml`);
+        } else if (!keys.has(secretRef.key ?? '')) {
           problems.push(
-            `${where} ${e.name} reads key ${secretRef.key} that secret.example.yaml does not have`,
+            `${where} ${e.name} reads key ${secretRef.key} that Secret ${secretRef.name} in secret.example.yaml does not have`,
           );
         }
         values.set(e.name, undefined);
@@ -185,12 +199,12 @@ export function checkK8s(objects: K8sObject[], label: string, secretKeys: Set<st
     for (const key of requiredEnv(spec)) {
       if (!values.has(key)) problems.push(`${where} does not set ${key}`);
     }
-    for (const key of ['SECRET_KEY', 'DATABASE_URL', 'MONGO_URL']) {
+    for (const key of SECRET_ENV) {
       if (
         values.has(key) &&
         !(container.env ?? []).some((e) => e.name === key && e.valueFrom?.secretKeyRef)
       ) {
-        problems.push(`${where} ${key} must come from the platform-secrets Secret`);
+        problems.push(`${where} ${key} must come from a Secret`);
       }
     }
     const portVar = spec.protocol === 'http' ? 'HTTP_PORT' : 'GRPC_PORT';

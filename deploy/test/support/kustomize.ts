@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { K8sObject } from './k8s.js';
+import type { SecretExample } from './k8s-security.js';
 import { read, yamlDocuments } from './parse.js';
 import { K8S, REPO } from './topology.js';
 
@@ -125,7 +126,18 @@ export function kustomizationObjects(dir: string): K8sObject[] {
 
 export const SECRET_EXAMPLE = join(K8S, 'base', 'secret.example.yaml');
 
-export function secretExampleKeys(): Set<string> {
-  const [secret] = yamlDocuments(SECRET_EXAMPLE) as K8sObject[];
-  return new Set(Object.keys({ ...secret?.data, ...secret?.stringData }));
+/** The Secrets of secret.example.yaml: their keys and declared audience (annotation). */
+export function secretExamples(): SecretExample[] {
+  return (
+    yamlDocuments(SECRET_EXAMPLE) as (K8sObject & { metadata?: { annotations?: Record<string, string> } })[]
+  )
+    .filter((o) => o.kind === 'Secret')
+    .map((o) => ({
+      name: o.metadata?.name ?? '',
+      keys: new Set(Object.keys({ ...o.data, ...o.stringData })),
+      audience: (o.metadata?.annotations?.['agent-platform.io/audience'] ?? '').split(',').filter(Boolean),
+    }));
 }
+
+export const secretKeysByName = (examples: SecretExample[]): Map<string, Set<string>> =>
+  new Map(examples.map((e) => [e.name, e.keys]));

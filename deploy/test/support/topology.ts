@@ -40,12 +40,42 @@ export const STORES = Object.keys(STORE_IMAGES) as Store[];
 
 export const grpcAddrVar = (service: string): string => `${service.toUpperCase()}_GRPC_ADDR`;
 
+/** Which services may hold each secret (docs/security.md): every other service must not see it. */
+export const SECRET_AUDIENCE: Record<string, string[]> = {
+  SECRET_KEY: ['gateway', 'identity', 'models'],
+  PRINCIPAL_SIGNING_PRIVATE_KEY: ['gateway'],
+  PRINCIPAL_SIGNING_PUBLIC_KEY: GRPC_SERVICES.map((g) => g.name),
+  SERVICE_AUTH_KEY: SERVICES.map((s) => s.name),
+};
+export const KAFKA_CLIENT_ENV = [
+  'KAFKA_SASL_MECHANISM',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'KAFKA_SSL',
+];
+
+/** Who may open a connection to whose gRPC port (NetworkPolicies): the gateway reaches every
+ *  service; services that check API keys, users or settings reach identity; workflows reaches models. */
+export const GRPC_CALLERS: Record<string, string[]> = {
+  identity: ['gateway', 'apikeys', 'notifications', 'models', 'workflows', 'observability'],
+  apikeys: ['gateway'],
+  notifications: ['gateway'],
+  models: ['gateway', 'workflows'],
+  workflows: ['gateway'],
+  observability: ['gateway'],
+};
+
 /** Every variable the service validates at start (docs/development.md, "Environment variables"). */
 export function requiredEnv(s: ServiceSpec): string[] {
-  const env = ['NODE_ENV', 'LOG_LEVEL', 'SECRET_KEY', 'REDIS_URL', 'KAFKA_BROKERS'];
+  const env = ['NODE_ENV', 'LOG_LEVEL', 'TZ', 'REDIS_URL', 'KAFKA_BROKERS', ...KAFKA_CLIENT_ENV];
   env.push(...GRPC_SERVICES.map((g) => grpcAddrVar(g.name)));
   env.push(s.protocol === 'http' ? 'HTTP_PORT' : 'GRPC_PORT');
   if (s.stores.includes('postgres')) env.push('DATABASE_URL');
   if (s.stores.includes('mongo')) env.push('MONGO_URL');
+  env.push(...Object.keys(SECRET_AUDIENCE).filter((k) => SECRET_AUDIENCE[k]?.includes(s.name)));
   return env;
 }
+
+/** Secrets this service must not be given. */
+export const forbiddenSecrets = (s: ServiceSpec): string[] =>
+  Object.keys(SECRET_AUDIENCE).filter((k) => !SECRET_AUDIENCE[k]?.includes(s.name));

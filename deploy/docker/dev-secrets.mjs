@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Prints a fresh deploy/.env for docker compose: every credential the compose file requires, random
+// per machine. DEVELOPMENT ONLY: production keys live in the orchestrator's secret store
+// (deploy/README.md, "The Secrets").
+//
+//   node deploy/docker/dev-secrets.mjs > deploy/.env
+//
+// PEM keys are written on one line with literal \n escapes (the services accept both forms).
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+
+const hex = (bytes) => randomBytes(bytes).toString('hex');
+const oneLine = (pem) => pem.trim().replaceAll('\n', '\\n');
+const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+
+const lines = [
+  `# deploy/.env written by deploy/docker/dev-secrets.mjs on ${new Date().toISOString()}: DEV ONLY.`,
+  '# JWT signing and at-rest encryption (gateway, identity, models).',
+  `SECRET_KEY=${hex(32)}`,
+  '# The gateway signs the principal it forwards; the domain services verify it.',
+  `PRINCIPAL_SIGNING_PRIVATE_KEY='${oneLine(privateKey)}'`,
+  `PRINCIPAL_SIGNING_PUBLIC_KEY='${oneLine(publicKey)}'`,
+  '# Service identity for internal-only RPCs (gateway and every domain service).',
+  `SERVICE_AUTH_KEY=${hex(32)}`,
+  '# The postgres superuser the services connect as; URL-safe (it is put into the DATABASE_URLs).',
+  `POSTGRES_PASSWORD=${hex(24)}`,
+  '# Redis requirepass; URL-safe because it is put into REDIS_URL.',
+  `REDIS_PASSWORD=${hex(24)}`,
+  '# TZ=UTC   the zone of scheduled checks (every service)',
+];
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,181 @@
+// The Kubernetes security checks, run on a raw base or on `kubectl kustomize` output: who reads
+// which Secret (per-audience Secrets, the trust keys), no credential in plain sight, TZ from the one
+// ConfigMap key, and the NetworkPolicies evaluated as a connection matrix. Returns every problem.
+import type { Container, K8sObject } from './k8s.js';
+import { SECRET_ENV } from './k8s.js';
+import { GRPC_CALLERS, SECRET_AUDIENCE, SERVICES, type ServiceSpec } from './topology.js';
+
+export interface SecretExample {
+  name: string;
+  keys: Set<string>;
+  audience: string[];
+}
+
+type Labels = Record<string, string>;
+interface PeerRule {
+  podSelector?: { matchLabels?: Labels; matchExpressions?: unknown };
+  namespaceSelector?: { matchLabels?: Labels; matchExpressions?: unknown };
+  ipBlock?: unknown;
+}
+interface NetworkPolicySpec {
+  podSelector?: { matchLabels?: Labels; matchExpressions?: unknown };
+  policyTypes?: string[];
+  ingress?: { from?: PeerRule[]; ports?: { port?: number | string; protocol?: string }[] }[];
+}
+
+const NAME = 'app.kubernetes.io/name';
+const deploymentOf = (objects: K8sObject[], name: string) =>
+  objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === name);
+function containerOf(deployment: K8sObject | undefined): Container | undefined {
+  const containers = deployment?.spec?.template?.spec?.containers ?? [];
+  return containers.find((c) => c.name === deployment?.metadata?.name) ?? containers[0];
+}
+
+/** A PEM key or a URL with user:password in it. */
+export const looksLikeCredential = (value: string): boolean =>
+  /-----BEGIN [A-Z ]*KEY-----/.test(value) || /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]+@/i.test(value);
+const CREDENTIAL_NAME = /PASSWORD|SECRET|_KEY$/;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Secrets by audience, no plaintext credentials, TZ from the shared ConfigMap. */
+export function checkSecrets(objects: K8sObject[], label: string, examples: SecretExample[]): string[] {
+  const problems: string[] = [];
+  const readers = new Map<string, Set<string>>(examples.map((e) => [e.name, new Set<string>()]));
+  const checkKey = (where: string, spec: ServiceSpec, key: string, how: string) => {
+    const audience = SECRET_AUDIENCE[key];
+    if (audience && !audience.includes(spec.name))
+      problems.push(`${where} ${how} ${key}, which only ${audience.join(', ')} may hold`);
+  };
+  for (const o of objects.filter((x) => x.kind === 'Secret'))
+    problems.push(`${label}: Secret ${o.metadata?.name} is in the manifests; Secrets are created apart`);
+
+  for (const spec of SERVICES) {
+    const where = `${label}: ${spec.name}`;
+    const container = containerOf(deploymentOf(objects, spec.name));
+    if (!container) continue;
+    for (const e of container.env ?? []) {
+      const ref = e.valueFrom?.secretKeyRef;
+      if (ref) {
+        readers.get(ref.name ?? '')?.add(spec.name);
+        checkKey(where, spec, ref.key ?? '', `reads Secret key`);
+      }
+      checkKey(where, spec, e.name, 'is given');
+      if (e.value !== undefined && (SECRET_ENV.includes(e.name) || CREDENTIAL_NAME.test(e.name)))
+        problems.push(`${where} ${e.name} is written into the Deployment; take it from a Secret`);
+      if (e.value !== undefined && looksLikeCredential(e.value))
+        problems.push(`${where} ${e.name} holds a credential in plain text`);
+      if (e.name === 'TZ') problems.push(`${where} sets TZ itself; it comes from platform-config`);
+    }
+    for (const from of container.envFrom ?? []) {
+      const name = from.secretRef?.name;
+      if (!name) continue;
+      readers.get(name)?.add(spec.name);
+      for (const key of examples.find((x) => x.name === name)?.keys ?? [])
+        checkKey(where, spec, key, `mounts Secret ${name} with`);
+    }
+    const configMaps = (container.envFrom ?? [])
+      .map((f) => objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name === f.configMapRef?.name))
+      .filter((cm) => cm?.data?.TZ !== undefined);
+    const zone = configMaps[0]?.data?.TZ;
+    if (configMaps.length !== 1 || !configMaps[0]?.metadata?.name?.startsWith('platform-config'))
+      problems.push(`${where} does not take TZ from the platform-config ConfigMap`);
+    else if (!isTimeZone(zone ?? '')) problems.push(`${where} TZ=${zone} is not a time zone`);
+  }
+
+  for (const example of examples) {
+    const actual = [...(readers.get(example.name) ?? [])].sort();
+    const declared = [...example.audience].sort();
+    if (actual.join() !== declared.join())
+      problems.push(`${label}: Secret ${example.name} is read by [${actual}], its audience is [${declared}]`);
+  }
+  for (const cm of objects.filter((o) => o.kind === 'ConfigMap')) {
+    for (const [key, value] of Object.entries(cm.data ?? {})) {
+      if (SECRET_ENV.includes(key) || CREDENTIAL_NAME.test(key) || looksLikeCredential(value))
+        problems.push(`${label}: ConfigMap ${cm.metadata?.name} holds credential ${key}`);
+    }
+  }
+  return problems;
+}
+
+const matches = (selector: { matchLabels?: Labels } | undefined, labels: Labels) =>
+  Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+
+/** A source of traffic: a pod of this namespace (its labels), or anything outside the namespace. */
+export type Peer = { labels: Labels } | 'outside';
+
+/** Does the namespace's NetworkPolicy set let `from` open a TCP connection to `port` of `to`? */
+export function ingressAllowed(objects: K8sObject[], from: Peer, to: Labels, port: number): boolean {
+  const policies = objects
+    .filter((o) => o.kind === 'NetworkPolicy')
+    .map((o) => o.spec as unknown as NetworkPolicySpec)
+    .filter((p) => (p.policyTypes ?? ['Ingress']).includes('Ingress') && matches(p.podSelector, to));
+  if (policies.length === 0) return true;
+  return policies.some((p) =>
+    (p.ingress ?? []).some((rule) => {
+      const portOk =
+        !rule.ports?.length ||
+        rule.ports.some((r) => (r.protocol ?? 'TCP') === 'TCP' && (r.port === undefined || r.port === port));
+      const fromOk =
+        !rule.from?.length ||
+        rule.from.some((peer) =>
+          from === 'outside'
+            ? peer.namespaceSelector !== undefined || peer.ipBlock !== undefined
+            : peer.namespaceSelector === undefined && peer.ipBlock === undefined
+              ? matches(peer.podSelector, from.labels)
+              : peer.namespaceSelector !== undefined && Object.keys(peer.namespaceSelector).length === 0,
+        );
+      return portOk && fromOk;
+    }),
+  );
+}
+
+/** Every Deployment isolated; the gateway open on its port; each service reachable only by its callers. */
+export function checkNetworkPolicies(objects: K8sObject[], label: string): string[] {
+  const problems: string[] = [];
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  for (const p of policies) {
+    const spec = p.spec as unknown as NetworkPolicySpec;
+    if (JSON.stringify(spec).includes('matchExpressions'))
+      problems.push(
+        `${label}: NetworkPolicy ${p.metadata?.name} uses matchExpressions, which this check cannot read`,
+      );
+  }
+  const defaultDeny = policies.some((p) => {
+    const spec = p.spec as unknown as NetworkPolicySpec;
+    return (
+      Object.keys(spec.podSelector?.matchLabels ?? {}).length === 0 &&
+      spec.podSelector?.matchExpressions === undefined &&
+      (spec.policyTypes ?? []).includes('Ingress') &&
+      (spec.ingress ?? []).length === 0
+    );
+  });
+  if (!defaultDeny) problems.push(`${label}: no default-deny ingress NetworkPolicy for the namespace`);
+
+  const podLabels = (name: string): Labels =>
+    deploymentOf(objects, name)?.spec?.template?.metadata?.labels ?? { [NAME]: name };
+  const peers: [string, Peer][] = [
+    ...SERVICES.map((s): [string, Peer] => [s.name, { labels: podLabels(s.name) }]),
+    ['another pod of the namespace', { labels: { [NAME]: 'intruder' } }],
+    ['outside the namespace', 'outside'],
+  ];
+  for (const target of SERVICES) {
+    const callers = target.protocol === 'http' ? peers.map(([n]) => n) : (GRPC_CALLERS[target.name] ?? []);
+    for (const [name, peer] of peers) {
+      const allowed = ingressAllowed(objects, peer, podLabels(target.name), target.port);
+      const expected = callers.includes(name);
+      if (allowed !== expected)
+        problems.push(
+          `${label}: ${name} ${allowed ? 'can' : 'cannot'} reach ${target.name}:${target.port}, expected ${expected ? 'allowed' : 'refused'}`,
+        );
+    }
+  }
+  return problems;
+}
