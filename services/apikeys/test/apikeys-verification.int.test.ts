@@ -111,9 +111,7 @@ describe('an API key on an API-key route', () => {
       json: { name: 'x', scopes: ['workflow:execute'] },
     });
     expect((await callWorkflow(replicaA, res.body.data.key)).status).toBe(200);
-    await harness.identity.dependencies.pool.query('UPDATE users SET is_active = false WHERE id = $1', [
-      user.id,
-    ]);
+    await harness.identity.pool.query('UPDATE users SET is_active = false WHERE id = $1', [user.id]);
     expect(outcome(await callWorkflow(replicaA, res.body.data.key))).toEqual([401, 2001, 'api_key_invalid']);
   });
 });

@@ -10,9 +10,9 @@ import {
 } from '@platform/gateway';
 import { createServiceClient, type Principal, type ServiceClient } from '@platform/grpc';
 import { createRedis, closeRedis } from '@platform/redis';
-import { listen, stackEnv } from '@platform/testing';
+import { listen, requester, stackEnv, type Requester } from '@platform/testing';
 import { z } from 'zod';
-import { requester, testLogger, type ApiKeysHarness, type Requester } from './harness.js';
+import { testLogger, type ApiKeysHarness } from './harness.js';
 
 interface ProbeClients {
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
