@@ -18,3 +18,4 @@ export {
   type IdentityUser,
   type IdentityUserOptions,
 } from './identity-process.js';
+export { testClock, type TestClock } from './test-clock.js';

@@ -25,6 +25,8 @@ export interface ApiKeysDependencies {
   users: UserDirectory;
   revisions: KeyRevisions;
   lastUsed: LastUsedBuffer;
+  /** The time key checks go by; tests pass a clock they move instead of waiting. */
+  now: () => Date;
   version: string;
 }
 
@@ -44,6 +46,7 @@ export async function startApiKeys(
   config: ApiKeysConfig,
   logger: Logger,
   version: string,
+  now: () => Date = () => new Date(),
 ): Promise<StartedApiKeys> {
   const { close: closeInfrastructure, ...connections } = await connectInfrastructure(
     config,
@@ -59,6 +62,7 @@ export async function startApiKeys(
     users: identityUserDirectory(config.IDENTITY_GRPC_ADDR),
     revisions: new KeyRevisions(redis, config.REDIS_KEY_PREFIX),
     lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
+    now,
     version,
   };
   // Keeps agent names and icons for key views (stopped by kafka.disconnect()).

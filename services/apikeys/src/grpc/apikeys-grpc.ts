@@ -31,9 +31,9 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
       setApiKeyActive(deps, requireKeyManager(principal, 'apikey:update'), request.id, request.is_active),
     deleteApiKey: (request, { principal }) =>
       deleteApiKey(deps, requireKeyManager(principal, 'apikey:delete'), request.id),
-    verifyKey: (request) => verifyApiKey(deps, request),
+    verifyKey: (request) => verifyApiKey(deps, request, deps.now()),
     runExpirationCheck: (request) => {
-      const now = request.now ? new Date(request.now) : new Date();
+      const now = request.now ? new Date(request.now) : deps.now();
       if (Number.isNaN(now.getTime())) {
         throw BusinessError.validation({ now: ['must be an ISO 8601 time'] }, { httpStatus: 400 });
       }

@@ -7,12 +7,14 @@ import {
   requester,
   stackEnv,
   startIdentityProcess,
+  testClock,
   uniqueName,
   type IdentityProcess,
   type IdentityUser,
   type IdentityUserOptions,
   type Requester,
   type RunningHttp,
+  type TestClock,
 } from '@platform/testing';
 import { loadApiKeysConfig } from '../../src/config.js';
 import { startApiKeys, type StartedApiKeys } from '../../src/apikeys-service.js';
@@ -27,6 +29,8 @@ export interface ApiKeysHarness {
   identityAddress: string;
   apikeysAddress: string;
   redisPrefix: string;
+  /** The time apikeys' key checks go by (real time until a test moves it). */
+  clock: TestClock;
   request: Requester;
   createUser(options?: IdentityUserOptions): Promise<TestUser>;
   stop(): Promise<void>;
@@ -51,6 +55,7 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
   };
   const redisPrefix = `${uniqueName('apikeys-t')}:`;
+  const clock = testClock();
   const apikeys = await startApiKeys(
     loadApiKeysConfig({
       ...common,
@@ -62,6 +67,7 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
     }),
     testLogger,
     'test',
+    clock.date,
   );
   const apikeysGrpc: RunningGrpcServer = await startGrpcServer({
     host: '127.0.0.1',
@@ -93,6 +99,7 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
     identityAddress: identity.address,
     apikeysAddress,
     redisPrefix,
+    clock,
     request: requester(http.baseUrl),
     createUser: (options) => identity.createUser(options),
     async stop() {

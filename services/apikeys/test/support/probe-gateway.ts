@@ -76,7 +76,10 @@ export async function startProbeGateway(
   );
   const redis = createRedis(stackEnv.redisUrl, { logger: testLogger });
   const principals = new IdentityPrincipalResolver(identity, 0);
-  const verifier = new ApiKeysVerifier(apikeys, redis, principals, { maxEntries: cacheEntries });
+  const verifier = new ApiKeysVerifier(apikeys, redis, principals, {
+    maxEntries: cacheEntries,
+    now: harness.clock.now,
+  });
   const authenticator = new Authenticator(
     new TokenService(stackEnv.secretKey),
     new SessionRegistry(redis),
