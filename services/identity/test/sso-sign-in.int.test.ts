@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '@platform/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAtProvider } from './support/oidc-test-provider.js';
 import { createTestUser } from './support/rbac-users.js';
@@ -18,7 +19,7 @@ let stack: SsoStack;
 const PROVIDER = 'corp';
 
 beforeAll(async () => {
-  stack = await startSsoStack([PROVIDER, 'closed']);
+  stack = await startSsoStack([PROVIDER, 'closed', 'other']);
   const created = await createProvider(stack, PROVIDER);
   expect(created.body.code).toBe(0);
 }, 60_000);
@@ -298,6 +299,25 @@ describe('GET /sso/callback/{provider}', () => {
       1002,
       'sso_state_invalid',
     ]);
+    // A state issued for PROVIDER, brought to another provider's callback (same issuer and client,
+    // so only the state's provider check can refuse it): 1002, and nobody is signed in.
+    const other = await createProvider(stack, 'other');
+    expect(other.body.code).toBe(0);
+    try {
+      const email = `crossed_${randomUUID().slice(0, 8)}@idp.test`;
+      const crossed = await providerRedirect(stack, PROVIDER, {
+        sub: uniqueSub(),
+        email,
+        email_verified: true,
+      });
+      const res = await stack.harness.request('GET', `/sso/callback/other${crossed.search}`);
+      expect([res.status, res.body.code, res.body.data.error_key]).toEqual([400, 1002, 'sso_state_invalid']);
+      expect(await userByEmail(email)).toBeUndefined();
+    } finally {
+      await stack.harness.request('DELETE', `/admin/sso/providers/${other.body.data.id}`, {
+        token: stack.admin.token,
+      });
+    }
   });
 
   it('expired state (gone from Redis) is 1002 sso_state_invalid', async () => {
@@ -306,9 +326,9 @@ describe('GET /sso/callback/{provider}', () => {
       email: `expired_${randomUUID().slice(0, 8)}@idp.test`,
       email_verified: true,
     });
+    // Only this sign-in's state expires (the store keys it by the state's SHA-256).
     const { redis } = stack.harness.identity.dependencies;
-    const keys = await redis.keys('sso:state:*');
-    await Promise.all(keys.map((key) => redis.del(key)));
+    expect(await redis.del(`sso:state:${sha256Hex(callback.searchParams.get('state')!)}`)).toBe(1);
     const body = await envelopeOf(await callCallback(stack.harness, callback));
     expect([body.code, body.data.error_key]).toEqual([1002, 'sso_state_invalid']);
   });
