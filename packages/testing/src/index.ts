@@ -12,10 +12,11 @@ export {
 } from './http-receiver.js';
 export { freshDatabase, type FreshDatabase } from './fresh-database.js';
 export { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './service-process.js';
+export { startIdentityProcess, type IdentityProcess } from './identity-process.js';
 export {
-  startIdentityProcess,
-  type IdentityProcess,
+  insertIdentityUser,
+  type AccessTokenIssuer,
   type IdentityUser,
   type IdentityUserOptions,
-} from './identity-process.js';
+} from './identity-users.js';
 export { testClock, type TestClock } from './test-clock.js';

@@ -1,6 +1,7 @@
 /** The platform's JSON envelope as a test sees it. */
 export interface HttpResult {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read any field of `data`
   body: { code: number; data: any; msg: string };
   headers: Headers;
 }
