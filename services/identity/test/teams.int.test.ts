@@ -2,6 +2,7 @@ import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { newTeam, people } from './support/team-fixtures.js';
 import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
 
 const harness = useIdentityHarness();
@@ -27,35 +28,9 @@ function waitForNotification(type: string, userId: string): Promise<ConsumedMess
 const post = (path: string, token: string, json?: unknown) =>
   harness.request('POST', path, { token, json: json ?? {} });
 
-/** Fresh people for one test: no test reads a team or membership another test made. */
-async function people() {
-  return {
-    owner: await createTestUser(harness, { name: 'towner' }),
-    teamAdmin: await createTestUser(harness, { name: 'tadmin' }),
-    member: await createTestUser(harness, { name: 'tmember' }),
-    outsider: await createTestUser(harness, { name: 'toutsider' }),
-  };
-}
-
-/** A team of its own (unique name) with an OWNER only, or also an ADMIN and a MEMBER. */
-async function newTeam(withMembers = true) {
-  const who = await people();
-  const created = await post('/teams', who.owner.token, { name: uniqueName('Team') });
-  if (created.body.code !== 0) throw new Error(`team not created: ${JSON.stringify(created.body)}`);
-  const teamId: string = created.body.data.id;
-  if (withMembers) {
-    const { pool } = harness.identity.dependencies;
-    await pool.query(
-      `INSERT INTO team_members (team_id, user_id, role) VALUES ($1, $2, 'ADMIN'), ($1, $3, 'MEMBER')`,
-      [teamId, who.teamAdmin.id, who.member.id],
-    );
-  }
-  return { teamId, ...who };
-}
-
 describe('creating and reading teams', () => {
   it('creates a team with the caller as OWNER; 5102 for a taken name', async () => {
-    const { owner, member } = await people();
+    const { owner, member } = await people(harness);
     const name = uniqueName('Platform Team');
     const res = await post('/teams', owner.token, { name, description: 'builds it' });
     expect(res.status).toBe(200);
@@ -70,7 +45,7 @@ describe('creating and reading teams', () => {
   });
 
   it('lists the caller’s teams; global admins see every team', async () => {
-    const { teamId, owner, outsider } = await newTeam(false);
+    const { teamId, owner, outsider } = await newTeam(harness, false);
     const mine = await harness.request('GET', '/teams', { token: owner.token });
     expect(mine.body.data.items.map((t: { id: string }) => t.id)).toEqual([teamId]);
     const none = await harness.request('GET', '/teams', { token: outsider.token });
@@ -83,7 +58,7 @@ describe('creating and reading teams', () => {
   });
 
   it('shows members to members and global admins; 3002 to others; 4004 when unknown', async () => {
-    const { teamId, owner, outsider } = await newTeam(false);
+    const { teamId, owner, outsider } = await newTeam(harness, false);
     const detail = await harness.request('GET', `/teams/${teamId}`, { token: owner.token });
     expect(detail.body.data).toMatchObject({ id: teamId, members: [{ user_id: owner.id, role: 'OWNER' }] });
     const admin = await harness.request('GET', `/teams/${teamId}`, { token: globalAdmin.token });
@@ -95,7 +70,7 @@ describe('creating and reading teams', () => {
   });
 
   it('rejects bad create bodies, bad ids and paging', async () => {
-    const { owner } = await people();
+    const { owner } = await people(harness);
     for (const json of [
       {},
       { name: '' },
@@ -115,7 +90,7 @@ describe('creating and reading teams', () => {
 
 describe('members', () => {
   it('OWNER adds an ADMIN and a MEMBER; notifications go to the added users', async () => {
-    const { teamId, owner, teamAdmin, member } = await newTeam(false);
+    const { teamId, owner, teamAdmin, member } = await newTeam(harness, false);
     const admin = await post(`/teams/${teamId}/members`, owner.token, {
       user_id: teamAdmin.id,
       role: 'ADMIN',
@@ -135,7 +110,7 @@ describe('members', () => {
   });
 
   it('add: 3003 for plain members, 5206 as OWNER, 5103 when already a member, 4001 unknown user, 4004', async () => {
-    const { teamId, owner, member, outsider } = await newTeam();
+    const { teamId, owner, member, outsider } = await newTeam(harness);
     const byMember = await post(`/teams/${teamId}/members`, member.token, {
       user_id: outsider.id,
       role: 'MEMBER',
@@ -158,7 +133,7 @@ describe('members', () => {
   });
 
   it('add: bad bodies are 422', async () => {
-    const { teamId, owner, member } = await newTeam();
+    const { teamId, owner, member } = await newTeam(harness);
     for (const json of [
       {},
       { user_id: member.id },
@@ -172,7 +147,7 @@ describe('members', () => {
   });
 
   it('changes roles: 5207 owner, 5208 to OWNER, 4005 not a member, 3003 for members', async () => {
-    const { teamId, owner, teamAdmin, member, outsider } = await newTeam();
+    const { teamId, owner, teamAdmin, member, outsider } = await newTeam(harness);
     const promoted = await harness.request('PUT', `/teams/${teamId}/members/${member.id}`, {
       token: owner.token,
       json: { role: 'ADMIN' },
@@ -219,7 +194,7 @@ describe('members', () => {
   });
 
   it('removes members: 5209 owner, 4005 not a member, 3003 for members; global admins may manage', async () => {
-    const { teamId, owner, teamAdmin, member, outsider } = await newTeam();
+    const { teamId, owner, teamAdmin, member, outsider } = await newTeam(harness);
     const ownerGone = await harness.request('DELETE', `/teams/${teamId}/members/${owner.id}`, {
       token: teamAdmin.token,
     });
@@ -250,7 +225,7 @@ describe('members', () => {
 
 describe('leave and transfer ownership', () => {
   it('leave: 5210 for the owner, 3002 with HTTP 404 for non-members, ok for members', async () => {
-    const { teamId, owner, outsider } = await newTeam();
+    const { teamId, owner, outsider } = await newTeam(harness);
     const ownerLeaves = await post(`/teams/${teamId}/leave`, owner.token);
     expect([ownerLeaves.status, ownerLeaves.body.code]).toEqual([400, 5210]);
     const stranger = await post(`/teams/${teamId}/leave`, outsider.token);
@@ -265,7 +240,7 @@ describe('leave and transfer ownership', () => {
   });
 
   it('transfer: 3004 for non-owners, 4005 for non-members; the old owner becomes ADMIN', async () => {
-    const { teamId, owner, teamAdmin, member, outsider } = await newTeam();
+    const { teamId, owner, teamAdmin, member, outsider } = await newTeam(harness);
     const byAdmin = await post(`/teams/${teamId}/transfer-ownership`, teamAdmin.token, {
       user_id: member.id,
     });
@@ -293,7 +268,7 @@ describe('leave and transfer ownership', () => {
 
 describe('deleting teams', () => {
   it('5205 for the default team, 3004 for non-owners, ok for the owner', async () => {
-    const { teamId, owner, teamAdmin } = await newTeam();
+    const { teamId, owner, teamAdmin } = await newTeam(harness);
     const { rows } = await harness.identity.dependencies.pool.query('SELECT id FROM teams WHERE is_default');
     const defaultTeam = await harness.request('DELETE', `/teams/${rows[0].id}`, { token: globalAdmin.token });
     expect([defaultTeam.status, defaultTeam.body.code]).toEqual([400, 5205]);
