@@ -1,40 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@platform/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInAtProvider } from './support/oidc-test-provider.js';
 import {
   callCallback,
   createProvider,
   providerRedirect,
   startLogin,
-  startSsoStack,
   envelopeOf,
-  type SsoStack,
+  useSsoStack,
+  uniqueSub,
+  userByEmail,
 } from './support/sso-fixtures.js';
 
-let stack: SsoStack;
 const PROVIDER = 'corp';
-
-beforeAll(async () => {
-  stack = await startSsoStack([PROVIDER, 'other']);
-  const created = await createProvider(stack, PROVIDER);
-  expect(created.body.code).toBe(0);
-}, 60_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const uniqueSub = () => `sub-${randomUUID()}`;
-
-async function userByEmail(email: string) {
-  const { rows } = await stack.harness.identity.dependencies.pool.query(
-    `SELECT id, username::text AS username, password_hash, email_verified, approval_status, is_active
-       FROM users WHERE email = $1::citext`,
-    [email],
-  );
-  return rows[0];
-}
+const stack = useSsoStack([PROVIDER, 'other'], PROVIDER);
 
 describe('GET /sso/callback/{provider}: refused callbacks', () => {
   it('takes a state once: a replayed callback, an unknown state and another provider’s state are 1002', async () => {
@@ -67,7 +47,7 @@ describe('GET /sso/callback/{provider}: refused callbacks', () => {
       });
       const res = await stack.harness.request('GET', `/sso/callback/other${crossed.search}`);
       expect([res.status, res.body.code, res.body.data.error_key]).toEqual([400, 1002, 'sso_state_invalid']);
-      expect(await userByEmail(email)).toBeUndefined();
+      expect(await userByEmail(stack, email)).toBeUndefined();
     } finally {
       await stack.harness.request('DELETE', `/admin/sso/providers/${other.body.data.id}`, {
         token: stack.admin.token,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestUser } from './support/rbac-users.js';
 import {
   callCallback,
@@ -7,34 +7,14 @@ import {
   providerRedirect,
   ssoSignIn,
   startLogin,
-  startSsoStack,
   WEB_URL,
-  type SsoStack,
+  useSsoStack,
+  uniqueSub,
+  userByEmail,
 } from './support/sso-fixtures.js';
 
-let stack: SsoStack;
 const PROVIDER = 'corp';
-
-beforeAll(async () => {
-  stack = await startSsoStack([PROVIDER, 'closed']);
-  const created = await createProvider(stack, PROVIDER);
-  expect(created.body.code).toBe(0);
-}, 60_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const uniqueSub = () => `sub-${randomUUID()}`;
-
-async function userByEmail(email: string) {
-  const { rows } = await stack.harness.identity.dependencies.pool.query(
-    `SELECT id, username::text AS username, password_hash, email_verified, approval_status, is_active
-       FROM users WHERE email = $1::citext`,
-    [email],
-  );
-  return rows[0];
-}
+const stack = useSsoStack([PROVIDER, 'closed'], PROVIDER);
 
 describe('GET /sso/providers', () => {
   it('lists enabled providers by name and display name, and nothing while SSO is off', async () => {
@@ -114,7 +94,7 @@ describe('GET /sso/callback/{provider}', () => {
     expect(me.body.data.email).toBe(email);
     expect(me.body.data.email_verified).toBe(true);
     expect(me.body.data.username).toMatch(/^New_Person/);
-    const row = await userByEmail(email);
+    const row = await userByEmail(stack, email);
     expect(row.password_hash).toBeNull();
 
     const { rows } = await stack.harness.identity.dependencies.pool.query(
@@ -192,7 +172,7 @@ describe('GET /sso/callback/{provider}', () => {
     const email = `unverified_${randomUUID().slice(0, 8)}@idp.test`;
     const created = await ssoSignIn(stack, PROVIDER, { sub: uniqueSub(), email });
     expect(created.body.code).toBe(0);
-    expect((await userByEmail(email)).email_verified).toBe(false);
+    expect((await userByEmail(stack, email)).email_verified).toBe(false);
   });
 
   it('applies require_approval to SSO sign-ups (account pending, 2004) and refuses deactivated accounts (2004)', async () => {
@@ -205,7 +185,7 @@ describe('GET /sso/callback/{provider}', () => {
         2004,
         'account_pending_approval',
       ]);
-      expect(await userByEmail(email)).toMatchObject({ approval_status: 'pending', is_active: false });
+      expect(await userByEmail(stack, email)).toMatchObject({ approval_status: 'pending', is_active: false });
     } finally {
       await stack.harness.setSettings({ require_approval: false });
     }
