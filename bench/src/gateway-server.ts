@@ -3,7 +3,7 @@ import { conformanceV1 } from '@platform/contracts';
 import { createGatewayApp } from '@platform/gateway';
 import { createServiceClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
-import { probeRoutes } from '@platform/testing';
+import { probeRoutes } from './probe/index.js';
 
 const logger = createLogger('bench-gateway', 'warn');
 const probe = createServiceClient(

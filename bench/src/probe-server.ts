@@ -1,6 +1,7 @@
 // Child process: the probe gRPC service on PROBE_PORT (bench only).
 import { createLogger } from '@platform/logger';
-import { stackEnv, startProbeService } from '@platform/testing';
+import { stackEnv } from '@platform/testing';
+import { startProbeService } from './probe/index.js';
 
 const probe = await startProbeService(
   stackEnv.databaseUrl,

@@ -1,4 +1,22 @@
 export { stackEnv, uniqueName } from './stack-env.js';
 export { listen, type RunningHttp } from './http-server.js';
-export { startProbeService, type RunningProbe } from './probe/probe-service.js';
-export { probeRoutes, type ProbeClients } from './probe/probe-routes.js';
+export { requester, type HttpResult, type RequestOptions, type Requester } from './requester.js';
+export { waitUntil } from './wait-until.js';
+export { captureEvents, type EventCapture } from './event-capture.js';
+export { startSmtpSink, parseMail, type ReceivedMail, type SmtpSink } from './smtp-sink.js';
+export {
+  startHttpReceiver,
+  type HttpReceiver,
+  type ReceivedRequest,
+  type ScriptedAnswer,
+} from './http-receiver.js';
+export { freshDatabase, type FreshDatabase } from './fresh-database.js';
+export { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './service-process.js';
+export { startIdentityProcess, type IdentityProcess } from './identity-process.js';
+export {
+  insertIdentityUser,
+  type AccessTokenIssuer,
+  type IdentityUser,
+  type IdentityUserOptions,
+} from './identity-users.js';
+export { testClock, type TestClock } from './test-clock.js';

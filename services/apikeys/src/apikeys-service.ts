@@ -26,6 +26,8 @@ export interface ApiKeysDependencies {
   users: UserDirectory;
   revisions: KeyRevisions;
   lastUsed: LastUsedBuffer;
+  /** The time key checks go by; tests pass a clock they move instead of waiting. */
+  now: () => Date;
   version: string;
 }
 
@@ -45,6 +47,7 @@ export async function startApiKeys(
   config: ApiKeysConfig,
   logger: Logger,
   version: string,
+  now: () => Date = () => new Date(),
 ): Promise<StartedApiKeys> {
   const { close: closeInfrastructure, ...connections } = await connectInfrastructure(
     config,
@@ -63,6 +66,7 @@ export async function startApiKeys(
     ),
     revisions: new KeyRevisions(redis, config.REDIS_KEY_PREFIX),
     lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
+    now,
     version,
   };
   // Keeps agent names and icons for key views (stopped by kafka.disconnect()). Started in the

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Topics } from '@platform/kafka';
+import { consumerLag, Topics } from '@platform/kafka';
+import { waitUntil } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiKeysHarness, type ApiKeysHarness, type TestUser } from './support/harness.js';
 
@@ -16,20 +17,6 @@ afterAll(async () => {
 
 async function agentsOf(keyId: string) {
   return (await harness.request('GET', `/api-keys/${keyId}`, { token: user.token })).body.data.agents;
-}
-
-async function eventually<T>(read: () => Promise<T>, expected: T) {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const value = await read();
-    try {
-      expect(value).toEqual(expected);
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 describe('agent directory (platform.agent-directory → agent_directory)', () => {
@@ -55,18 +42,34 @@ describe('agent directory (platform.agent-directory → agent_directory)', () =>
       const expectedOrder = [known, unknown].sort();
       const view = (entries: Record<string, { name: string | null; icon: string | null }>) =>
         expectedOrder.map((id) => ({ id, ...(entries[id] ?? { name: null, icon: null }) }));
-      await eventually(() => agentsOf(keyId), view({ [known]: { name: 'Helper', icon: '🤖' } }));
+      await expect
+        .poll(() => agentsOf(keyId), { timeout: 45_000, interval: 100 })
+        .toEqual(view({ [known]: { name: 'Helper', icon: '🤖' } }));
 
-      // An older entry arriving late changes nothing; a deletion clears name and icon.
+      // An older entry arriving late changes nothing: once the consumer has taken it (the group's
+      // committed offsets reach the end of the topic), the newer name still stands.
       await producer.publish(Topics.AGENT_DIRECTORY, {
         key: known,
         value: { id: known, name: 'Stale', icon: '', deleted: false, updated_at: at(0) },
       });
+      const { kafka, config } = harness.apikeys.dependencies;
+      await waitUntil(
+        async () => {
+          const lag = await consumerLag(kafka, config.AGENT_DIRECTORY_GROUP, Topics.AGENT_DIRECTORY);
+          return lag.total === 0 ? true : undefined;
+        },
+        45_000,
+        'the agent-directory consumer did not catch up',
+        200,
+      );
+      expect(await agentsOf(keyId)).toEqual(view({ [known]: { name: 'Helper', icon: '🤖' } }));
+
+      // A deletion clears name and icon.
       await producer.publish(Topics.AGENT_DIRECTORY, {
         key: known,
         value: { id: known, name: 'Helper', icon: '🤖', deleted: true, updated_at: at(2) },
       });
-      await eventually(() => agentsOf(keyId), view({}));
+      await expect.poll(() => agentsOf(keyId), { timeout: 45_000, interval: 100 }).toEqual(view({}));
     },
   );
 });

@@ -1,31 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import { apikeysV1 } from '@platform/contracts';
 import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
-import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
-import { stackEnv } from '@platform/testing';
+import { Topics, type ConsumedMessage } from '@platform/kafka';
+import { captureEvents, stackEnv, waitUntil, type EventCapture } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiKeysHarness, type ApiKeysHarness, type TestUser } from './support/harness.js';
 
 let harness: ApiKeysHarness;
 let owner: TestUser;
-let consumer: ConsumerHandle;
-const events: ConsumedMessage[] = [];
+let events: EventCapture;
 
 beforeAll(async () => {
   harness = await startApiKeysHarness();
   owner = await harness.createUser();
-  consumer = await runConsumer(harness.apikeys.dependencies.kafka, {
-    groupId: `test.apikeys-expiry.${randomUUID()}`,
-    topics: [Topics.NOTIFICATION_EVENTS],
-    fromBeginning: false,
-    handler: async (message) => {
-      if ((message.value as { user_id?: string }).user_id === owner.id) events.push(message);
-    },
-  });
-  await consumer.ready;
+  events = await captureEvents(harness.apikeys.dependencies.kafka, 'apikeys-expiry', [
+    Topics.NOTIFICATION_EVENTS,
+  ]);
 }, 60_000);
 afterAll(async () => {
-  await consumer?.stop();
+  await events?.stop();
   await harness?.stop();
 });
 
@@ -41,11 +33,14 @@ async function keyExpiringAt(name: string, expiresAt: Date, active = true): Prom
   return res.body.data.id;
 }
 
+/** The owner's events once `count` arrived and nothing more followed; then forgets them. */
 async function eventsSettled(count: number): Promise<ConsumedMessage[]> {
-  const deadline = Date.now() + 15_000;
-  while (events.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const mine = () => events.messages.filter((e) => (e.value as { user_id?: string }).user_id === owner.id);
+  await waitUntil(() => (mine().length >= count ? true : undefined), 15_000, `fewer than ${count} events`);
   await new Promise((r) => setTimeout(r, 500)); // nothing more may arrive
-  return events.splice(0);
+  const settled = mine();
+  events.clear();
+  return settled;
 }
 
 /** RunExpirationCheck is internal-only: operators' tooling calls it as `operator`. */

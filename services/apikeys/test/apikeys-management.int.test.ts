@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApiKeysHarness, type ApiKeysHarness, type TestUser } from './support/harness.js';
 
 let harness: ApiKeysHarness;
@@ -10,11 +10,14 @@ const MISSING = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
   harness = await startApiKeysHarness();
+}, 60_000);
+// Fresh users for every test: no test reads keys another test left.
+beforeEach(async () => {
   alice = await harness.createUser();
   bob = await harness.createUser();
   admin = await harness.createUser({ roles: ['Admin'] });
   noPerms = await harness.createUser({ roles: [] });
-}, 60_000);
+});
 afterAll(async () => {
   await harness?.stop();
 });
@@ -167,6 +170,7 @@ describe('list and stats', () => {
   it('lists own keys newest first with user; admins see all and filter by user_id', async () => {
     const own = await harness.request('GET', '/api-keys?page_size=100', { token: bob.token });
     expect(own.body.data.items).toEqual([]);
+    await create(alice, { name: 'a1' });
     await create(bob, { name: 'b1' });
     await create(bob, { name: 'b2' });
     const list = await harness.request('GET', '/api-keys', { token: bob.token });
@@ -178,9 +182,9 @@ describe('list and stats', () => {
     const sneaky = await harness.request('GET', `/api-keys?user_id=${alice.id}`, { token: bob.token });
     expect(sneaky.body.data.items.every((k: { user_id: string }) => k.user_id === bob.id)).toBe(true);
     const all = await harness.request('GET', '/api-keys?page_size=100', { token: admin.token });
-    expect(new Set(all.body.data.items.map((k: { user_id: string }) => k.user_id))).toEqual(
-      new Set([alice.id, bob.id]),
-    );
+    // Other tests' keys may be there too; alice's and bob's must both be.
+    const owners = new Set(all.body.data.items.map((k: { user_id: string }) => k.user_id));
+    expect([owners.has(alice.id), owners.has(bob.id)]).toEqual([true, true]);
     const filtered = await harness.request('GET', `/api-keys?user_id=${bob.id}&user_id=${MISSING}`, {
       token: admin.token,
     });
@@ -217,6 +221,7 @@ describe('list and stats', () => {
 
     const stats = await harness.request('GET', '/api-keys/stats', { token: carol.token });
     expect(stats.body.data).toEqual({ total: 4, active: 1, inactive: 1, expired: 2 });
+    await create(alice, { name: 'someone else’s' });
     const adminStats = await harness.request('GET', '/api-keys/stats', { token: admin.token });
     expect(adminStats.body.data.total).toBeGreaterThan(4);
     const none = await harness.request('GET', '/api-keys/stats', { token: noPerms.token });

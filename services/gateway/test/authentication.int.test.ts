@@ -2,17 +2,11 @@ import { SessionRegistry, TokenService } from '@platform/auth';
 import { conformanceV1 } from '@platform/contracts';
 import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
-import {
-  listen,
-  probeRoutes,
-  stackEnv,
-  startProbeService,
-  type RunningHttp,
-  type RunningProbe,
-} from '@platform/testing';
+import { listen, stackEnv, type RunningHttp } from '@platform/testing';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeRoutes, startProbeService, type RunningProbe } from '../../../bench/src/probe/index.js';
 import { Authenticator, createGatewayApp, type PrincipalResolver, type ResolvedUser } from '../src/index.js';
 
 // The JWT middleware against real Redis (revocation) and a real service (principal in metadata).

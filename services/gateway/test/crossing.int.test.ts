@@ -1,16 +1,9 @@
 import { conformanceV1 } from '@platform/contracts';
 import { createServiceClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
-import {
-  listen,
-  probeRoutes,
-  stackEnv,
-  startProbeService,
-  uniqueName,
-  type RunningHttp,
-  type RunningProbe,
-} from '@platform/testing';
+import { listen, stackEnv, uniqueName, type RunningHttp } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeRoutes, startProbeService, type RunningProbe } from '../../../bench/src/probe/index.js';
 import { createGatewayApp } from '../src/index.js';
 
 // gateway (HTTP) → gRPC → probe use case → Postgres, and the business errors back again.

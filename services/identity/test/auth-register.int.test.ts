@@ -23,8 +23,8 @@ const DEFAULTS = {
   password_require_symbol: false,
 };
 
-async function rolesAndTeams(userId: string) {
-  const { pool } = harness.identity.dependencies;
+async function rolesAndTeams(userId: string, on = harness) {
+  const { pool } = on.identity.dependencies;
   const roles = await pool.query(
     `SELECT r.name::text AS name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = $1`,
     [userId],
@@ -39,28 +39,32 @@ async function rolesAndTeams(userId: string) {
 }
 
 describe('account at registration', () => {
-  // Runs first in this file: the database is fresh, so this is the very first user.
-  it('the very first user is approved, active, verified and a superuser with the Super Admin role', async () => {
-    await harness.setSettings({ ...DEFAULTS, allow_registration: false });
-    const identity = uniqueIdentity('founder');
-    const res = await register(harness, identity);
-    expect(res.status).toBe(200);
-    expect(res.body.code).toBe(0);
-    expect(res.body.data).toEqual({
-      id: expect.any(String),
-      username: identity.username,
-      email: identity.email,
-      locale: 'en',
-      is_active: true,
-      email_verified: true,
-      approval_status: 'approved',
-      created_at: expect.any(String),
+  describe('the very first user', () => {
+    // Its own identity on its own empty database: this test never depends on running first.
+    const empty = useIdentityHarness();
+
+    it('the very first user is approved, active, verified and a superuser with the Super Admin role', async () => {
+      await empty.setSettings({ ...DEFAULTS, allow_registration: false });
+      const identity = uniqueIdentity('founder');
+      const res = await register(empty, identity);
+      expect(res.status).toBe(200);
+      expect(res.body.code).toBe(0);
+      expect(res.body.data).toEqual({
+        id: expect.any(String),
+        username: identity.username,
+        email: identity.email,
+        locale: 'en',
+        is_active: true,
+        email_verified: true,
+        approval_status: 'approved',
+        created_at: expect.any(String),
+      });
+      const stored = await rolesAndTeams(res.body.data.id, empty);
+      expect(stored.roles).toEqual(['Super Admin']);
+      expect(stored.user.is_superuser).toBe(true);
+      expect(stored.teams).toEqual([{ name: 'Default', is_default: true, role: 'MEMBER' }]);
+      expect(stored.user.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]+\$[\w-]+$/);
     });
-    const stored = await rolesAndTeams(res.body.data.id);
-    expect(stored.roles).toEqual(['Super Admin']);
-    expect(stored.user.is_superuser).toBe(true);
-    expect(stored.teams).toEqual([{ name: 'Default', is_default: true, role: 'MEMBER' }]);
-    expect(stored.user.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]+\$[\w-]+$/);
   });
 
   describe('later users', () => {

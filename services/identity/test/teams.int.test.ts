@@ -1,23 +1,16 @@
 import { Topics, type ConsumedMessage } from '@platform/kafka';
+import { uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { newTeam, people } from './support/team-fixtures.js';
 import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
 
 const harness = useIdentityHarness();
-let owner: TestUser;
-let teamAdmin: TestUser;
-let member: TestUser;
-let outsider: TestUser;
 let globalAdmin: TestUser;
-let teamId: string;
 let events: EventCapture;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  owner = await createTestUser(harness, { name: 'towner' });
-  teamAdmin = await createTestUser(harness, { name: 'tadmin' });
-  member = await createTestUser(harness, { name: 'tmember' });
-  outsider = await createTestUser(harness, { name: 'toutsider' });
   globalAdmin = await createTestUser(harness, { roles: ['Admin'], name: 'tglobal' });
   events = await captureEvents(harness, 'teams', [Topics.NOTIFICATION_EVENTS]);
 }, 60_000);
@@ -37,31 +30,35 @@ const post = (path: string, token: string, json?: unknown) =>
 
 describe('creating and reading teams', () => {
   it('creates a team with the caller as OWNER; 5102 for a taken name', async () => {
-    const res = await post('/teams', owner.token, { name: 'Platform Team', description: 'builds it' });
+    const { owner, member } = await people(harness);
+    const name = uniqueName('Platform Team');
+    const res = await post('/teams', owner.token, { name, description: 'builds it' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      name: 'Platform Team',
+      name,
       my_role: 'OWNER',
       member_count: 1,
       is_default: false,
     });
-    teamId = res.body.data.id;
-    const taken = await post('/teams', member.token, { name: 'platform team' });
+    const taken = await post('/teams', member.token, { name: name.toLowerCase() });
     expect([taken.status, taken.body.code]).toEqual([400, 5102]);
   });
 
   it('lists the caller’s teams; global admins see every team', async () => {
+    const { teamId, owner, outsider } = await newTeam(harness, false);
     const mine = await harness.request('GET', '/teams', { token: owner.token });
     expect(mine.body.data.items.map((t: { id: string }) => t.id)).toEqual([teamId]);
     const none = await harness.request('GET', '/teams', { token: outsider.token });
     expect(none.body.data).toMatchObject({ items: [], total: 0, page: 1, page_size: 20 });
-    const all = await harness.request('GET', '/teams', { token: globalAdmin.token });
-    const names = all.body.data.items.map((t: { name: string }) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['Default', 'Platform Team']));
+    const all = await harness.request('GET', '/teams?page_size=100', { token: globalAdmin.token });
+    const ids = all.body.data.items.map((t: { id: string }) => t.id);
+    const { rows } = await harness.identity.dependencies.pool.query('SELECT id FROM teams WHERE is_default');
+    expect(ids).toEqual(expect.arrayContaining([rows[0].id, teamId]));
     expect(all.body.data.items.find((t: { id: string }) => t.id === teamId).my_role).toBeNull();
   });
 
   it('shows members to members and global admins; 3002 to others; 4004 when unknown', async () => {
+    const { teamId, owner, outsider } = await newTeam(harness, false);
     const detail = await harness.request('GET', `/teams/${teamId}`, { token: owner.token });
     expect(detail.body.data).toMatchObject({ id: teamId, members: [{ user_id: owner.id, role: 'OWNER' }] });
     const admin = await harness.request('GET', `/teams/${teamId}`, { token: globalAdmin.token });
@@ -73,6 +70,7 @@ describe('creating and reading teams', () => {
   });
 
   it('rejects bad create bodies, bad ids and paging', async () => {
+    const { owner } = await people(harness);
     for (const json of [
       {},
       { name: '' },
@@ -92,6 +90,7 @@ describe('creating and reading teams', () => {
 
 describe('members', () => {
   it('OWNER adds an ADMIN and a MEMBER; notifications go to the added users', async () => {
+    const { teamId, owner, teamAdmin, member } = await newTeam(harness, false);
     const admin = await post(`/teams/${teamId}/members`, owner.token, {
       user_id: teamAdmin.id,
       role: 'ADMIN',
@@ -111,6 +110,7 @@ describe('members', () => {
   });
 
   it('add: 3003 for plain members, 5206 as OWNER, 5103 when already a member, 4001 unknown user, 4004', async () => {
+    const { teamId, owner, member, outsider } = await newTeam(harness);
     const byMember = await post(`/teams/${teamId}/members`, member.token, {
       user_id: outsider.id,
       role: 'MEMBER',
@@ -133,6 +133,7 @@ describe('members', () => {
   });
 
   it('add: bad bodies are 422', async () => {
+    const { teamId, owner, member } = await newTeam(harness);
     for (const json of [
       {},
       { user_id: member.id },
@@ -146,6 +147,7 @@ describe('members', () => {
   });
 
   it('changes roles: 5207 owner, 5208 to OWNER, 4005 not a member, 3003 for members', async () => {
+    const { teamId, owner, teamAdmin, member, outsider } = await newTeam(harness);
     const promoted = await harness.request('PUT', `/teams/${teamId}/members/${member.id}`, {
       token: owner.token,
       json: { role: 'ADMIN' },
@@ -192,6 +194,7 @@ describe('members', () => {
   });
 
   it('removes members: 5209 owner, 4005 not a member, 3003 for members; global admins may manage', async () => {
+    const { teamId, owner, teamAdmin, member, outsider } = await newTeam(harness);
     const ownerGone = await harness.request('DELETE', `/teams/${teamId}/members/${owner.id}`, {
       token: teamAdmin.token,
     });
@@ -222,6 +225,7 @@ describe('members', () => {
 
 describe('leave and transfer ownership', () => {
   it('leave: 5210 for the owner, 3002 with HTTP 404 for non-members, ok for members', async () => {
+    const { teamId, owner, outsider } = await newTeam(harness);
     const ownerLeaves = await post(`/teams/${teamId}/leave`, owner.token);
     expect([ownerLeaves.status, ownerLeaves.body.code]).toEqual([400, 5210]);
     const stranger = await post(`/teams/${teamId}/leave`, outsider.token);
@@ -236,6 +240,7 @@ describe('leave and transfer ownership', () => {
   });
 
   it('transfer: 3004 for non-owners, 4005 for non-members; the old owner becomes ADMIN', async () => {
+    const { teamId, owner, teamAdmin, member, outsider } = await newTeam(harness);
     const byAdmin = await post(`/teams/${teamId}/transfer-ownership`, teamAdmin.token, {
       user_id: member.id,
     });
@@ -263,14 +268,15 @@ describe('leave and transfer ownership', () => {
 
 describe('deleting teams', () => {
   it('5205 for the default team, 3004 for non-owners, ok for the owner', async () => {
+    const { teamId, owner, teamAdmin } = await newTeam(harness);
     const { rows } = await harness.identity.dependencies.pool.query('SELECT id FROM teams WHERE is_default');
     const defaultTeam = await harness.request('DELETE', `/teams/${rows[0].id}`, { token: globalAdmin.token });
     expect([defaultTeam.status, defaultTeam.body.code]).toEqual([400, 5205]);
     const byAdmin = await harness.request('DELETE', `/teams/${teamId}`, { token: teamAdmin.token });
     expect(byAdmin.body.code).toBe(3004);
-    const ok = await harness.request('DELETE', `/teams/${teamId}`, { token: member.token });
+    const ok = await harness.request('DELETE', `/teams/${teamId}`, { token: owner.token });
     expect(ok.body).toMatchObject({ code: 0, data: { team_id: teamId } });
-    expect((await harness.request('GET', `/teams/${teamId}`, { token: member.token })).body.code).toBe(4004);
-    expect((await harness.request('DELETE', '/teams/zzz', { token: member.token })).status).toBe(422);
+    expect((await harness.request('GET', `/teams/${teamId}`, { token: owner.token })).body.code).toBe(4004);
+    expect((await harness.request('DELETE', '/teams/zzz', { token: owner.token })).status).toBe(422);
   });
 });

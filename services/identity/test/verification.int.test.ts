@@ -1,10 +1,9 @@
-import { runConsumer, Topics } from '@platform/kafka';
-import { uniqueName } from '@platform/testing';
+import { Topics } from '@platform/kafka';
+import { captureEvents, startSmtpSink, type SmtpSink } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseMailCooldown } from '../src/domain/verification/email-cooldown.js';
 import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
-import { extractSecrets, startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
-import { insertUser, unknownEmail, useSmtpSink } from './support/verification-fixtures.js';
+import { extractSecrets, insertUser, unknownEmail, useSmtpSink } from './support/verification-fixtures.js';
 
 let harness: IdentityHarness;
 let sink: SmtpSink;
@@ -261,26 +260,29 @@ describe('password reset', () => {
 
   it('the link token resets the password once and emits the notification events; a bad token gives 5005', async () => {
     const user = await insertUser(harness);
-    const events: { type: string; user_id: string; scope: string; source_service: string }[] = [];
-    const consumer = await runConsumer<(typeof events)[number]>(harness.identity.dependencies.kafka, {
-      groupId: uniqueName('verification-test'),
-      topics: [Topics.NOTIFICATION_EVENTS],
-      fromBeginning: false,
-      handler: async (message) => {
-        if (message.value.user_id === user.id) events.push(message.value);
-      },
-    });
-    await consumer.ready;
+    const capture = await captureEvents(harness.identity.dependencies.kafka, 'verification', [
+      Topics.NOTIFICATION_EVENTS,
+    ]);
+    const events = () =>
+      capture.messages
+        .map((m) => m.value as { type: string; user_id: string; scope: string; source_service: string })
+        .filter((e) => e.user_id === user.id);
     await post('/send-verification', { email: user.email, purpose: 'reset_password' });
     const { token } = extractSecrets(await sink.waitForMail(user.email));
     const reset = await post('/reset-password', { token, new_password: 'Link-reset-pass-4' });
     expect(reset.status).toBe(200);
     expect(reset.body.data).toEqual({ password_reset: true, email: user.email });
     await expect
-      .poll(() => events.map((e) => e.type).sort(), { timeout: 15_000 })
+      .poll(
+        () =>
+          events()
+            .map((e) => e.type)
+            .sort(),
+        { timeout: 15_000 },
+      )
       .toEqual(['security.password_changed', 'user.password_reset']);
-    expect(events[0]).toMatchObject({ scope: 'user', source_service: 'identity' });
-    await consumer.stop();
+    expect(events()[0]).toMatchObject({ scope: 'user', source_service: 'identity' });
+    await capture.stop();
     const again = await post('/reset-password', { token, new_password: 'Link-reset-pass-5' });
     expect(again.body.code).toBe(5005);
     const bogus = await post('/reset-password', { token: 'x'.repeat(43), new_password: 'Link-reset-pass-5' });

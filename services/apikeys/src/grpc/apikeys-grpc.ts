@@ -62,9 +62,9 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
       ),
     listApiKeyAudit: (request, { principal }) =>
       listApiKeyAudit(deps, requireKeyManager(principal, GLOBAL_ADMIN_PERMISSION), request),
-    verifyKey: (request) => verifyApiKey(deps, request),
+    verifyKey: (request) => verifyApiKey(deps, request, deps.now()),
     runExpirationCheck: (request) => {
-      const now = request.now ? new Date(request.now) : new Date();
+      const now = request.now ? new Date(request.now) : deps.now();
       if (Number.isNaN(now.getTime())) {
         throw BusinessError.validation({ now: ['must be an ISO 8601 time'] }, { httpStatus: 400 });
       }

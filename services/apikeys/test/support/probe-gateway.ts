@@ -10,9 +10,9 @@ import {
 } from '@platform/gateway';
 import { createOutgoingTrust, createServiceClient, type Principal, type ServiceClient } from '@platform/grpc';
 import { createRedis, closeRedis } from '@platform/redis';
-import { listen, stackEnv } from '@platform/testing';
+import { listen, requester, stackEnv, type Requester } from '@platform/testing';
 import { z } from 'zod';
-import { requester, testLogger, type ApiKeysHarness, type Requester } from './harness.js';
+import { testLogger, type ApiKeysHarness } from './harness.js';
 
 interface ProbeClients {
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
@@ -84,7 +84,10 @@ export async function startProbeGateway(
   );
   const redis = createRedis(stackEnv.redisUrl, { logger: testLogger });
   const principals = new IdentityPrincipalResolver(identity, 0);
-  const verifier = new ApiKeysVerifier(apikeys, redis, principals, { maxEntries: cacheEntries });
+  const verifier = new ApiKeysVerifier(apikeys, redis, principals, {
+    maxEntries: cacheEntries,
+    now: harness.clock.now,
+  });
   const authenticator = new Authenticator(
     new TokenService(stackEnv.secretKey),
     new SessionRegistry(redis),

@@ -20,6 +20,8 @@ export interface ApiKeysVerifierOptions {
   maxEntries: number;
   /** Upper bound on an answer's age even while its revision holds. */
   maxAgeMs?: number;
+  /** Epoch ms the cache's expiry checks go by (tests move it instead of waiting). */
+  now?: () => number;
 }
 
 /** A use is written to Redis at most this often per key and replica (last_used_at precision). */
@@ -36,6 +38,7 @@ const USAGE_RECORD_INTERVAL_MS = 1_000;
 export class ApiKeysVerifier implements ApiKeyVerifier {
   private readonly cache = new Map<string, CachedAnswer>();
   private readonly maxAgeMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>,
@@ -44,6 +47,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
     private readonly options: ApiKeysVerifierOptions,
   ) {
     this.maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
+    this.now = options.now ?? Date.now;
   }
 
   looksLikeApiKey(credential: string): boolean {
@@ -57,7 +61,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       check.agentId ?? '',
       check.workflowId ?? '',
     ].join('|');
-    const now = Date.now();
+    const now = this.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > now && now - cached.cachedAt < this.maxAgeMs) {
       if (await this.stillCurrent(cached, now)) return this.principalFor(cached.verified);

@@ -1,25 +1,22 @@
-import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
 import { startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { serviceTrust } from '@platform/runtime';
-import { listen, stackEnv, uniqueName, type RunningHttp } from '@platform/testing';
+import {
+  freshDatabase,
+  listen,
+  requester,
+  stackEnv,
+  uniqueName,
+  type HttpResult,
+  type Requester,
+  type RequestOptions,
+  type RunningHttp,
+} from '@platform/testing';
 import { loadIdentityConfig } from '../../src/config.js';
 import { startIdentity, type StartedIdentity } from '../../src/identity-service.js';
 
-export interface HttpResult {
-  status: number;
-  body: { code: number; data: any; msg: string };
-  headers: Headers;
-}
-
-export interface RequestOptions {
-  json?: unknown;
-  /** application/x-www-form-urlencoded fields (the two login endpoints). */
-  form?: Record<string, string>;
-  token?: string;
-  headers?: Record<string, string>;
-}
+export type { HttpResult, RequestOptions };
 
 export interface IdentityHarness {
   baseUrl: string;
@@ -27,7 +24,7 @@ export interface IdentityHarness {
   grpcAddress: string;
   identity: StartedIdentity;
   gateway: Gateway;
-  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  request: Requester;
   /** Changes site settings through the real store (validated, secrets encrypted). */
   setSettings(changes: Record<string, unknown>): Promise<void>;
   stop(): Promise<void>;
@@ -41,11 +38,10 @@ const logger = createLogger('identity-test', process.env.TEST_LOG_LEVEL ?? 'sile
  * are reached at the addresses in deploy/local/env.sh.
  */
 export async function startIdentityHarness(env: Record<string, string> = {}): Promise<IdentityHarness> {
-  const database = uniqueName('identity_t').replace(/-/g, '_');
-  await ensureDatabase(stackEnv.postgresAdminUrl, database);
+  const database = await freshDatabase('identity_t');
   const identityConfig = loadIdentityConfig({
     ...process.env,
-    DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, database),
+    DATABASE_URL: database.url,
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
@@ -82,34 +78,12 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
   const gateway = buildGateway(gatewayConfig, logger, 'test');
   const http: RunningHttp = await listen(gateway.app);
 
-  async function request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-    const headers: Record<string, string> = { ...options.headers };
-    let body: string | undefined;
-    if (options.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    } else if (options.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(options.form).toString();
-    }
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    const response = await fetch(`${http.baseUrl}/api/v1${path}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: HttpResult['body'];
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Error(`${method} ${path}: not an envelope (${response.status}): ${text.slice(0, 200)}`);
-    }
-    return { status: response.status, body: parsed, headers: response.headers };
-  }
-
   return {
     baseUrl: http.baseUrl,
     grpcAddress: `127.0.0.1:${grpc.port}`,
     identity,
     gateway,
-    request,
+    request: requester(http.baseUrl),
     async setSettings(changes) {
       await identity.dependencies.settings.update(changes);
     },
@@ -118,7 +92,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
       await gateway.close();
       await grpc.shutdown(1_000);
       await identity.stop();
-      await dropDatabase(stackEnv.postgresAdminUrl, database);
+      await database.drop();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { HttpResult, IdentityHarness } from './harness.js';
 import { startIdentityHarness } from './harness.js';
 import { createTestUser, type TestUser } from './rbac-users.js';
@@ -104,4 +106,49 @@ export async function ssoSignIn(
   const callback = await providerRedirect(stack, name, account);
   const response = await callCallback(stack.harness, callback);
   return { status: response.status, body: await envelopeOf(response), headers: response.headers };
+}
+
+/**
+ * The stack with `provider` created, started before the file's tests and stopped after them; the
+ * returned object forwards to the running stack, so a file can hold it in a `const`.
+ */
+export function useSsoStack(providerNames: string[], provider: string): SsoStack {
+  let running: SsoStack | undefined;
+  beforeAll(async () => {
+    running = await startSsoStack(providerNames);
+    const created = await createProvider(running, provider);
+    if (created.body.code !== 0) throw new Error(`provider not created: ${JSON.stringify(created.body)}`);
+  }, 60_000);
+  afterAll(async () => {
+    await running?.stop();
+  });
+  const live = (): SsoStack => {
+    if (!running) throw new Error('the SSO stack is not running (use it inside tests and hooks)');
+    return running;
+  };
+  return {
+    get harness() {
+      return live().harness;
+    },
+    get op() {
+      return live().op;
+    },
+    get admin() {
+      return live().admin;
+    },
+    stop: () => live().stop(),
+  };
+}
+
+/** A subject no provider account used before. */
+export const uniqueSub = (): string => `sub-${randomUUID()}`;
+
+/** The stored account with this email (any letter case), or undefined. */
+export async function userByEmail(stack: SsoStack, email: string) {
+  const { rows } = await stack.harness.identity.dependencies.pool.query(
+    `SELECT id, username::text AS username, password_hash, email_verified, approval_status, is_active
+       FROM users WHERE email = $1::citext`,
+    [email],
+  );
+  return rows[0];
 }

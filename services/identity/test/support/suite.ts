@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { runConsumer, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
+import { captureEvents as captureOn, type EventCapture } from '@platform/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureFirstUser } from './auth-accounts.js';
 import { startIdentityHarness, type IdentityHarness } from './harness.js';
+
+export type { EventCapture };
 
 export interface SuiteOptions {
   /** Register the database's very first user up front, so later sign-ups are "later users". */
@@ -48,55 +49,13 @@ export function useIdentityHarness(options: SuiteOptions = {}): IdentityHarness 
   };
 }
 
-/** Polls `probe` every 50 ms until it gives a value (not `undefined`); fails after `timeoutMs`. */
-export async function waitUntil<T>(
-  probe: () => T | undefined,
-  timeoutMs = 15_000,
-  failure = 'timed out waiting',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(failure);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitUntil } from '@platform/testing';
 
-export interface EventCapture {
-  /** Every message received since the consumer joined (or since `clear`). */
-  readonly messages: ConsumedMessage[];
-  clear(): void;
-  /** The first message `match` accepts, waiting up to 15 s for it. */
-  waitFor(match: (message: ConsumedMessage) => boolean, failure: string): Promise<ConsumedMessage>;
-  stop(): Promise<void>;
-}
-
-/**
- * A fresh consumer group on `topics` that starts at their end once it has joined: only the events
- * this test file causes. Resolves when the consumer is ready.
- */
-export async function captureEvents(
+/** Event capture on the harness's Kafka client (see @platform/testing `captureEvents`). */
+export function captureEvents(
   harness: IdentityHarness,
   name: string,
   topics: string[],
 ): Promise<EventCapture> {
-  const messages: ConsumedMessage[] = [];
-  const consumer: ConsumerHandle = await runConsumer(harness.identity.dependencies.kafka, {
-    groupId: `test.${name}.${randomUUID()}`,
-    topics,
-    fromBeginning: false,
-    handler: async (message) => {
-      messages.push(message);
-    },
-  });
-  await consumer.ready;
-  return {
-    messages,
-    clear: () => {
-      messages.length = 0;
-    },
-    waitFor: (match, failure) => waitUntil(() => messages.find(match), 15_000, failure),
-    stop: () => consumer.stop(),
-  };
+  return captureOn(harness.identity.dependencies.kafka, name, topics);
 }

@@ -1,6 +1,5 @@
-import { uniqueName } from '@platform/testing';
+import { uniqueName, type ReceivedMail, type SmtpSink } from '@platform/testing';
 import type { IdentityHarness } from './harness.js';
-import type { SmtpSink } from './smtp-sink.js';
 
 export interface TestUser {
   id: string;
@@ -41,4 +40,12 @@ export async function useSmtpSink(harness: IdentityHarness, sink: SmtpSink): Pro
     email_from_name: 'Agent Platform Test',
     email_from_address: 'noreply@example.test',
   });
+}
+
+/** The 6-digit code and the `?token=` link token of a verification or reset mail. */
+export function extractSecrets(mail: ReceivedMail): { code: string; token: string; link: string } {
+  const code = /(?:^|\s)(\d{6})(?:\s|$)/m.exec(mail.text)?.[1];
+  const link = /(https?:\/\/\S+\?token=[A-Za-z0-9_%-]+)/.exec(mail.text)?.[1];
+  if (!code || !link) throw new Error(`no code or link in mail:\n${mail.text}`);
+  return { code, link, token: decodeURIComponent(new URL(link).searchParams.get('token') ?? '') };
 }

@@ -14,7 +14,7 @@ export interface ReceivedMail {
 export interface SmtpSink {
   port: number;
   mails: ReceivedMail[];
-  /** Resolves with the first mail (already received or arriving) to `to`, matching `filter`. */
+  /** Resolves with the first mail to `to` (already received or arriving), from index `after` on. */
   waitForMail(to: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
@@ -83,14 +83,6 @@ export function parseMail(raw: string, to: string[], from: string): ReceivedMail
   const parts = { text: '', html: '' };
   const headers = collectParts(raw, parts);
   return { to, from, subject: decodeHeader(headers.get('subject') ?? ''), ...parts, raw };
-}
-
-/** The 6-digit code and the `?token=` link token of a verification or reset mail. */
-export function extractSecrets(mail: ReceivedMail): { code: string; token: string; link: string } {
-  const code = /(?:^|\s)(\d{6})(?:\s|$)/m.exec(mail.text)?.[1];
-  const link = /(https?:\/\/\S+\?token=[A-Za-z0-9_%-]+)/.exec(mail.text)?.[1];
-  if (!code || !link) throw new Error(`no code or link in mail:\n${mail.text}`);
-  return { code, link, token: decodeURIComponent(new URL(link).searchParams.get('token') ?? '') };
 }
 
 /**

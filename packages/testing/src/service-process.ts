@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { checkHealth } from '@platform/grpc';
+import { freshDatabase, type FreshDatabase } from './fresh-database.js';
+import { stackEnv, uniqueName } from './stack-env.js';
+import { waitUntil } from './wait-until.js';
+
+/** The workspace root, from packages/testing/{src,dist}/. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface ServiceProcessOptions {
+  /** Extra environment (wins over the defaults below). */
+  env?: Record<string, string>;
+  /** The built entry point; default `services/<name>/dist/main.js` (run `pnpm run build` first). */
+  main?: string;
+  /** How long the service may take to answer gRPC health (migrations included). */
+  readyTimeoutMs?: number;
+}
+
+export interface ServiceProcess {
+  /** `127.0.0.1:<port>` of its gRPC server. */
+  address: string;
+  /** Its own fresh database (dropped by `stop`). */
+  database: FreshDatabase;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function exited(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Another service for a service's tests, as it runs in production: the BUILT `main.js` as a child
+ * process on a fresh database, a free gRPC port and the local stack, resolved once gRPC health
+ * answers SERVING. Packages never import a service; they only start its build output.
+ */
+export async function startServiceProcess(
+  name: string,
+  options: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
+  const database = await freshDatabase(`${name}_proc`);
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn(process.execPath, [options.main ?? `${ROOT}services/${name}/dist/main.js`], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      DATABASE_URL: database.url,
+      REDIS_URL: stackEnv.redisUrl,
+      KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
+      SECRET_KEY: stackEnv.secretKey,
+      GRPC_PORT: String(port),
+      // Own work-queue topics, so no other running copy consumes this one's tasks.
+      QUEUE_TOPIC_PREFIX: `${uniqueName('t')}.`,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => output.push(chunk.toString('utf8'));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const address = `127.0.0.1:${port}`;
+  try {
+    await waitUntil(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+        return (await checkHealth(address, '', 500).catch(() => undefined)) === 'SERVING' ? true : undefined;
+      },
+      options.readyTimeoutMs ?? 60_000,
+      `${name} did not become healthy on ${address}`,
+      100,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    await database.drop().catch(() => undefined);
+    throw new Error(`${(error as Error).message}\n${output.join('').slice(-2_000)}`);
+  }
+  return {
+    address,
+    database,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited(child, 15_000);
+      await database.drop();
+    },
+  };
+}
