@@ -19,7 +19,8 @@ import {
   type Principal,
 } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
-import { stackEnv, startProbeService } from '@platform/testing';
+import { stackEnv } from '@platform/testing';
+import { startProbeService } from './probe/index.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '3000' } } });
 const calls = Number(values.calls);

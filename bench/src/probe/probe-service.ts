@@ -4,7 +4,7 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import { createServerTrust, registration, startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { fileURLToPath } from 'node:url';
-import { stackEnv } from '../stack-env.js';
+import { stackEnv } from '@platform/testing';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 const UNIQUE_VIOLATION = '23505';
