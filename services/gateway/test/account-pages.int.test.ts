@@ -5,8 +5,13 @@ import { createLogger } from '@platform/logger';
 import { listen } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../../identity/test/support/auth-accounts.js';
-import { extractSecrets, startSmtpSink, type SmtpSink } from '../../identity/test/support/smtp-sink.js';
-import { insertUser, useSmtpSink, type TestUser } from '../../identity/test/support/verification-fixtures.js';
+import { startSmtpSink, type SmtpSink } from '@platform/testing';
+import {
+  extractSecrets,
+  insertUser,
+  useSmtpSink,
+  type TestUser,
+} from '../../identity/test/support/verification-fixtures.js';
 import { createGatewayApp } from '../src/index.js';
 import { accountPages, PAGE_CSP } from '../src/pages/index.js';
 import {

@@ -4,9 +4,9 @@ import { createLogger } from '@platform/logger';
 import { stackEnv, uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
-import { extractSecrets, startSmtpSink, type SmtpSink } from './support/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from '@platform/testing';
 import { waitUntil } from './support/suite.js';
-import { insertUser, useSmtpSink } from './support/verification-fixtures.js';
+import { extractSecrets, insertUser, useSmtpSink } from './support/verification-fixtures.js';
 
 /**
  * Issue 7 "nothing lost when Kafka is down" and "mail bodies travel sealed": an identity whose
