@@ -7,6 +7,7 @@ import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../identity-service.js';
 import { isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
+import { endUserSessions, invalidatePrincipals } from './principal-changes.js';
 
 export interface AdminAction {
   actor: Principal;
@@ -47,14 +48,20 @@ async function changeUser(
   return { user, applied };
 }
 
-/** Pending → approved. Approving an approved account is a no-op (idempotent for retries). */
+/**
+ * Pending → approved AND active: approval is what lets the account sign in, so it also activates
+ * it. Approving an approved account is a no-op (idempotent for retries).
+ */
 export async function approveUser(deps: IdentityDependencies, action: AdminAction) {
   const { user, applied } = await changeUser(deps, action, async (client, current) => {
     if (current.approval_status === 'approved') return undefined;
-    await updateUserFlags(client, current.id, { approvalStatus: 'approved' });
+    await updateUserFlags(client, current.id, { approvalStatus: 'approved', isActive: true });
     return 'user.approve';
   });
-  if (applied) await publishDomainEvent(deps, 'user.approved', user.id, { user_id: user.id });
+  if (applied) {
+    await invalidatePrincipals(deps, [user.id]);
+    await publishDomainEvent(deps, 'user.approved', user.id, { user_id: user.id });
+  }
   return toAdminUserRecord(user);
 }
 
@@ -64,13 +71,15 @@ export async function activateUser(deps: IdentityDependencies, action: AdminActi
     await updateUserFlags(client, current.id, { isActive: true });
     return 'user.activate';
   });
+  await invalidatePrincipals(deps, [user.id]);
   await announce(deps, user, 'user.activated', 'Account activated', 'Your account has been activated.');
   return toAdminUserRecord(user);
 }
 
 /**
- * Superusers cannot be deactivated (5214). The gateway refuses the user's tokens (401/2004) once
- * its principal cache entry expires (PRINCIPAL_CACHE_TTL_MS, 5 s by default).
+ * Superusers cannot be deactivated (5214). Every token of the user ends, and every gateway refuses
+ * the user from its very next request (principal revision; 401/2004 until the tokens' end applies,
+ * 401/2001 after).
  */
 export async function deactivateUser(deps: IdentityDependencies, action: AdminAction) {
   const { user } = await changeUser(deps, action, async (client, current) => {
@@ -79,16 +88,22 @@ export async function deactivateUser(deps: IdentityDependencies, action: AdminAc
     await updateUserFlags(client, current.id, { isActive: false });
     return 'user.deactivate';
   });
+  await invalidatePrincipals(deps, [user.id]);
+  await endUserSessions(deps, user.id);
   await announce(deps, user, 'user.deactivated', 'Account deactivated', 'Your account has been deactivated.');
   return toAdminUserRecord(user);
 }
 
-/** The next password login answers `force_password_change` with reason `force`. Idempotent. */
+/**
+ * The next password login answers `force_password_change` with reason `force`, and every earlier
+ * token of the user ends at once (the user must sign in again and comply). Idempotent.
+ */
 export async function forcePasswordChange(deps: IdentityDependencies, action: AdminAction) {
   const { user } = await changeUser(deps, action, async (client, current) => {
     await updateUserFlags(client, current.id, { forcePasswordChange: true });
     return 'user.force_password_change';
   });
+  await endUserSessions(deps, user.id);
   return toAdminUserRecord(user);
 }
 

@@ -8,6 +8,7 @@ import type { IdentityDependencies } from '../../identity-service.js';
 import { canGrantEverything, isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import type { AdminAction } from './change-user-status.js';
+import { invalidatePrincipals } from './principal-changes.js';
 
 /**
  * Replaces a user's roles. Unknown role ids fail with 4002 (naming them). Escalation guards (3001):
@@ -43,6 +44,7 @@ export async function setUserRoles(deps: IdentityDependencies, action: AdminActi
     });
     return user.roles.map((role) => role.id);
   });
+  await invalidatePrincipals(deps, [action.userId]);
   await publishDomainEvent(deps, 'user.roles_changed', action.userId, {
     user_id: action.userId,
     before,
