@@ -124,7 +124,6 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_CACHE_TTL_MS: '0',
       IDENTITY_GRPC_ADDR: identityAddress,
       APIKEYS_GRPC_ADDR: apikeysAddress,
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

@@ -27,7 +27,16 @@ export interface IdentityHarness {
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
   /** Changes site settings through the real store (validated, secrets encrypted). */
   setSettings(changes: Record<string, unknown>): Promise<void>;
+  /**
+   * Another gateway replica (own principal cache, production defaults) in front of the same
+   * identity; stopped with the harness.
+   */
+  startGatewayReplica(): Promise<GatewayReplica>;
   stop(): Promise<void>;
+}
+
+export interface GatewayReplica {
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
 }
 
 const logger = createLogger('identity-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -63,7 +72,6 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     ...process.env,
     SECRET_KEY: stackEnv.secretKey,
     REDIS_URL: stackEnv.redisUrl,
-    PRINCIPAL_CACHE_TTL_MS: '0',
     IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
     APIKEYS_GRPC_ADDR: process.env.APIKEYS_GRPC_ADDR ?? '127.0.0.1:50062',
     NOTIFICATIONS_GRPC_ADDR: process.env.NOTIFICATIONS_GRPC_ADDR ?? '127.0.0.1:50063',
@@ -74,7 +82,43 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
   const gateway = buildGateway(gatewayConfig, logger, 'test');
   const http: RunningHttp = await listen(gateway.app);
 
-  async function request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+  const replicas: { gateway: Gateway; http: RunningHttp }[] = [];
+
+  return {
+    baseUrl: http.baseUrl,
+    identity,
+    gateway,
+    request: requester(http.baseUrl),
+    async setSettings(changes) {
+      await identity.dependencies.settings.update(changes);
+    },
+    async startGatewayReplica() {
+      const replica = buildGateway(gatewayConfig, logger, 'test');
+      const replicaHttp = await listen(replica.app);
+      replicas.push({ gateway: replica, http: replicaHttp });
+      return { request: requester(replicaHttp.baseUrl) };
+    },
+    async stop() {
+      for (const replica of replicas) {
+        await replica.http.close();
+        await replica.gateway.close();
+      }
+      await http.close();
+      await gateway.close();
+      await grpc.shutdown(1_000);
+      await identity.stop();
+      await dropDatabase(stackEnv.postgresAdminUrl, database);
+    },
+  };
+}
+
+/** Envelope requests against one gateway's `/api/v1`. */
+function requester(baseUrl: string) {
+  return async function request(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<HttpResult> {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined;
     if (options.json !== undefined) {
@@ -85,7 +129,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
       body = new URLSearchParams(options.form).toString();
     }
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    const response = await fetch(`${http.baseUrl}/api/v1${path}`, { method, headers, body });
+    const response = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body });
     const text = await response.text();
     let parsed: HttpResult['body'];
     try {
@@ -94,22 +138,5 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
       throw new Error(`${method} ${path}: not an envelope (${response.status}): ${text.slice(0, 200)}`);
     }
     return { status: response.status, body: parsed, headers: response.headers };
-  }
-
-  return {
-    baseUrl: http.baseUrl,
-    identity,
-    gateway,
-    request,
-    async setSettings(changes) {
-      await identity.dependencies.settings.update(changes);
-    },
-    async stop() {
-      await http.close();
-      await gateway.close();
-      await grpc.shutdown(1_000);
-      await identity.stop();
-      await dropDatabase(stackEnv.postgresAdminUrl, database);
-    },
   };
 }
