@@ -81,7 +81,10 @@ describe('SessionRegistry: ending sessions and principal revisions', () => {
     const tokens = new TokenService(SECRET);
     const registry = new SessionRegistry(new MapStore());
     const { claims } = await tokens.issue('u', 'access', 60);
-    expect(await registry.checkWithRevision(claims, 'r1')).toEqual({ state: 'valid', principalRevision: 'r1' });
+    expect(await registry.checkWithRevision(claims, 'r1')).toEqual({
+      state: 'valid',
+      principalRevision: 'r1',
+    });
     expect((await registry.checkWithRevision(claims, 'r2')).principalRevision).toBe('r1');
     await registry.invalidatePrincipal('u');
     expect((await registry.checkWithRevision(claims, 'r3')).principalRevision).toBe('r3');

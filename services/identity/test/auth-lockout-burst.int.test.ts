@@ -54,7 +54,6 @@ describe('password login lockout under a parallel burst', () => {
     const results = await Promise.all(attempts);
     const codes = results.map((r) => r.body.code);
     const reasons = await failureReasons(account.id);
-    console.info('lockout burst', { answers: tally(codes), audited_reasons: reasons });
 
     // No full token: every answer is a wrong password or the lock.
     expect(codes.every((code) => code === 2003 || code === 5300)).toBe(true);
@@ -91,7 +90,6 @@ describe('password login lockout under a parallel burst', () => {
       Array.from({ length: BURST_WRONG }, (_, i) => login(harness, ghost, `guess-${i}`)),
     );
     const codes = results.map((r) => r.body.code);
-    console.info('unknown-user burst', { answers: tally(codes) });
     expect(codes.every((code) => code === 2003 || code === 5300)).toBe(true);
     expect(tally(codes)[2003] ?? 0).toBeLessThanOrEqual(MAX - 1);
     expect(tally(codes)[5300] ?? 0).toBeGreaterThanOrEqual(BURST_WRONG - MAX + 1);
@@ -124,7 +122,6 @@ describe('change-password: a wrong current password counts toward the lockout', 
     const token = await tokenFor();
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => change(token, `nope-${i}`)));
     const codes = results.map((r) => r.body.code);
-    console.info('change-password burst', { answers: tally(codes) });
     expect(codes.every((code) => code === 2003 || code === 5300)).toBe(true);
     expect(tally(codes)[2003] ?? 0).toBeLessThanOrEqual(MAX - 1);
     expect(tally(codes)[5300] ?? 0).toBeGreaterThanOrEqual(20 - MAX + 1);

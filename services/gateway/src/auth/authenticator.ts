@@ -86,14 +86,16 @@ export class Authenticator {
       throw error;
     }
     // Revocation, ended sessions and the principal revision: one Redis round trip.
-    const { state, principalRevision } = await this.sessions.checkWithRevision(claims, randomUUID()).catch((error: unknown) => {
-      // Fail closed: without the revocation list a logged-out token could pass.
-      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
-        msgKey: 'service_unavailable',
-        httpStatus: 503,
-        cause: error,
+    const { state, principalRevision } = await this.sessions
+      .checkWithRevision(claims, randomUUID())
+      .catch((error: unknown) => {
+        // Fail closed: without the revocation list a logged-out token could pass.
+        throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
+          msgKey: 'service_unavailable',
+          httpStatus: 503,
+          cause: error,
+        });
       });
-    });
     if (state === 'revoked') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
     if (state === 'superseded') {
       throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'session_expired_new_login' });

@@ -63,7 +63,11 @@ export async function reserveLoginAttempt(
   maxAttempts: number,
   lockoutMinutes: number,
 ): Promise<LoginAttemptSlot> {
-  const { rows } = await db.query<{ slot: number | null; locked_seconds: number | null; locked_now: boolean }>(
+  const { rows } = await db.query<{
+    slot: number | null;
+    locked_seconds: number | null;
+    locked_now: boolean;
+  }>(
     `WITH current AS (
        SELECT CASE WHEN ${LOCK_EXPIRED} THEN 0 ELSE failed_login_attempts END AS used,
               CASE WHEN ${LOCK_EXPIRED} THEN NULL ELSE locked_until END AS lock
@@ -100,7 +104,11 @@ export async function settleFailedLogin(
   maxAttempts: number,
   lockoutMinutes: number,
 ): Promise<{ failedAttempts: number; lockedUntil: Date | null; lockedNow: boolean }> {
-  const { rows } = await db.query<{ failed_login_attempts: number; locked_until: Date | null; locked_now: boolean }>(
+  const { rows } = await db.query<{
+    failed_login_attempts: number;
+    locked_until: Date | null;
+    locked_now: boolean;
+  }>(
     `WITH before AS (SELECT locked_until AS lock FROM users WHERE id = $1 FOR UPDATE)
      UPDATE users u
         SET locked_until = CASE WHEN u.failed_login_attempts >= $2
@@ -115,7 +123,11 @@ export async function settleFailedLogin(
   );
   const row = rows[0];
   const lockedUntil = row?.locked_until && row.locked_until.getTime() > Date.now() ? row.locked_until : null;
-  return { failedAttempts: row?.failed_login_attempts ?? 0, lockedUntil, lockedNow: row?.locked_now ?? false };
+  return {
+    failedAttempts: row?.failed_login_attempts ?? 0,
+    lockedUntil,
+    lockedNow: row?.locked_now ?? false,
+  };
 }
 
 /**

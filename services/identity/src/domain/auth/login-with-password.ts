@@ -69,7 +69,13 @@ export async function loginWithPassword(
   if ('lockedSeconds' in place) {
     await audit('login.failure', { reason: 'locked' });
     if (place.lockedNow) {
-      announceLock(deps, account.id, settings, settings.max_login_attempts, new Date(Date.now() + place.lockedSeconds * 1000));
+      announceLock(
+        deps,
+        account.id,
+        settings,
+        settings.max_login_attempts,
+        new Date(Date.now() + place.lockedSeconds * 1000),
+      );
       await audit('account.locked', { failed_attempts: settings.max_login_attempts, reason: 'burst' });
     }
     throw locked(place.lockedSeconds);

@@ -74,6 +74,14 @@ export async function settleUnknownLogin(
   lockoutMinutes: number,
 ): Promise<number> {
   const k = keys(identifier);
-  const lockMs = (await redis.eval(SETTLE, 2, k.count, k.locked, place, maxAttempts, lockoutMinutes * 60_000)) as number;
+  const lockMs = (await redis.eval(
+    SETTLE,
+    2,
+    k.count,
+    k.locked,
+    place,
+    maxAttempts,
+    lockoutMinutes * 60_000,
+  )) as number;
   return lockMs > 0 ? Math.ceil(lockMs / 1000) : 0;
 }

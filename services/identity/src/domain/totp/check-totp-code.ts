@@ -48,7 +48,8 @@ export async function checkTotpCode(
   }
 
   if (!accepted) {
-    if (await throttle.settleFailure(check.userId, reserved.place)) throw rateLimited(TOTP_THROTTLE.lockSeconds);
+    if (await throttle.settleFailure(check.userId, reserved.place))
+      throw rateLimited(TOTP_THROTTLE.lockSeconds);
     throw new BusinessError(ErrorCode.TOTP_INVALID);
   }
   await throttle.settleSuccess(check.userId, reserved.place);

@@ -32,7 +32,8 @@ export interface PasswordReset {
 }
 
 const invalid = () => new BusinessError(ErrorCode.VERIFICATION_CODE_INVALID);
-const userNotFound = () => new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+const userNotFound = () =>
+  new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
 
 /**
  * The open, unexpired reset token the request proves; anything else is 5005 (rules 8 and 9), except
