@@ -20,11 +20,13 @@ export interface SessionCheck {
 const revokedKey = (jti: string) => `auth:revoked:${jti}`;
 const currentSessionKey = (userId: string) => `auth:session:${userId}`;
 const validAfterKey = (userId: string) => `auth:valid-after:${userId}`;
-const principalRevisionKey = (userId: string) => `auth:principal-rev:${userId}`;
+/** The Redis key of a user's principal revision (read by the gateway, deleted by identity). */
+export const principalRevisionKey = (userId: string) => `auth:principal-rev:${userId}`;
+/** How long a revision lives unchanged; a new one just makes gateways fetch the principal again. */
+export const PRINCIPAL_REVISION_TTL_SECONDS = 86_400;
 
 /** Longer than any token lives (`session_timeout_days` is at most 365). */
 const VALID_AFTER_TTL_MS = 366 * 86_400_000;
-const PRINCIPAL_REVISION_TTL_SECONDS = 86_400;
 
 // One round trip for the gateway: the three session entries, and the principal revision (set to
 // ARGV[1] when missing, so it is read BEFORE the principal it will be paired with).
@@ -70,7 +72,14 @@ export class SessionRegistry {
 
   /** Call after the change committed: the next request on every gateway re-reads the principal. */
   async invalidatePrincipal(userId: string): Promise<void> {
-    await this.store.del(principalRevisionKey(userId));
+    await this.invalidatePrincipals([userId]);
+  }
+
+  /** `invalidatePrincipal` for many users (a role's holders), a thousand keys per command. */
+  async invalidatePrincipals(userIds: readonly string[]): Promise<void> {
+    for (let i = 0; i < userIds.length; i += 1_000) {
+      await this.store.del(...userIds.slice(i, i + 1_000).map(principalRevisionKey));
+    }
   }
 
   async check(claims: TokenClaims): Promise<SessionState> {

@@ -63,6 +63,7 @@ export interface ProbeGateway {
 export async function startProbeGateway(
   harness: ApiKeysHarness,
   cacheEntries = 10_000,
+  principalTtlMs = 0,
 ): Promise<ProbeGateway> {
   const apikeys = createServiceClient(
     apikeysV1.ApiKeysServiceService,
@@ -75,7 +76,7 @@ export async function startProbeGateway(
     harness.identityAddress,
   );
   const redis = createRedis(stackEnv.redisUrl, { logger: testLogger });
-  const principals = new IdentityPrincipalResolver(identity, 0);
+  const principals = new IdentityPrincipalResolver(identity, principalTtlMs);
   const verifier = new ApiKeysVerifier(apikeys, redis, principals, { maxEntries: cacheEntries });
   const authenticator = new Authenticator(
     new TokenService(stackEnv.secretKey),

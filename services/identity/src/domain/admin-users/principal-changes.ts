@@ -13,12 +13,11 @@ interface PrincipalDeps {
  * the gateways do not yet apply.
  */
 export async function invalidatePrincipals(deps: PrincipalDeps, userIds: readonly string[]): Promise<void> {
-  for (const userId of new Set(userIds)) {
-    await deps.sessions.invalidatePrincipal(userId).catch(async (err: unknown) => {
-      deps.logger.warn({ err, user_id: userId }, 'principal revision: retrying');
-      await deps.sessions.invalidatePrincipal(userId);
-    });
-  }
+  const unique = [...new Set(userIds)];
+  await deps.sessions.invalidatePrincipals(unique).catch(async (err: unknown) => {
+    deps.logger.warn({ err, users: unique.length }, 'principal revisions: retrying');
+    await deps.sessions.invalidatePrincipals(unique);
+  });
 }
 
 /**
