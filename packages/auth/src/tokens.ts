@@ -13,6 +13,11 @@ export interface TokenClaims {
   /** Seconds since epoch. */
   iat: number;
   exp: number;
+  /**
+   * Issue time in milliseconds (claim `iat_ms`): `iat` has whole seconds only, too coarse to tell
+   * a token issued just before a password change from one issued just after it.
+   */
+  issuedAtMs: number;
 }
 
 export interface IssuedToken {
@@ -42,15 +47,17 @@ export class TokenService {
   }
 
   async issue(userId: string, type: TokenType, lifetimeSeconds: number): Promise<IssuedToken> {
-    const iat = Math.floor(Date.now() / 1000);
+    const issuedAtMs = Date.now();
+    const iat = Math.floor(issuedAtMs / 1000);
     const claims: TokenClaims = {
       sub: userId,
       jti: randomToken(16),
       typ: type,
       iat,
       exp: iat + lifetimeSeconds,
+      issuedAtMs,
     };
-    const token = await new SignJWT({ typ: claims.typ })
+    const token = await new SignJWT({ typ: claims.typ, iat_ms: issuedAtMs })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setJti(claims.jti)
@@ -73,7 +80,15 @@ export class TokenService {
       ) {
         throw new TokenError('invalid');
       }
-      return { sub: payload.sub, jti: payload.jti, typ: expectedType, iat: payload.iat, exp: payload.exp };
+      const issuedAtMs = typeof payload.iat_ms === 'number' ? payload.iat_ms : payload.iat * 1000;
+      return {
+        sub: payload.sub,
+        jti: payload.jti,
+        typ: expectedType,
+        iat: payload.iat,
+        exp: payload.exp,
+        issuedAtMs,
+      };
     } catch (error) {
       if (error instanceof TokenError) throw error;
       if (error instanceof errors.JWTExpired) throw new TokenError('expired');

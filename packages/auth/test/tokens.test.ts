@@ -33,6 +33,16 @@ class MapStore implements SessionStore {
     this.values.set(key, value);
     return 'OK';
   }
+  async del(...keys: string[]) {
+    for (const k of keys) this.values.delete(k);
+    return keys.length;
+  }
+  /** Emulates the registry's only script: three reads, then the revision (created when missing). */
+  async eval(_script: string, _numKeys: number, ...args: (string | number)[]) {
+    const [k1, k2, k3, k4, fresh] = args.map(String);
+    if (!this.values.has(k4!)) this.values.set(k4!, fresh!);
+    return [k1, k2, k3, k4].map((k) => this.values.get(k!) ?? '');
+  }
 }
 
 describe('SessionRegistry', () => {
@@ -47,5 +57,45 @@ describe('SessionRegistry', () => {
     expect(await registry.check(second.claims)).toBe('valid');
     await registry.revoke(second.claims);
     expect(await registry.check(second.claims)).toBe('revoked');
+  });
+});
+
+describe('SessionRegistry: ending sessions and principal revisions', () => {
+  it('ends every token issued up to the change except the kept one; later tokens are valid', async () => {
+    const tokens = new TokenService(SECRET);
+    const registry = new SessionRegistry(new MapStore());
+    const old = await tokens.issue('u', 'access', 60);
+    const kept = await tokens.issue('u', 'access', 60);
+    const otherUser = await tokens.issue('v', 'access', 60);
+    await registry.endSessionsBefore('u', kept.claims.jti);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const later = await tokens.issue('u', 'access', 60);
+    expect(await registry.check(old.claims)).toBe('ended');
+    expect(await registry.check(kept.claims)).toBe('valid');
+    expect(await registry.check(otherUser.claims)).toBe('valid');
+    expect(await registry.check(later.claims)).toBe('valid');
+    expect((await registry.checkWithRevision(old.claims, 'r1')).state).toBe('ended');
+  });
+
+  it('keeps a revision until the principal is invalidated, then hands out a new one', async () => {
+    const tokens = new TokenService(SECRET);
+    const registry = new SessionRegistry(new MapStore());
+    const { claims } = await tokens.issue('u', 'access', 60);
+    expect(await registry.checkWithRevision(claims, 'r1')).toEqual({
+      state: 'valid',
+      principalRevision: 'r1',
+    });
+    expect((await registry.checkWithRevision(claims, 'r2')).principalRevision).toBe('r1');
+    await registry.invalidatePrincipal('u');
+    expect((await registry.checkWithRevision(claims, 'r3')).principalRevision).toBe('r3');
+  });
+
+  it('carries the issue time in milliseconds', async () => {
+    const tokens = new TokenService(SECRET);
+    const before = Date.now();
+    const { token } = await tokens.issue('u', 'access', 60);
+    const claims = await tokens.verify(token, 'access');
+    expect(claims.issuedAtMs).toBeGreaterThanOrEqual(before);
+    expect(claims.issuedAtMs).toBeLessThanOrEqual(Date.now());
   });
 });

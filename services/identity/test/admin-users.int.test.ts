@@ -94,12 +94,20 @@ describe('GET /admin/users', () => {
 });
 
 describe('approve / activate / deactivate / force-password-change', () => {
-  it('approves a pending account (idempotent) and audits it', async () => {
-    const pending = await createTestUser(harness, { approvalStatus: 'pending', name: 'toapprove' });
-    const blocked = await harness.request('GET', '/admin/users', { token: pending.token });
+  it('approves a pending account: approved AND active (idempotent) and audits it', async () => {
+    // As registration leaves it when approval is required: pending and inactive.
+    const pending = await createTestUser(harness, {
+      approvalStatus: 'pending',
+      isActive: false,
+      name: 'toapprove',
+    });
+    const blocked = await harness.request('GET', '/users/me', { token: pending.token });
     expect([blocked.status, blocked.body.code]).toEqual([401, 2004]);
     const res = await harness.request('POST', `/admin/users/${pending.id}/approve`, { token: admin.token });
-    expect(res.body.data).toMatchObject({ id: pending.id, approval_status: 'approved' });
+    expect(res.body.data).toMatchObject({ id: pending.id, approval_status: 'approved', is_active: true });
+    // The very next request signs in (no 2004 left).
+    const me = await harness.request('GET', '/users/me', { token: pending.token });
+    expect([me.status, me.body.code]).toEqual([200, 0]);
     const again = await harness.request('POST', `/admin/users/${pending.id}/approve`, { token: admin.token });
     expect(again.body.code).toBe(0);
     const audit = await harness.identity.dependencies.pool.query(

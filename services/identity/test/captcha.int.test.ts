@@ -6,7 +6,7 @@ const harness = useIdentityHarness();
 interface Issued {
   captcha_id: string;
   challenge: string;
-  parsed: { target_text: string; image: string; options: string[] };
+  parsed: { target_text: string; image: string; options: string[]; width: number; height: number };
 }
 
 async function issue(): Promise<Issued> {
@@ -15,15 +15,21 @@ async function issue(): Promise<Issued> {
   return { ...res.body.data, parsed: JSON.parse(res.body.data.challenge) };
 }
 
-/** A curved, unevenly sampled path like a hand on a mouse. */
-function humanPath(): { x: number; y: number; t: number; event: string }[] {
+/** The centre of an option's slot (options are drawn side by side, in `options` order). */
+function optionCentre(issued: Issued, option: string): { x: number; y: number } {
+  const slot = issued.parsed.width / issued.parsed.options.length;
+  return { x: Math.round(slot * (issued.parsed.options.indexOf(option) + 0.5)), y: issued.parsed.height / 2 };
+}
+
+/** A curved, unevenly sampled path like a hand on a mouse, ending on `end`. */
+function humanPath(end: { x: number; y: number }): { x: number; y: number; t: number; event: string }[] {
   const points = [];
   let t = 100;
   for (let i = 0; i < 12; i++) {
     t += 14 + ((i * 7) % 11);
     points.push({ x: 10 + i * 18 + (i % 3) * 2, y: 40 + Math.round(12 * Math.sin(i / 2)), t, event: 'move' });
   }
-  points.push({ x: 210, y: 52, t: t + 40, event: 'click' });
+  points.push({ x: end.x, y: end.y, t: t + 40, event: 'click' });
   return points;
 }
 
@@ -38,7 +44,7 @@ async function click(issued: Issued, overrides: Record<string, unknown> = {}) {
       challenge: issued.challenge,
       clicked_option: issued.parsed.target_text,
       elapsed_ms: 320,
-      pointer: humanPath(),
+      pointer: humanPath(optionCentre(issued, issued.parsed.target_text)),
       ...overrides,
     },
   });
@@ -92,11 +98,24 @@ describe('POST /captcha/click', () => {
     expect(await captcha!.consume(issued.captcha_id, res.body.data.captcha_token)).toBe(false);
   });
 
-  it('accepts an empty pointer trace when the click took long enough (touch, keyboard)', async () => {
+  it('refuses an empty pointer trace however long the click took (5303)', async () => {
     const issued = await issue();
     await sleep(600);
     const res = await click(issued, { pointer: [], elapsed_ms: 900 });
-    expect(res.status).toBe(200);
+    expect([res.status, res.body.code]).toEqual([400, 5303]);
+  });
+
+  it('refuses a human-looking trace that ends on another option than the one clicked (5303)', async () => {
+    const issued = await issue();
+    const other = issued.parsed.options.find((option) => option !== issued.parsed.target_text)!;
+    const res = await click(issued, { pointer: humanPath(optionCentre(issued, other)) });
+    expect([res.status, res.body.code]).toEqual([400, 5303]);
+  });
+
+  it('refuses a trace that ends outside the image (5303)', async () => {
+    const issued = await issue();
+    const res = await click(issued, { pointer: humanPath({ x: issued.parsed.width + 40, y: 20 }) });
+    expect([res.status, res.body.code]).toEqual([400, 5303]);
   });
 
   it('consumes a proof on a wrong token too, and refuses unknown ids and empty tokens', async () => {

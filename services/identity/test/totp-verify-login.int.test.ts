@@ -128,12 +128,11 @@ describe('POST /login/verify-totp success', () => {
 });
 
 describe('POST /login/verify-totp failures (spec Authentication rule 7)', () => {
-  it('temp token invalid: 400 / 2001 (garbage, forged, access token, enrollment token)', async () => {
+  it('temp token invalid: 400 / 2001 (garbage, forged, access token; enrolment tokens: 5313, below)', async () => {
     const account = await challenged();
     const code = await totpCode(account.secret);
     const access = account.token;
-    const enrollment = (await deps().tokens.issue(account.id, 'totp_enrollment', 1_800)).token;
-    for (const temp of ['garbage', `${account.temp.slice(0, -4)}AAAA`, access, enrollment]) {
+    for (const temp of ['garbage', `${account.temp.slice(0, -4)}AAAA`, access]) {
       const res = await verify({ temp_token: temp, code });
       expect([res.status, res.body.code, res.body.data.error_key]).toEqual([400, 2001, 'temp_token_invalid']);
     }
@@ -155,6 +154,17 @@ describe('POST /login/verify-totp failures (spec Authentication rule 7)', () => 
     await deps().pool.query('UPDATE users SET totp_secret_enc = NULL WHERE id = $1', [enabled.id]);
     const missing = await verify({ temp_token: enabled.temp, code: '123456' });
     expect([missing.status, missing.body.code]).toEqual([400, 5313]);
+  });
+
+  it('an enrolment temp token (user without TOTP) gives 400 / 5313, not 2001', async () => {
+    const account = await accountWithToken(harness);
+    const { token } = await deps().tokens.issue(account.id, 'totp_enrollment', 1_800);
+    const res = await verify({ temp_token: token, code: '123456' });
+    expect([res.status, res.body.code]).toEqual([400, 5313]);
+    // A forged or expired enrolment token is still an invalid temp token.
+    const expired = await deps().tokens.issue(account.id, 'totp_enrollment', -5);
+    const stale = await verify({ temp_token: expired.token, code: '123456' });
+    expect([stale.status, stale.body.code]).toEqual([400, 2001]);
   });
 
   it('wrong code: 400 / 5311', async () => {

@@ -233,12 +233,18 @@ describe('password reset', () => {
     const checked = await post('/verify-email', { email: user.email, code, purpose: 'reset_password' });
     expect(checked.body).toMatchObject({ code: 0, data: { verified: true, email: user.email } });
 
+    // A session from before the reset (the user's, or an attacker's).
+    const earlier = await harness.identity.dependencies.tokens.issue(user.id, 'access', 3_600);
+    expect((await harness.request('GET', '/users/me', { token: earlier.token })).status).toBe(200);
     const reset = await post('/reset-password', {
       email: user.email,
       code,
       new_password: 'Brand-new-pass-2',
     });
     expect(reset.status).toBe(200);
+    // The reset ends every earlier token at once.
+    const ended = await harness.request('GET', '/users/me', { token: earlier.token });
+    expect([ended.status, ended.body.code]).toEqual([401, 2001]);
     expect(reset.body).toMatchObject({ code: 0, data: { password_reset: true, email: user.email } });
     const row = await userRow(user.id);
     expect(row.failed_login_attempts).toBe(0);
@@ -331,6 +337,15 @@ describe('password reset', () => {
     const res = await post('/reset-password', { token, new_password: 'Valid-pass-7' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(4000);
+  });
+
+  it('rule 9: a code for an address with no account gives 400 / 4000, not 5005', async () => {
+    const res = await post('/reset-password', {
+      email: unknownEmail(),
+      code: '123456',
+      new_password: 'Valid-pass-7',
+    });
+    expect([res.status, res.body.code]).toEqual([400, 4000]);
   });
 
   it('rules 2 and 4: unknown addresses succeed without a mail, and still get the cooldown', async () => {

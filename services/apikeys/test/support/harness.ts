@@ -79,7 +79,6 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_CACHE_TTL_MS: '0',
       PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: apikeysAddress,

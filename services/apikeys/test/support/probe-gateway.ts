@@ -63,6 +63,7 @@ export interface ProbeGateway {
 export async function startProbeGateway(
   harness: ApiKeysHarness,
   cacheEntries = 10_000,
+  principalTtlMs = 0,
 ): Promise<ProbeGateway> {
   // The gateway's credentials: its service token and its principal signature.
   const trust = createOutgoingTrust({
@@ -83,7 +84,7 @@ export async function startProbeGateway(
     { credentials: trust.to('identity') },
   );
   const redis = createRedis(stackEnv.redisUrl, { logger: testLogger });
-  const principals = new IdentityPrincipalResolver(identity, 0);
+  const principals = new IdentityPrincipalResolver(identity, principalTtlMs);
   const verifier = new ApiKeysVerifier(apikeys, redis, principals, {
     maxEntries: cacheEntries,
     now: harness.clock.now,

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { PRINCIPAL_REVISION_TTL_SECONDS, principalRevisionKey } from '@platform/auth';
 import type { apikeysV1 } from '@platform/contracts';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal, ServiceClient } from '@platform/grpc';
@@ -23,6 +24,9 @@ export interface ApiKeysVerifierOptions {
   /** Epoch ms the cache's expiry checks go by (tests move it instead of waiting). */
   now?: () => number;
 }
+
+const unavailable = (cause: unknown) =>
+  new BusinessError(ErrorCode.INTERNAL_ERROR, { msgKey: 'service_unavailable', httpStatus: 503, cause });
 
 /** A use is written to Redis at most this often per key and replica (last_used_at precision). */
 const USAGE_RECORD_INTERVAL_MS = 1_000;
@@ -64,7 +68,8 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
     const now = this.now();
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > now && now - cached.cachedAt < this.maxAgeMs) {
-      if (await this.stillCurrent(cached, now)) return this.principalFor(cached.verified);
+      const { current, ownerRevision } = await this.stillCurrent(cached, now);
+      if (current) return this.principalFor(cached.verified, ownerRevision);
     }
     this.cache.delete(cacheKey);
     const verified = await this.apikeys.call('verifyKey', {
@@ -82,37 +87,64 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
         usageRecordedAt: now, // VerifyKey recorded this use
       });
     }
-    return this.principalFor(verified);
+    const ownerRevision = await this.ownerRevision(verified.user_id);
+    return this.principalFor(verified, ownerRevision);
   }
 
-  /** One Redis round trip: the revision check, plus the coalesced use when one is due. */
-  private async stillCurrent(cached: CachedAnswer, now: number): Promise<boolean> {
-    const { revision_key, revision, usage_key, key_id } = cached.verified;
+  /**
+   * One Redis round trip: the key's revision, the owner's principal revision (created when
+   * missing, as the JWT path does), plus the coalesced use when one is due.
+   */
+  private async stillCurrent(
+    cached: CachedAnswer,
+    now: number,
+  ): Promise<{ current: boolean; ownerRevision: string }> {
+    const { revision_key, revision, usage_key, key_id, user_id } = cached.verified;
+    const fresh = randomUUID();
     try {
-      if (now - cached.usageRecordedAt < USAGE_RECORD_INTERVAL_MS) {
-        return (await this.redis.get(revision_key)) === revision;
-      }
-      const results = await this.redis.pipeline().get(revision_key).zadd(usage_key, 'GT', now, key_id).exec();
-      cached.usageRecordedAt = now;
-      const [error, current] = results?.[0] ?? [new Error('no pipeline result'), null];
-      if (error) throw error;
-      return current === revision;
+      const pipeline = this.redis
+        .pipeline()
+        .get(revision_key)
+        .set(principalRevisionKey(user_id), fresh, 'EX', PRINCIPAL_REVISION_TTL_SECONDS, 'NX', 'GET');
+      const recordUse = now - cached.usageRecordedAt >= USAGE_RECORD_INTERVAL_MS;
+      if (recordUse) pipeline.zadd(usage_key, 'GT', now, key_id);
+      const results = await pipeline.exec();
+      if (recordUse) cached.usageRecordedAt = now;
+      const [keyError, current] = results?.[0] ?? [new Error('no pipeline result'), null];
+      const [ownerError, existing] = results?.[1] ?? [new Error('no pipeline result'), null];
+      if (keyError ?? ownerError) throw keyError ?? ownerError;
+      return { current: current === revision, ownerRevision: (existing as string | null) ?? fresh };
     } catch (error) {
-      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
-        msgKey: 'service_unavailable',
-        httpStatus: 503,
-        cause: error,
-      });
+      throw unavailable(error);
+    }
+  }
+
+  /** The owner's principal revision, read (or created) before the owner is looked up. */
+  private async ownerRevision(userId: string): Promise<string> {
+    const fresh = randomUUID();
+    try {
+      const existing = await this.redis.set(
+        principalRevisionKey(userId),
+        fresh,
+        'EX',
+        PRINCIPAL_REVISION_TTL_SECONDS,
+        'NX',
+        'GET',
+      );
+      return existing ?? fresh;
+    } catch (error) {
+      throw unavailable(error);
     }
   }
 
   /**
    * The key acts for its owner: the owner's id, name and teams (services check resource access by
    * them) but no global permissions (`permissions: []`, never superuser); what a key may do is its
-   * scopes. A deactivated, pending or deleted owner makes the key invalid (401 / 2001).
+   * scopes. A deactivated, pending or deleted owner makes the key invalid (401 / 2001), from the
+   * very next request on: the owner is looked up under its principal revision.
    */
-  private async principalFor(verified: apikeysV1.VerifiedKey): Promise<Principal> {
-    const owner = await this.principals.resolve(verified.user_id);
+  private async principalFor(verified: apikeysV1.VerifiedKey, ownerRevision: string): Promise<Principal> {
+    const owner = await this.principals.resolve(verified.user_id, ownerRevision);
     if (!owner || !owner.is_active || owner.approval_status !== 'approved') {
       throw BusinessError.named('api_key_invalid');
     }

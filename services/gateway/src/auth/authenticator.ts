@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TokenError, type SessionRegistry, type TokenService } from '@platform/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { hasPermission, type Principal } from '@platform/grpc';
@@ -10,9 +11,13 @@ export interface ResolvedUser extends Principal {
   approval_status: 'pending' | 'approved';
 }
 
-/** Looks a user up by id (identity over gRPC, with a short cache); null when the user is gone. */
+/**
+ * Looks a user up by id (identity over gRPC, with a short cache); null when the user is gone. With
+ * `revision` (the user's principal revision in Redis) a cached answer is used only when it was
+ * cached under that same revision.
+ */
 export interface PrincipalResolver {
-  resolve(userId: string): Promise<ResolvedUser | null>;
+  resolve(userId: string, revision?: string): Promise<ResolvedUser | null>;
 }
 
 /** Verifies an API key presented as a bearer credential (the apikeys service). */
@@ -31,7 +36,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * The spec's authentication mapping, in order: no credentials 401/2000; a JWT that cannot be
- * decoded, has a bad signature or has expired 403/2003; a revoked or superseded token 401/2001;
+ * decoded, has a bad signature or has expired 403/2003; a revoked or superseded token, or one issued
+ * before its user's sessions were ended (password changed or reset, deactivation) 401/2001;
  * a user that is gone 401/2001; an inactive or pending user 401/2004; a missing permission 403/3000.
  */
 export class Authenticator {
@@ -79,22 +85,27 @@ export class Authenticator {
       }
       throw error;
     }
-    const state = await this.sessions.check(claims).catch((error: unknown) => {
-      // Fail closed: without the revocation list a logged-out token could pass.
-      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
-        msgKey: 'service_unavailable',
-        httpStatus: 503,
-        cause: error,
+    // Revocation, ended sessions and the principal revision: one Redis round trip.
+    const { state, principalRevision } = await this.sessions
+      .checkWithRevision(claims, randomUUID())
+      .catch((error: unknown) => {
+        // Fail closed: without the revocation list a logged-out token could pass.
+        throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
+          msgKey: 'service_unavailable',
+          httpStatus: 503,
+          cause: error,
+        });
       });
-    });
     if (state === 'revoked') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
     if (state === 'superseded') {
       throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'session_expired_new_login' });
     }
-    const user = await this.principals.resolve(claims.sub);
+    const user = await this.principals.resolve(claims.sub, principalRevision);
     if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
+    // An inactive user is told so (2004) even when the deactivation also ended the token.
     if (!user.is_active || user.approval_status !== 'approved')
       throw new BusinessError(ErrorCode.INACTIVE_USER);
+    if (state === 'ended') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
     const { is_active: _active, approval_status: _approval, ...principal } = user;
     return { ...principal, auth_method: 'jwt' };
   }

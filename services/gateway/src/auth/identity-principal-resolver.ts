@@ -5,12 +5,17 @@ import type { PrincipalResolver, ResolvedUser } from './authenticator.js';
 interface CacheEntry {
   user: ResolvedUser | null;
   expiresAt: number;
+  /** The user's principal revision read before this answer was fetched. */
+  revision: string | undefined;
 }
 
 /**
- * Principal lookup through identity's GetPrincipal, cached per gateway replica for `ttlMs` so the
- * hot path does not reach Postgres on every request. Role, team and activation changes are seen
- * within the TTL; `invalidate(userId)` drops an entry at once (called on `user.*` events).
+ * Principal lookup through identity's GetPrincipal, cached per gateway replica for at most `ttlMs`
+ * so the hot path does not reach Postgres on every request. An answer is cached with the user's
+ * principal revision (read from Redis in the revocation round trip, before the lookup); identity
+ * deletes the revision after every change of roles, role permissions, activation or approval, so
+ * the next request on every replica carries another revision and fetches again: those changes
+ * apply at once. Team changes are seen within the TTL. `invalidate(userId)` drops an entry.
  */
 export class IdentityPrincipalResolver implements PrincipalResolver {
   private readonly cache = new Map<string, CacheEntry>();
@@ -21,9 +26,11 @@ export class IdentityPrincipalResolver implements PrincipalResolver {
     private readonly maxEntries = 50_000,
   ) {}
 
-  async resolve(userId: string): Promise<ResolvedUser | null> {
+  async resolve(userId: string, revision?: string): Promise<ResolvedUser | null> {
     const cached = this.cache.get(userId);
-    if (cached && cached.expiresAt > Date.now()) return cached.user;
+    if (cached && cached.expiresAt > Date.now() && (revision === undefined || cached.revision === revision)) {
+      return cached.user;
+    }
     const record = await this.identity.call('getPrincipal', { user_id: userId });
     const user: ResolvedUser | null = record.found
       ? {
@@ -38,7 +45,7 @@ export class IdentityPrincipalResolver implements PrincipalResolver {
         }
       : null;
     if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(userId, { user, expiresAt: Date.now() + this.ttlMs });
+    this.cache.set(userId, { user, expiresAt: Date.now() + this.ttlMs, revision });
     return user;
   }
 

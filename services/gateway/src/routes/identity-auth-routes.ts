@@ -223,6 +223,7 @@ export const identityAuthRoutes = [
           current_password: body.current_password,
           new_password: body.new_password,
           client: requestOrigin(context),
+          token: context.credential ?? '',
         },
         asCaller(context),
       ),

@@ -1,6 +1,7 @@
 import { constantTimeEqual, sha256Hex } from '@platform/crypto';
 import type { Redis } from '@platform/redis';
 import type { CaptchaVerifier } from '../domain/auth/captcha-port.js';
+import type { OptionBox } from '../domain/captcha/pointer-trace.js';
 
 /** Both a challenge and the proof it earns live this long (spec: 300 s). */
 export const CAPTCHA_TTL_SECONDS = 300;
@@ -10,6 +11,8 @@ export interface StoredChallenge {
   /** sha256 of the challenge JSON text as issued, to check the verbatim echo. */
   digest: string;
   target: string;
+  /** Where the target was drawn: the pointer trace must end inside it. */
+  targetBox?: OptionBox;
   /** Epoch ms, for the server-side elapsed check. */
   issuedAt: number;
 }

@@ -115,3 +115,11 @@ export async function replaceRolePermissions(db: Db, id: string, codes: readonly
 export async function deleteRoleRow(db: Db, id: string): Promise<void> {
   await db.query('DELETE FROM roles WHERE id = $1', [id]);
 }
+
+/** The users holding a role (whose permissions change with it). */
+export async function findRoleHolders(db: Db, roleId: string): Promise<string[]> {
+  const { rows } = await db.query<{ user_id: string }>('SELECT user_id FROM user_roles WHERE role_id = $1', [
+    roleId,
+  ]);
+  return rows.map((r) => r.user_id);
+}

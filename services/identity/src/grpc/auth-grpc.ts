@@ -48,7 +48,11 @@ export function authGrpc(deps: IdentityDependencies) {
       await changePassword(
         deps,
         context.principal,
-        { currentPassword: request.current_password, newPassword: request.new_password },
+        {
+          currentPassword: request.current_password,
+          newPassword: request.new_password,
+          token: request.token,
+        },
         callMeta(request.client, context),
       );
       return {};

@@ -5,6 +5,7 @@ import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
 import { createRole, deleteRole, updateRole } from '../domain/roles/manage-roles.js';
 import { ROLE_MANAGE_PERMISSION, ROLE_READ_PERMISSION, toRoleRecord } from '../domain/roles/role-rules.js';
+import { invalidatePrincipals } from '../domain/admin-users/principal-changes.js';
 import type { IdentityDependencies } from '../identity-service.js';
 
 export const ROLES_SERVICE_NAME = 'platform.identity.v1.RolesService';
@@ -45,6 +46,7 @@ export function rolesGrpc(deps: IdentityDependencies) {
           permissions: request.replace_permissions ? request.permissions : undefined,
         },
         { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+        (userIds) => invalidatePrincipals(deps, userIds),
       );
     },
     deleteRole: async (request, context) => {

@@ -27,7 +27,16 @@ export interface IdentityHarness {
   request: Requester;
   /** Changes site settings through the real store (validated, secrets encrypted). */
   setSettings(changes: Record<string, unknown>): Promise<void>;
+  /**
+   * Another gateway replica (own principal cache, production defaults) in front of the same
+   * identity; stopped with the harness.
+   */
+  startGatewayReplica(): Promise<GatewayReplica>;
   stop(): Promise<void>;
+}
+
+export interface GatewayReplica {
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
 }
 
 const logger = createLogger('identity-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -67,7 +76,6 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
     SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     REDIS_URL: stackEnv.redisUrl,
-    PRINCIPAL_CACHE_TTL_MS: '0',
     IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
     APIKEYS_GRPC_ADDR: process.env.APIKEYS_GRPC_ADDR ?? '127.0.0.1:50062',
     NOTIFICATIONS_GRPC_ADDR: process.env.NOTIFICATIONS_GRPC_ADDR ?? '127.0.0.1:50063',
@@ -78,6 +86,8 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
   const gateway = buildGateway(gatewayConfig, logger, 'test');
   const http: RunningHttp = await listen(gateway.app);
 
+  const replicas: { gateway: Gateway; http: RunningHttp }[] = [];
+
   return {
     baseUrl: http.baseUrl,
     grpcAddress: `127.0.0.1:${grpc.port}`,
@@ -87,7 +97,17 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     async setSettings(changes) {
       await identity.dependencies.settings.update(changes);
     },
+    async startGatewayReplica() {
+      const replica = buildGateway(gatewayConfig, logger, 'test');
+      const replicaHttp = await listen(replica.app);
+      replicas.push({ gateway: replica, http: replicaHttp });
+      return { request: requester(replicaHttp.baseUrl) };
+    },
     async stop() {
+      for (const replica of replicas) {
+        await replica.http.close();
+        await replica.gateway.close();
+      }
       await http.close();
       await gateway.close();
       await grpc.shutdown(1_000);

@@ -45,6 +45,7 @@ export function useIdentityHarness(options: SuiteOptions = {}): IdentityHarness 
     },
     request: (method, path, options) => live().request(method, path, options),
     setSettings: (changes) => live().setSettings(changes),
+    startGatewayReplica: () => live().startGatewayReplica(),
     stop: () => live().stop(),
   };
 }

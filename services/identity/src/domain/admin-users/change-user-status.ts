@@ -7,6 +7,7 @@ import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../identity-service.js';
 import { isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
+import { endUserSessions, invalidatePrincipals } from './principal-changes.js';
 
 export interface AdminAction {
   actor: Principal;
@@ -47,14 +48,18 @@ async function changeUser(
   return { user, applied };
 }
 
-/** Pending → approved. Approving an approved account is a no-op (idempotent for retries). */
+/**
+ * Pending → approved AND active: approval is what lets the account sign in, so it also activates
+ * it. Approving an approved account is a no-op (idempotent for retries).
+ */
 export async function approveUser(deps: IdentityDependencies, action: AdminAction) {
-  const { user } = await changeUser(deps, action, async (client, current) => {
+  const { user, applied } = await changeUser(deps, action, async (client, current) => {
     if (current.approval_status === 'approved') return undefined;
-    await updateUserFlags(client, current.id, { approvalStatus: 'approved' });
+    await updateUserFlags(client, current.id, { approvalStatus: 'approved', isActive: true });
     await publishDomainEvent(client, 'user.approved', current.id, { user_id: current.id });
     return 'user.approve';
   });
+  if (applied) await invalidatePrincipals(deps, [user.id]);
   return toAdminUserRecord(user);
 }
 
@@ -71,12 +76,14 @@ export async function activateUser(deps: IdentityDependencies, action: AdminActi
     );
     return 'user.activate';
   });
+  await invalidatePrincipals(deps, [user.id]);
   return toAdminUserRecord(user);
 }
 
 /**
- * Superusers cannot be deactivated (5214). The gateway refuses the user's tokens (401/2004) once
- * its principal cache entry expires (PRINCIPAL_CACHE_TTL_MS, 5 s by default).
+ * Superusers cannot be deactivated (5214). Every token of the user ends, and every gateway refuses
+ * the user from its very next request (principal revision; 401/2004 until the tokens' end applies,
+ * 401/2001 after).
  */
 export async function deactivateUser(deps: IdentityDependencies, action: AdminAction) {
   const { user } = await changeUser(deps, action, async (client, current) => {
@@ -92,15 +99,21 @@ export async function deactivateUser(deps: IdentityDependencies, action: AdminAc
     );
     return 'user.deactivate';
   });
+  await invalidatePrincipals(deps, [user.id]);
+  await endUserSessions(deps, user.id);
   return toAdminUserRecord(user);
 }
 
-/** The next password login answers `force_password_change` with reason `force`. Idempotent. */
+/**
+ * The next password login answers `force_password_change` with reason `force`, and every earlier
+ * token of the user ends at once (the user must sign in again and comply). Idempotent.
+ */
 export async function forcePasswordChange(deps: IdentityDependencies, action: AdminAction) {
   const { user } = await changeUser(deps, action, async (client, current) => {
     await updateUserFlags(client, current.id, { forcePasswordChange: true });
     return 'user.force_password_change';
   });
+  await endUserSessions(deps, user.id);
   return toAdminUserRecord(user);
 }
 

@@ -8,6 +8,7 @@ import type { IdentityDependencies } from '../../identity-service.js';
 import { canGrantEverything, isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import type { AdminAction } from './change-user-status.js';
+import { invalidatePrincipals } from './principal-changes.js';
 
 /**
  * Replaces a user's roles. Unknown role ids fail with 4002 (naming them). Escalation guards (3001):
@@ -47,5 +48,6 @@ export async function setUserRoles(deps: IdentityDependencies, action: AdminActi
       after: wanted,
     });
   });
+  await invalidatePrincipals(deps, [action.userId]);
   return toAdminUserRecord((await findAdminUser(deps.pool, action.userId))!);
 }

@@ -2,9 +2,17 @@ import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
-import { findAccountById, storeChangedPassword } from '../../data/auth-account-repository.js';
+import {
+  findAccountById,
+  reserveLoginAttempt,
+  settleFailedLogin,
+  settleSuccessfulLogin,
+  storeChangedPassword,
+} from '../../data/auth-account-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
+import { endUserSessions } from '../admin-users/principal-changes.js';
 import { requirePrincipal } from '../rbac/require-principal.js';
+import type { SiteSettings } from '../settings/site-settings.js';
 import type { AuthDeps, RequestMeta } from './auth-context.js';
 import { passwordChangeReason } from './issue-session.js';
 import { assertPasswordPolicy } from './password-policy.js';
@@ -14,14 +22,57 @@ const HOUR_MS = 3_600_000;
 export interface ChangePasswordInput {
   currentPassword: string;
   newPassword: string;
+  /** The request's own access token: kept valid, every other earlier token of the user ends. */
+  token?: string;
+}
+
+/** The jti of the request's own token when it is a valid access token of this user, else ''. */
+async function requestJti(deps: AuthDeps, token: string | undefined, userId: string): Promise<string> {
+  if (!token) return '';
+  const claims = await deps.tokens.verify(token, 'access').catch(() => undefined);
+  return claims?.sub === userId ? claims.jti : '';
+}
+
+const locked = (seconds: number) =>
+  new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
+
+/**
+ * The current password is a guess like a login's: it takes its place in the same lockout budget
+ * before it is checked (a locked account answers 5300 without a check), a wrong one counts as a
+ * failed login (the one that reaches `max_login_attempts` locks and answers 5300), a right one
+ * settles its place like a successful login.
+ */
+async function checkCurrentPassword(
+  deps: AuthDeps,
+  userId: string,
+  passwordHash: string | null,
+  currentPassword: string,
+  settings: SiteSettings,
+): Promise<void> {
+  const { max_login_attempts: max, lockout_duration_minutes: minutes } = settings;
+  const place = await reserveLoginAttempt(deps.pool, userId, max, minutes);
+  if ('lockedSeconds' in place) throw locked(place.lockedSeconds);
+  if (!(await deps.passwords.verify(currentPassword, passwordHash))) {
+    const { failedAttempts, lockedUntil } = await settleFailedLogin(deps.pool, userId, max, minutes);
+    if (lockedUntil) throw locked(Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
+    throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
+      msgKey: 'current_password_incorrect',
+      httpStatus: 400,
+      data: { remaining_attempts: Math.max(0, max - failedAttempts) },
+    });
+  }
+  const lockedSeconds = await settleSuccessfulLogin(deps.pool, userId, place.slot);
+  if (lockedSeconds > 0) throw locked(lockedSeconds);
 }
 
 /**
- * `POST /users/me/change-password`. Order: wrong current password 2003 (HTTP 400; it does not
- * count towards the login lockout) → `password_min_age_hours` not yet passed 5306 (waived while a
+ * `POST /users/me/change-password`. Order: wrong current password 2003 (HTTP 400; it counts
+ * towards the login lockout, see `checkCurrentPassword`; a locked account answers 5300) → `password_min_age_hours` not yet passed 5306 (waived while a
  * change is forced or the password has expired: the user must be able to comply) → policy 1001
  * with `data.errors.new_password`. Success dates the password, clears `force_password_change`,
- * audits `password.changed` and sends `security.password_changed`. Other sessions stay valid.
+ * audits `password.changed` and sends `security.password_changed`. Every other token of the user
+ * issued before the change ends at once; the token that made the request stays valid (the client
+ * that just proved the password keeps its session).
  */
 export async function changePassword(
   deps: AuthDeps,
@@ -32,13 +83,8 @@ export async function changePassword(
   const caller = requirePrincipal(principal);
   const account = await findAccountById(deps.pool, caller.user_id);
   if (!account) throw new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 401 });
-  if (!(await deps.passwords.verify(input.currentPassword, account.password_hash))) {
-    throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
-      msgKey: 'current_password_incorrect',
-      httpStatus: 400,
-    });
-  }
   const settings = await deps.settings.current();
+  await checkCurrentPassword(deps, account.id, account.password_hash, input.currentPassword, settings);
   const mustChange = passwordChangeReason(account, settings) !== undefined;
   const minAgeMs = settings.password_min_age_hours * HOUR_MS;
   if (!mustChange && minAgeMs > 0 && account.password_changed_at) {
@@ -74,4 +120,5 @@ export async function changePassword(
       data: { ip: meta.ip, user_agent: meta.userAgent },
     });
   });
+  await endUserSessions(deps, account.id, await requestJti(deps, input.token, account.id));
 }

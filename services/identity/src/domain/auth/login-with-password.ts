@@ -2,10 +2,11 @@ import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth'
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
 import {
-  clearFailedLogins,
   findAccountByLogin,
-  recordFailedLogin,
   replacePasswordHash,
+  reserveLoginAttempt,
+  settleFailedLogin,
+  settleSuccessfulLogin,
   type AccountRow,
 } from '../../data/auth-account-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
@@ -14,7 +15,7 @@ import { accountAudit, type AccountAudit } from './account-audit.js';
 import type { AuthDeps, RequestMeta } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { completeLogin } from './complete-login.js';
-import { recordUnknownLoginFailure, unknownLoginLockSeconds } from './unknown-login-attempts.js';
+import { reserveUnknownLogin, settleUnknownLogin } from './unknown-login-attempts.js';
 
 export interface PasswordLoginInput {
   /** Username or email. */
@@ -58,16 +59,37 @@ export async function loginWithPassword(
 
   const audit = accountAudit(deps, account.id, meta);
 
-  // 2: locked
-  if (account.locked_until && account.locked_until.getTime() > Date.now()) {
+  // 2: locked (or the budget is taken by attempts in flight, which locks it)
+  const place = await reserveLoginAttempt(
+    deps.pool,
+    account.id,
+    settings.max_login_attempts,
+    settings.lockout_duration_minutes,
+  );
+  if ('lockedSeconds' in place) {
     await audit('login.failure', { reason: 'locked' });
-    throw locked(Math.ceil((account.locked_until.getTime() - Date.now()) / 1000));
+    if (place.lockedNow) {
+      announceLock(
+        deps,
+        account.id,
+        settings,
+        settings.max_login_attempts,
+        new Date(Date.now() + place.lockedSeconds * 1000),
+      );
+      await audit('account.locked', { failed_attempts: settings.max_login_attempts, reason: 'burst' });
+    }
+    throw locked(place.lockedSeconds);
   }
   // 3: wrong password (an account without a password, e.g. SSO-only, never matches)
   if (!(await deps.passwords.verify(input.password, account.password_hash))) {
     await refuseWrongPassword(deps, account, settings, audit);
   }
-  await clearFailedLogins(deps.pool, account.id);
+  const lockedSeconds = await settleSuccessfulLogin(deps.pool, account.id, place.slot);
+  if (lockedSeconds > 0) {
+    // Concurrent attempts of the same burst locked the account while this one was checked.
+    await audit('login.failure', { reason: 'locked_during_check' });
+    throw locked(lockedSeconds);
+  }
   await rehashIfOutdated(deps, account, input.password);
   return completeLogin(deps, account, settings, meta, 'password');
 }
@@ -78,34 +100,48 @@ async function refuseWrongPassword(
   settings: SiteSettings,
   audit: AccountAudit,
 ): Promise<never> {
-  const { failedAttempts, lockedUntil } = await recordFailedLogin(
+  const { failedAttempts, lockedUntil, lockedNow } = await settleFailedLogin(
     deps.pool,
     account.id,
     settings.max_login_attempts,
     settings.lockout_duration_minutes,
   );
   await audit('login.failure', { reason: 'wrong_password', failed_attempts: failedAttempts });
-  if (failedAttempts >= settings.max_login_attempts && lockedUntil) {
+  if (lockedUntil && !lockedNow) throw locked(Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
+  if (lockedUntil) {
     await audit('account.locked', {
       failed_attempts: failedAttempts,
       locked_until: lockedUntil.toISOString(),
     });
-    // Best effort after the lock: failing the login answer for a lost notification would be worse.
-    await notifyUser(deps.pool, {
-      type: 'security.account_locked',
-      userId: account.id,
-      title: 'Your account was locked',
-      content: `After ${failedAttempts} failed sign-in attempts your account is locked for ${settings.lockout_duration_minutes} minutes.`,
-      level: 'high',
-      data: {
-        failed_attempts: failedAttempts,
-        lockout_minutes: settings.lockout_duration_minutes,
-        locked_until: lockedUntil.toISOString(),
-      },
-    }).catch((err: unknown) => deps.logger.error({ err }, 'account-locked notification not stored'));
+    announceLock(deps, account.id, settings, failedAttempts, lockedUntil);
     throw locked(settings.lockout_duration_minutes * 60);
   }
   throw wrongPassword(settings.max_login_attempts - failedAttempts);
+}
+
+/**
+ * Tells the owner that their account was locked; best effort after the lock (it has no
+ * transaction of its own), since failing the login answer for a lost notification would be worse.
+ */
+export function announceLock(
+  deps: AuthDeps,
+  userId: string,
+  settings: SiteSettings,
+  failedAttempts: number,
+  lockedUntil: Date,
+): void {
+  void notifyUser(deps.pool, {
+    type: 'security.account_locked',
+    userId,
+    title: 'Your account was locked',
+    content: `After ${failedAttempts} failed sign-in attempts your account is locked for ${settings.lockout_duration_minutes} minutes.`,
+    level: 'high',
+    data: {
+      failed_attempts: failedAttempts,
+      lockout_minutes: settings.lockout_duration_minutes,
+      locked_until: lockedUntil.toISOString(),
+    },
+  }).catch((err: unknown) => deps.logger.error({ err }, 'account-locked notification not stored'));
 }
 
 /**
@@ -129,23 +165,21 @@ async function refuseUnknownAccount(
   });
   const skipped = (err: unknown) =>
     deps.logger.warn({ err }, 'unknown-login bookkeeping skipped: Redis unavailable');
-  const lockSeconds = await unknownLoginLockSeconds(deps.redis, input.username).catch((err: unknown) => {
+  const { max_login_attempts: max, lockout_duration_minutes: minutes } = settings;
+  const place = await reserveUnknownLogin(deps.redis, input.username, max, minutes).catch((err: unknown) => {
     skipped(err);
-    return 0;
+    return { place: 1 };
   });
-  if (lockSeconds > 0) throw locked(lockSeconds);
+  if ('lockedSeconds' in place) throw locked(place.lockedSeconds);
   await deps.passwords.verifyDummy(input.password);
-  const attempts = await recordUnknownLoginFailure(
-    deps.redis,
-    input.username,
-    settings.max_login_attempts,
-    settings.lockout_duration_minutes,
-  ).catch((err: unknown) => {
-    skipped(err);
-    return { failedAttempts: 1, locked: false };
-  });
-  if (attempts.locked) throw locked(settings.lockout_duration_minutes * 60);
-  throw wrongPassword(settings.max_login_attempts - attempts.failedAttempts);
+  const lockedSeconds = await settleUnknownLogin(deps.redis, input.username, place.place, max, minutes).catch(
+    (err: unknown) => {
+      skipped(err);
+      return 0;
+    },
+  );
+  if (lockedSeconds > 0) throw locked(lockedSeconds);
+  throw wrongPassword(max - place.place);
 }
 
 async function rehashIfOutdated(deps: AuthDeps, account: AccountRow, password: string): Promise<void> {

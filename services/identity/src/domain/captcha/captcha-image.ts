@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { OptionBox } from './pointer-trace.js';
 
 /**
  * Options are short codes from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B),
@@ -18,6 +19,15 @@ export interface CaptchaPicture {
   image: string;
   /** The texts drawn, left to right (display order). */
   options: string[];
+  /** The image's coordinate space, which pointer samples are given in. */
+  width: number;
+  height: number;
+}
+
+/** The area of option `index` (its slot, full height: jitter and rotation stay inside it). */
+export function optionBox(index: number): OptionBox {
+  const slot = WIDTH / OPTION_COUNT;
+  return { x0: slot * index, x1: slot * (index + 1), y0: 0, y1: HEIGHT };
 }
 
 function randomCode(): string {
@@ -83,5 +93,7 @@ export function drawCaptcha(): CaptchaPicture {
     target_text: target,
     image: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
     options,
+    width: WIDTH,
+    height: HEIGHT,
   };
 }

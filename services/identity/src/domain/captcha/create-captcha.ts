@@ -1,6 +1,6 @@
 import { randomToken, sha256Hex } from '@platform/crypto';
 import { CAPTCHA_TTL_SECONDS, type CaptchaStore } from '../../data/captcha-store.js';
-import { drawCaptcha } from './captcha-image.js';
+import { drawCaptcha, optionBox } from './captcha-image.js';
 
 export interface CaptchaChallenge {
   captcha_id: string;
@@ -18,6 +18,7 @@ export async function createCaptcha(store: CaptchaStore): Promise<CaptchaChallen
   await store.saveChallenge(captchaId, {
     digest: sha256Hex(challenge),
     target: picture.target_text,
+    targetBox: optionBox(picture.options.indexOf(picture.target_text)),
     issuedAt: Date.now(),
   });
   return {

@@ -1,7 +1,7 @@
 /**
  * The rule that tells a human click from a scripted one (documented in docs/identity.md,
- * "Captcha trace rule"). Pure: the inputs are the click request and the server-measured age of
- * the challenge.
+ * "Captcha trace rule"). Pure: the inputs are the click request, the server-measured age of the
+ * challenge and where the target option was drawn.
  */
 export interface PointerSample {
   x: number;
@@ -15,8 +15,6 @@ export const TRACE_RULE = {
   minElapsedMs: 300,
   /** The challenge lives 300 s; a longer claim is impossible. */
   maxElapsedMs: 300_000,
-  /** Without a pointer trace (keyboard, touch without move events) demand a slower click. */
-  minElapsedWithoutPointerMs: 800,
   /** A claimed duration may exceed the server-measured one by this much (none is legitimate). */
   elapsedSlackMs: 1_000,
   /** A non-empty trace needs this many samples to say anything. */
@@ -26,6 +24,14 @@ export const TRACE_RULE = {
   /** Coefficient of variation of step speeds below this with equal steps: constant velocity. */
   uniformSpeedCv: 0.01,
 } as const;
+
+/** Where an option was drawn, in the challenge image's coordinates (edges included). */
+export interface OptionBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** Largest distance of any sample from the line through the first and last samples. */
 function maxDeviationFromChord(points: readonly PointerSample[]): number {
@@ -68,14 +74,14 @@ export function scriptedTraceReason(
   elapsedMs: number,
   pointer: readonly PointerSample[],
   serverAgeMs: number,
+  target: OptionBox,
 ): string | null {
   if (elapsedMs < TRACE_RULE.minElapsedMs) return 'too_fast';
   if (elapsedMs > TRACE_RULE.maxElapsedMs) return 'too_slow';
   if (elapsedMs > serverAgeMs + TRACE_RULE.elapsedSlackMs) return 'elapsed_exceeds_challenge_age';
   if (serverAgeMs < TRACE_RULE.minElapsedMs) return 'too_fast';
-  if (pointer.length === 0) {
-    return elapsedMs < TRACE_RULE.minElapsedWithoutPointerMs ? 'too_fast_without_pointer' : null;
-  }
+  // A click is made by a pointer that went to the option (a tap sends down/up samples too).
+  if (pointer.length === 0) return 'no_pointer_trace';
   if (pointer.length < TRACE_RULE.minPoints) return 'too_few_points';
   for (let i = 1; i < pointer.length; i++) {
     if (pointer[i]!.t < pointer[i - 1]!.t) return 'time_goes_backwards';
@@ -85,5 +91,9 @@ export function scriptedTraceReason(
   if (span > elapsedMs + TRACE_RULE.elapsedSlackMs) return 'trace_longer_than_elapsed';
   if (maxDeviationFromChord(pointer) < TRACE_RULE.straightLinePx) return 'straight_line';
   if (isConstantVelocity(pointer)) return 'constant_velocity';
+  const last = pointer[pointer.length - 1]!;
+  if (last.x < target.x0 || last.x > target.x1 || last.y < target.y0 || last.y > target.y1) {
+    return 'trace_misses_option';
+  }
   return null;
 }

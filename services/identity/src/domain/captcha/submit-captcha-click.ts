@@ -2,7 +2,11 @@ import { constantTimeEqual, randomToken, sha256Hex } from '@platform/crypto';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { CaptchaStore } from '../../data/captcha-store.js';
+import { optionBox } from './captcha-image.js';
 import { scriptedTraceReason, type PointerSample } from './pointer-trace.js';
+
+/** Challenges stored before target boxes were kept (at most 300 s old at deploy time). */
+const WHOLE_IMAGE = { ...optionBox(0), x1: optionBox(3).x1 };
 
 export interface CaptchaClick {
   captchaId: string;
@@ -35,7 +39,12 @@ export async function submitCaptchaClick(
       ? 'challenge_mismatch'
       : !constantTimeEqual(stored.target, click.clickedOption)
         ? 'wrong_option'
-        : scriptedTraceReason(click.elapsedMs, click.pointer, Date.now() - stored.issuedAt);
+        : scriptedTraceReason(
+            click.elapsedMs,
+            click.pointer,
+            Date.now() - stored.issuedAt,
+            stored.targetBox ?? WHOLE_IMAGE,
+          );
   if (reason) {
     logger.info({ captcha_reason: reason, ip: click.ip }, 'captcha click refused');
     throw new BusinessError(ErrorCode.CAPTCHA_INVALID);

@@ -5,6 +5,7 @@ import { writeAudit } from '../../data/audit-repository.js';
 import {
   deleteRoleRow,
   findRole,
+  findRoleHolders,
   insertRole,
   isUniqueViolation,
   replaceRolePermissions,
@@ -46,15 +47,22 @@ export async function createRole(
   return toRoleRecord((await findRole(pool, id))!);
 }
 
-/** System roles are fixed (5204): their permissions are what the platform's own rules assume. */
+/** Told, after the commit, which users' permissions a role change touched. */
+export type PrincipalsChanged = (userIds: string[]) => Promise<void>;
+
+/**
+ * System roles are fixed (5204): their permissions are what the platform's own rules assume. A
+ * permission change reaches every holder at once through `principalsChanged` (gateway revision).
+ */
 export async function updateRole(
   pool: Pool,
   actor: Principal,
   input: { id: string; name?: string; description?: string; permissions?: string[] },
   audit: AuditContext,
+  principalsChanged?: PrincipalsChanged,
 ) {
   if (!isUuid(input.id)) throw roleNotFound();
-  await withTransaction(pool, async (client) => {
+  const holders = await withTransaction(pool, async (client) => {
     const role = await findRole(client, input.id, true);
     if (!role) throw roleNotFound();
     if (role.is_system) throw new BusinessError(ErrorCode.CANNOT_MODIFY_SYSTEM_ROLE);
@@ -73,7 +81,9 @@ export async function updateRole(
       ...audit,
       details: { name: input.name, permissions: input.permissions },
     });
+    return input.permissions ? findRoleHolders(client, input.id) : [];
   });
+  if (holders.length > 0) await principalsChanged?.(holders);
   return toRoleRecord((await findRole(pool, input.id))!);
 }
 

@@ -20,9 +20,11 @@ function rateLimited(seconds: number): BusinessError {
 }
 
 /**
- * Every TOTP code check goes through here: the lock is checked first (5312 with `data.seconds`),
- * a wrong code counts toward the lock (5311, or 5312 when it is the one that locks), a right one
- * clears the count. TOTP codes are single-use per time step; backup codes are consumed.
+ * Every TOTP code check goes through here: it first takes a place in the per-user budget
+ * atomically (a lock, or a budget taken by failures and checks in flight, answers 5312 with
+ * `data.seconds` without evaluating the code), so a parallel burst has at most 5 codes evaluated;
+ * a wrong code keeps its place (5311, or 5312 when it is the one that locks), a right one frees it
+ * and the ones before it. TOTP codes are single-use per time step; backup codes are consumed.
  * `either` treats six digits as an authenticator code and anything else as a backup code.
  */
 export async function checkTotpCode(
@@ -30,8 +32,8 @@ export async function checkTotpCode(
   throttle: TotpThrottle,
   check: CodeCheck,
 ): Promise<'totp' | 'backup_code'> {
-  const lockedFor = await throttle.lockedSeconds(check.userId);
-  if (lockedFor > 0) throw rateLimited(lockedFor);
+  const reserved = await throttle.reserve(check.userId);
+  if ('lockedSeconds' in reserved) throw rateLimited(reserved.lockedSeconds);
 
   const kind = check.kind === 'either' ? (SIX_DIGITS.test(check.code) ? 'totp' : 'backup_code') : check.kind;
   let accepted: boolean;
@@ -46,9 +48,10 @@ export async function checkTotpCode(
   }
 
   if (!accepted) {
-    if (await throttle.recordFailure(check.userId)) throw rateLimited(TOTP_THROTTLE.lockSeconds);
+    if (await throttle.settleFailure(check.userId, reserved.place))
+      throw rateLimited(TOTP_THROTTLE.lockSeconds);
     throw new BusinessError(ErrorCode.TOTP_INVALID);
   }
-  await throttle.clearFailures(check.userId);
+  await throttle.settleSuccess(check.userId, reserved.place);
   return kind;
 }

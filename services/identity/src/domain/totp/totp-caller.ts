@@ -68,7 +68,8 @@ export async function resolveTotpCaller(
       throw error;
     }
     // Only the revocation entry matters for a temp token: a single-session pointer names access tokens.
-    if ((await deps.sessions.check(claims)) === 'revoked') {
+    const state = await deps.sessions.check(claims);
+    if (state === 'revoked' || state === 'ended') {
       throw BusinessError.named('token_revoked');
     }
     return { user: await activeUser(deps, claims.sub), enrollment: claims };
@@ -82,7 +83,7 @@ export async function resolveTotpCaller(
     throw error;
   }
   const state = await deps.sessions.check(claims);
-  if (state === 'revoked') throw BusinessError.named('token_revoked');
+  if (state === 'revoked' || state === 'ended') throw BusinessError.named('token_revoked');
   if (state === 'superseded') throw BusinessError.named('session_expired_new_login');
   return { user: await activeUser(deps, claims.sub) };
 }

@@ -7,16 +7,35 @@ const failuresKey = (userId: string) => `totp:failures:${userId}`;
 const lockKey = (userId: string) => `totp:locked:${userId}`;
 const lastStepKey = (userId: string) => `totp:last-step:${userId}`;
 
-// Count a failure in a fixed window opened by the first one; the failure that reaches the limit
-// sets the lock and clears the count. Atomic, so concurrent guesses cannot slip past the limit.
-const RECORD_FAILURE = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-if count >= tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[2], '1', 'EX', ARGV[3])
+// Every check takes a place in the budget BEFORE the code is evaluated: a lock in force refuses
+// ({0, lock seconds}); so does a budget whose places are all taken by failures and checks in
+// flight ({0, seconds until the window closes}); otherwise the next place ({place, 0}). The count
+// lives in a fixed window opened by the first place.
+const RESERVE = `
+local ttl = redis.call('TTL', KEYS[2])
+if ttl > 0 then return {0, ttl} end
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[2]) then
+  return {0, math.max(1, redis.call('TTL', KEYS[1]))}
+end
+used = redis.call('INCR', KEYS[1])
+if used == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return {used, 0}`;
+
+// A wrong code at place ARGV[1]: its place stays counted; the last place sets the lock.
+const SETTLE_FAILURE = `
+if tonumber(ARGV[1]) >= tonumber(ARGV[2]) then
+  redis.call('SET', KEYS[2], '1', 'EX', ARGV[3], 'NX')
   redis.call('DEL', KEYS[1])
   return 1
 end
+return 0`;
+
+// A right code at place ARGV[1]: it and the places taken before it are forgiven; places taken
+// after it (checks still in flight) stay counted.
+const SETTLE_SUCCESS = `
+local left = redis.call('DECRBY', KEYS[1], ARGV[1])
+if left <= 0 then redis.call('DEL', KEYS[1]) end
 return 0`;
 
 // Accept a time step only if it is newer than the last one accepted for this user.
@@ -33,28 +52,36 @@ return 1`;
 export class TotpThrottle {
   constructor(private readonly redis: Redis) {}
 
-  /** Seconds the user's verification stays locked; 0 when not locked. */
-  async lockedSeconds(userId: string): Promise<number> {
-    const ttl = await this.redis.ttl(lockKey(userId));
-    return ttl > 0 ? ttl : 0;
-  }
-
-  /** Records a failed code; true when this failure locked verification. */
-  async recordFailure(userId: string): Promise<boolean> {
-    const locked = await this.redis.eval(
-      RECORD_FAILURE,
+  /** Takes a place in the user's budget before a code is evaluated, or says for how long not. */
+  async reserve(userId: string): Promise<{ place: number } | { lockedSeconds: number }> {
+    const [place, seconds] = (await this.redis.eval(
+      RESERVE,
       2,
       failuresKey(userId),
       lockKey(userId),
       TOTP_THROTTLE.windowSeconds,
+      TOTP_THROTTLE.maxFailures,
+    )) as [number, number];
+    return place > 0 ? { place } : { lockedSeconds: Math.max(1, seconds) };
+  }
+
+  /** The code at `place` was wrong; true when this failure locked verification. */
+  async settleFailure(userId: string, place: number): Promise<boolean> {
+    const locked = await this.redis.eval(
+      SETTLE_FAILURE,
+      2,
+      failuresKey(userId),
+      lockKey(userId),
+      place,
       TOTP_THROTTLE.maxFailures,
       TOTP_THROTTLE.lockSeconds,
     );
     return locked === 1;
   }
 
-  async clearFailures(userId: string): Promise<void> {
-    await this.redis.del(failuresKey(userId));
+  /** The code at `place` was right. */
+  async settleSuccess(userId: string, place: number): Promise<void> {
+    await this.redis.eval(SETTLE_SUCCESS, 1, failuresKey(userId), place);
   }
 
   /** The last accepted step (codes of it and earlier steps are refused), if any. */

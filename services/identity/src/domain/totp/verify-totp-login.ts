@@ -15,6 +15,17 @@ export interface VerifyTotpLoginInput {
 const tempTokenInvalid = () =>
   new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 400, msgKey: 'temp_token_invalid' });
 
+async function isValidEnrollmentToken(deps: TotpDeps, token: string): Promise<boolean> {
+  try {
+    const claims = await deps.tokens.verify(token, 'totp_enrollment');
+    const state = await deps.sessions.check(claims);
+    return state !== 'revoked' && state !== 'ended';
+  } catch (error) {
+    if (error instanceof TokenError) return false;
+    throw error;
+  }
+}
+
 async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<TokenClaims> {
   let claims: TokenClaims;
   try {
@@ -22,19 +33,26 @@ async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<Token
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
     // Expiry is checked before the type, so only call it expired when it was a challenge token.
-    if (error.reason === 'expired' && peekTokenType(tempToken) === 'totp_challenge') {
+    const type = peekTokenType(tempToken);
+    if (error.reason === 'expired' && type === 'totp_challenge') {
       throw new BusinessError(ErrorCode.TOKEN_EXPIRED, { httpStatus: 400, msgKey: 'temp_token_expired' });
+    }
+    // A valid enrolment token belongs to a user who has no TOTP yet: the spec's 5313.
+    if (type === 'totp_enrollment' && (await isValidEnrollmentToken(deps, tempToken))) {
+      throw new BusinessError(ErrorCode.TOTP_NOT_ENABLED);
     }
     throw tempTokenInvalid();
   }
   // A challenge token finishes one login: it is revoked on success.
-  if ((await deps.sessions.check(claims)) === 'revoked') throw tempTokenInvalid();
+  const state = await deps.sessions.check(claims);
+  if (state === 'revoked' || state === 'ended') throw tempTokenInvalid();
   return claims;
 }
 
 /**
  * POST /login/verify-totp, failures in the spec's order: temp token invalid 400/2001, expired
- * 400/2002, TOTP not enabled or secret missing 400/5313, throttled 400/5312 (`data.seconds`),
+ * 400/2002, TOTP not enabled or secret missing 400/5313 (also for a valid enrolment temp token:
+ * its user has no TOTP yet), throttled 400/5312 (`data.seconds`),
  * wrong code 400/5311. Success ends the login like password login step 8 (forced-change flags,
  * single session, audit, anomaly check) and revokes the temp token.
  */

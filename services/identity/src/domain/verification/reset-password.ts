@@ -1,3 +1,4 @@
+import type { SessionRegistry } from '@platform/auth';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -12,6 +13,7 @@ import {
   type VerificationTokenRow,
 } from '../../data/verification-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
+import { endUserSessions } from '../admin-users/principal-changes.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { RequestMeta, VerificationDeps } from './mail-request.js';
 import { codeMatches, hashLinkToken, MAX_CODE_ATTEMPTS } from './verification-secrets.js';
@@ -30,8 +32,13 @@ export interface PasswordReset {
 }
 
 const invalid = () => new BusinessError(ErrorCode.VERIFICATION_CODE_INVALID);
+const userNotFound = () =>
+  new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
 
-/** The open, unexpired reset token the request proves; anything else is 5005 (rules 8 and 9). */
+/**
+ * The open, unexpired reset token the request proves; anything else is 5005 (rules 8 and 9), except
+ * an address with no account in the code flow: 4000 (rule 9).
+ */
 async function provenResetToken(
   deps: VerificationDeps,
   input: ResetPasswordInput,
@@ -43,6 +50,8 @@ async function provenResetToken(
     return token;
   }
   if (!input.email || !input.code) throw invalid();
+  // Rule 9: an address with no account is "user not found", whatever the code.
+  if (!(await findUserByEmail(deps.pool, input.email))) throw userNotFound();
   const token = await findOpenToken(deps.pool, input.email, 'reset_password');
   if (!token || token.expires_at.getTime() <= Date.now()) throw invalid();
   if (!codeMatches(token.code_hash, token.email, 'reset_password', input.code)) {
@@ -58,16 +67,16 @@ async function provenResetToken(
  * so a weak password can be corrected with the same code. Success stores the new hash, lifts a
  * lockout (failed attempts, `locked_until`) and an admin-forced change, retires every open reset
  * code of the address, audits, and emits `security.password_changed` and `user.password_reset`.
- * Sessions and access tokens already issued are not revoked.
+ * Every access token issued before the reset ends at once (the user's sessions, and an attacker's).
  */
 export async function resetPassword(
-  deps: VerificationDeps,
+  deps: VerificationDeps & { sessions: SessionRegistry },
   input: ResetPasswordInput,
   meta: RequestMeta,
 ): Promise<PasswordReset> {
   const token = await provenResetToken(deps, input);
   const user = await findUserByEmail(deps.pool, token.email);
-  if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+  if (!user) throw userNotFound();
   const settings = await deps.settings.current();
   assertPasswordPolicy(input.newPassword, settings, 'new_password', meta.locale);
   const passwordHash = await deps.passwords.hash(input.newPassword);
@@ -106,5 +115,6 @@ export async function resetPassword(
       data,
     });
   });
+  await endUserSessions(deps, user.id);
   return { password_reset: true, email: user.email };
 }
