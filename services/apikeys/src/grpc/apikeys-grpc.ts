@@ -3,7 +3,7 @@ import { schemaVersion } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import { registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
-import type { ApiKeysDependencies } from '../apikeys-service.js';
+import type { ApiKeysDependencies } from '../deps.js';
 import { checkApiKeyExpiration } from '../domain/expiry/check-api-key-expiration.js';
 import { deleteApiKey, setApiKeyActive, updateApiKey } from '../domain/keys/change-api-key.js';
 import { createApiKey } from '../domain/keys/create-api-key.js';

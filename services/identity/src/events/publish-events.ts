@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { domainEventsV1, notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
 import { enqueueEvent } from '@platform/outbox';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 type EventDeps = Pick<IdentityDependencies, 'pool' | 'logger'>;
 

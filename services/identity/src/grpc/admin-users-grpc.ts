@@ -16,7 +16,7 @@ import {
 import { setUserRoles } from '../domain/admin-users/set-user-roles.js';
 import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const ADMIN_USERS_SERVICE_NAME = 'platform.identity.v1.AdminUsersService';
 

@@ -5,7 +5,7 @@ import { getCurrentUser } from '../domain/auth/get-current-user.js';
 import { loginWithPassword } from '../domain/auth/login-with-password.js';
 import { logout } from '../domain/auth/logout.js';
 import { registerUser } from '../domain/auth/register-user.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { callMeta } from './call-origin.js';
 
 export const AUTH_SERVICE_NAME = 'platform.identity.v1.AuthService';

@@ -5,7 +5,7 @@ import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
 import { createRole, deleteRole, updateRole } from '../domain/roles/manage-roles.js';
 import { ROLE_MANAGE_PERMISSION, ROLE_READ_PERMISSION, toRoleRecord } from '../domain/roles/role-rules.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const ROLES_SERVICE_NAME = 'platform.identity.v1.RolesService';
 

@@ -3,7 +3,7 @@ import { registration } from '@platform/grpc';
 import { adminSettingsView, effectiveSettings } from '../domain/settings/admin-settings-view.js';
 import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const SETTINGS_SERVICE_NAME = 'platform.identity.v1.SettingsService';
 

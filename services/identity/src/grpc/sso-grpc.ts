@@ -7,12 +7,12 @@ import {
   listSsoProviders,
   updateSsoProvider,
 } from '../domain/sso/manage-sso-providers.js';
-import { OidcConfigurations } from '../domain/sso/oidc-client.js';
+import { OidcConfigurations } from '../adapters/oidc-client.js';
 import type { SsoDeps } from '../domain/sso/sso-context.js';
 import { deleteMyConnection, listMyConnections } from '../domain/sso/sso-connections.js';
 import { completeUrl } from '../domain/sso/sso-provider-view.js';
 import { completeSsoLogin, listPublicProviders, startSsoLogin } from '../domain/sso/sso-sign-in.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { callMeta, callOrigin } from './call-origin.js';
 
 export const SSO_SERVICE_NAME = 'platform.identity.v1.SsoService';

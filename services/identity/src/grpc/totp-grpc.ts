@@ -2,7 +2,7 @@ import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import type { CallContext } from '@platform/grpc';
 import { registration } from '@platform/grpc';
 import type { IssuedSession } from '../domain/auth/issue-session.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { requirePrincipal } from '../domain/rbac/require-principal.js';
 import { enableTotp } from '../domain/totp/enable-totp.js';
 import { disableTotp, getTotpStatus, regenerateBackupCodes } from '../domain/totp/manage-totp.js';

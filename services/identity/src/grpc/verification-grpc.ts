@@ -8,7 +8,7 @@ import { resendVerification } from '../domain/verification/resend-verification.j
 import { resetPassword } from '../domain/verification/reset-password.js';
 import { sendVerification } from '../domain/verification/send-verification.js';
 import { verifyEmailCode, verifyEmailLink } from '../domain/verification/verify-email.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { callOrigin } from './call-origin.js';
 
 export const VERIFICATION_SERVICE_NAME = 'platform.identity.v1.VerificationService';

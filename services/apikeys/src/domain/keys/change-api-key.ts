@@ -9,7 +9,7 @@ import {
   replaceBindings,
   updateKey,
 } from '../../data/api-keys-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { checkKeyInput } from './create-api-key.js';
 import { ownerScope } from './key-rules.js';
 import { toRecord } from './key-views.js';

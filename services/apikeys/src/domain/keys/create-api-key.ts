@@ -3,7 +3,7 @@ import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, insertKey, replaceBindings } from '../../data/api-keys-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { generateKey } from './key-format.js';
 import { API_KEY_SCOPES, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES, MAX_BINDINGS } from './key-rules.js';
 import { toRecord } from './key-views.js';

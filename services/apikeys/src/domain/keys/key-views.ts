@@ -1,7 +1,7 @@
 import type { apikeysV1 } from '@platform/contracts';
 import { findAgents } from '../../data/agent-directory-repository.js';
 import type { ApiKeyRow } from '../../data/api-keys-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 
 type ViewDeps = Pick<ApiKeysDependencies, 'pool' | 'users' | 'lastUsed' | 'logger'>;
 

@@ -4,7 +4,7 @@ import { findAdminUser, replaceUserRoles, userHoldsEverything } from '../../data
 import { writeAudit } from '../../data/audit-repository.js';
 import { findRolesByIds } from '../../data/roles-repository.js';
 import { publishDomainEvent } from '../../events/publish-events.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import { canGrantEverything, isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import type { AdminAction } from './change-user-status.js';

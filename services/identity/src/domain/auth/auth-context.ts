@@ -1,4 +1,4 @@
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 
 /** What the auth use cases depend on. */
 export type AuthDeps = Pick<

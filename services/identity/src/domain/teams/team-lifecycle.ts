@@ -11,7 +11,7 @@ import {
   setMemberRole,
   touchTeam,
 } from '../../data/teams-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import { isGlobalAdmin } from '../rbac/global-admin.js';
 import { pageWindow } from '../rbac/paging.js';
 import {

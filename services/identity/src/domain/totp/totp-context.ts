@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@platform/db';
 import { writeAudit } from '../../data/audit-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import type { TotpThrottle } from './totp-throttle.js';
 
 /** What the TOTP use cases depend on: the identity dependencies plus the Redis throttle. */

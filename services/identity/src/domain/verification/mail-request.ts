@@ -1,6 +1,6 @@
 import type { Locale } from '@platform/errors';
 import type { VerificationPurpose } from '../../data/verification-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import type { CaptchaVerifier } from '../auth/captcha-port.js';
 import { MAIL_COOLDOWN_SECONDS } from './email-cooldown.js';
 
