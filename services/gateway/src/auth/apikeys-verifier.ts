@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { apikeysV1 } from '@platform/contracts';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import type { Principal, ServiceClient } from '@platform/grpc';
 import type { Redis } from 'ioredis';
 import type { ApiKeyCheck } from './api-key-check.js';
@@ -94,11 +94,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       if (error) throw error;
       return current === revision;
     } catch (error) {
-      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
-        msgKey: 'service_unavailable',
-        httpStatus: 503,
-        cause: error,
-      });
+      throw BusinessError.named('service_unavailable', { cause: error });
     }
   }
 

@@ -75,22 +75,16 @@ export class Authenticator {
       claims = await this.tokens.verify(token, 'access');
     } catch (error) {
       if (error instanceof TokenError) {
-        throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, { msgKey: 'token_invalid', httpStatus: 403 });
+        throw BusinessError.named('token_invalid');
       }
       throw error;
     }
     const state = await this.sessions.check(claims).catch((error: unknown) => {
       // Fail closed: without the revocation list a logged-out token could pass.
-      throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
-        msgKey: 'service_unavailable',
-        httpStatus: 503,
-        cause: error,
-      });
+      throw BusinessError.named('service_unavailable', { cause: error });
     });
-    if (state === 'revoked') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
-    if (state === 'superseded') {
-      throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'session_expired_new_login' });
-    }
+    if (state === 'revoked') throw BusinessError.named('token_revoked');
+    if (state === 'superseded') throw BusinessError.named('session_expired_new_login');
     const user = await this.principals.resolve(claims.sub);
     if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
     if (!user.is_active || user.approval_status !== 'approved')

@@ -32,10 +32,7 @@ export async function changePassword(
   const account = await findAccountById(deps.pool, caller.user_id);
   if (!account) throw new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 401 });
   if (!(await deps.passwords.verify(input.currentPassword, account.password_hash))) {
-    throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
-      msgKey: 'current_password_incorrect',
-      httpStatus: 400,
-    });
+    throw BusinessError.named('current_password_incorrect');
   }
   const settings = await deps.settings.current();
   const mustChange = passwordChangeReason(account, settings) !== undefined;

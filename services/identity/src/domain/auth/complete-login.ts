@@ -37,7 +37,7 @@ export async function completeLogin(
   // 4: inactive or pending
   if (account.approval_status !== 'approved') {
     await audit('login.failure', { reason: 'pending_approval' });
-    throw new BusinessError(ErrorCode.INACTIVE_USER, { msgKey: 'account_pending_approval', httpStatus: 400 });
+    throw BusinessError.named('account_pending_approval');
   }
   if (!account.is_active) {
     await audit('login.failure', { reason: 'inactive' });

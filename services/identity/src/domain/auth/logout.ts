@@ -1,5 +1,5 @@
 import { TokenError } from '@platform/auth';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
 import type { AuthDeps, RequestMeta } from './auth-context.js';
 
@@ -14,7 +14,7 @@ export async function logout(deps: AuthDeps, token: string, meta: RequestMeta): 
     claims = await deps.tokens.verify(token, 'access');
   } catch (error) {
     if (error instanceof TokenError) {
-      throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, { msgKey: 'token_invalid', httpStatus: 403 });
+      throw BusinessError.named('token_invalid');
     }
     throw error;
   }

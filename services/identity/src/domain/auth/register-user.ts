@@ -68,9 +68,7 @@ export async function registerUser(
   if (usersExist && !settings.allow_registration) throw new BusinessError(ErrorCode.REGISTRATION_DISABLED);
   if (settings.require_terms_acceptance_on_register && !input.termsAccepted) {
     const locale = toLocale(meta.locale) ?? 'en';
-    throw new BusinessError(ErrorCode.VALIDATION_ERROR, {
-      msgKey: 'terms_not_accepted',
-      httpStatus: 400,
+    throw BusinessError.named('terms_not_accepted', {
       data: { errors: { terms_accepted: [translate('terms_not_accepted', locale)] } },
     });
   }

@@ -110,9 +110,9 @@ export async function resolveSsoAccount(
   if (!provider.allow_registration || !settings.allow_registration) {
     throw new BusinessError(ErrorCode.SSO_REGISTRATION_DISABLED);
   }
-  if (!identity.email) throw new BusinessError(ErrorCode.BAD_REQUEST, { msgKey: 'sso_email_missing' });
+  if (!identity.email) throw BusinessError.named('sso_email_missing');
   if (await emailTaken(deps.pool, identity.email)) {
-    throw new BusinessError(ErrorCode.BAD_REQUEST, { msgKey: 'sso_email_not_verified' });
+    throw BusinessError.named('sso_email_not_verified');
   }
   return { account: await createSsoAccount(deps, provider, identity, settings, meta), outcome: 'created' };
 }

@@ -36,7 +36,7 @@ export async function deleteMyConnection(
     const methods = await lockLoginMethods(client, caller.user_id);
     if (!methods?.connectionIds.includes(connectionId)) throw notFound();
     if (!methods.hasPassword && methods.connectionIds.length === 1) {
-      throw new BusinessError(ErrorCode.FORBIDDEN, { msgKey: 'sso_last_login_method' });
+      throw BusinessError.named('sso_last_login_method');
     }
     await deleteConnectionRow(client, connectionId);
     await writeAudit(client, {

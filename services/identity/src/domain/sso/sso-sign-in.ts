@@ -12,7 +12,7 @@ import { resolveSsoAccount, type SsoIdentity } from './sso-account.js';
 import { callbackUrl, rowSettings } from './sso-provider-view.js';
 
 const providerNotFound = () => new BusinessError(ErrorCode.SSO_PROVIDER_NOT_FOUND);
-const stateInvalid = () => new BusinessError(ErrorCode.BAD_REQUEST, { msgKey: 'sso_state_invalid' });
+const stateInvalid = () => BusinessError.named('sso_state_invalid');
 
 /** Enabled providers for the login page; none while SSO is switched off. */
 export async function listPublicProviders(deps: SsoDeps): Promise<PublicSsoProvider[]> {
@@ -64,8 +64,7 @@ export async function startSsoLogin(deps: SsoDeps, providerName: string): Promis
 function authenticationFailed(deps: SsoDeps, provider: SsoProviderRow, error: unknown): BusinessError {
   const providerError = error instanceof oidc.AuthorizationResponseError ? error.error : undefined;
   deps.logger.warn({ err: error, provider: provider.name }, 'sso callback: authentication failed');
-  return new BusinessError(ErrorCode.BAD_REQUEST, {
-    msgKey: 'sso_authentication_failed',
+  return BusinessError.named('sso_authentication_failed', {
     data: providerError ? { provider_error: providerError } : {},
   });
 }

@@ -26,7 +26,7 @@ export async function enableTotp(
 ): Promise<TotpEnabled> {
   const { user, enrollment, via } = await resolveEnrollingCaller(deps, input.credential);
   const pending = user.totp_pending_secret_enc;
-  if (!pending) throw new BusinessError(ErrorCode.TOTP_NOT_ENABLED, { msgKey: 'totp_setup_not_started' });
+  if (!pending) throw BusinessError.named('totp_setup_not_started');
 
   await checkTotpCode(deps, deps.throttle, {
     userId: user.id,

@@ -12,8 +12,7 @@ export interface VerifyTotpLoginInput {
   isBackupCode: boolean;
 }
 
-const tempTokenInvalid = () =>
-  new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 400, msgKey: 'temp_token_invalid' });
+const tempTokenInvalid = () => BusinessError.named('temp_token_invalid');
 
 async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<TokenClaims> {
   let claims: TokenClaims;
@@ -23,7 +22,7 @@ async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<Token
     if (!(error instanceof TokenError)) throw error;
     // Expiry is checked before the type, so only call it expired when it was a challenge token.
     if (error.reason === 'expired' && peekTokenType(tempToken) === 'totp_challenge') {
-      throw new BusinessError(ErrorCode.TOKEN_EXPIRED, { httpStatus: 400, msgKey: 'temp_token_expired' });
+      throw BusinessError.named('temp_token_expired');
     }
     throw tempTokenInvalid();
   }

@@ -67,7 +67,7 @@ export async function resetPassword(
 ): Promise<PasswordReset> {
   const token = await provenResetToken(deps, input);
   const user = await findUserByEmail(deps.pool, token.email);
-  if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+  if (!user) throw BusinessError.named('user_not_found');
   const settings = await deps.settings.current();
   assertPasswordPolicy(input.newPassword, settings, 'new_password', meta.locale);
   const passwordHash = await deps.passwords.hash(input.newPassword);

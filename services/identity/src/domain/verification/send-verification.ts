@@ -1,4 +1,4 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import { findUserByEmail, type VerificationPurpose } from '../../data/verification-repository.js';
 import { forgotPassword } from './forgot-password.js';
 import {
@@ -31,7 +31,7 @@ export async function sendVerification(
   const settings = await deps.settings.current();
   assertSmtpReady(settings);
   const user = await findUserByEmail(deps.pool, input.email);
-  if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+  if (!user) throw BusinessError.named('user_not_found');
   if (user.email_verified) throw BusinessError.named('email_already_verified');
   await queueWithCooldown(deps, settings, user, 'register', meta.locale);
   return mailRequested(input.email, 'register');

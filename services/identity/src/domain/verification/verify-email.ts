@@ -71,7 +71,7 @@ async function completeVerification(
     // Single use even under concurrent requests: only one UPDATE finds the token open.
     if (!(await consumeToken(client, token.id))) throw lostRace();
     const user = await markEmailVerified(client, token.email);
-    if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+    if (!user) throw BusinessError.named('user_not_found');
     await writeAudit(client, {
       actorUserId: user.id,
       action: 'user.email_verified',
