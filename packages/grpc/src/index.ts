@@ -6,7 +6,7 @@ export {
   type ServiceRegistration,
 } from './server.js';
 export { createServiceClient, type ServiceClient, type CallOptions, type ClientOptions } from './client.js';
-export { hasPermission, type Principal } from './principal.js';
+export type { Principal } from './principal.js';
 export { MetadataKeys, toMetadata, readPrincipal, readRequestId, readLocale } from './metadata.js';
 export {
   businessErrorToStatus,

@@ -1,6 +1,7 @@
 import { TokenError, type SessionRegistry, type TokenService } from '@platform/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { hasPermission, type Principal } from '@platform/grpc';
+import type { Principal } from '@platform/grpc';
+import { hasPermission } from '@platform/rbac';
 import type { AuthRequirement } from '../routes/route-definition.js';
 import type { ApiKeyCheck } from './api-key-check.js';
 

@@ -3,7 +3,8 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, keyStats, listKeys, type KeyStatus } from '../../data/api-keys-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
-import { isGlobalAdmin, ownerScope } from './key-rules.js';
+import { isGlobalAdmin } from '@platform/rbac';
+import { ownerScope } from './key-rules.js';
 import { toRecord, toRecords } from './key-views.js';
 
 const STATUSES: readonly string[] = ['active', 'inactive', 'expired'];

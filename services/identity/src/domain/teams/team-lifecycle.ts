@@ -12,7 +12,7 @@ import {
   touchTeam,
 } from '../../data/teams-repository.js';
 import type { IdentityDependencies } from '../../deps.js';
-import { isGlobalAdmin } from '../rbac/global-admin.js';
+import { isGlobalAdmin } from '@platform/rbac';
 import { pageWindow } from '../rbac/paging.js';
 import {
   loadMember,
