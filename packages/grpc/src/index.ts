@@ -7,6 +7,7 @@ export {
 } from './server.js';
 export { createServiceClient, type ServiceClient, type CallOptions, type ClientOptions } from './client.js';
 export type { Principal } from './principal.js';
+export { readOrigin, type ForwardedOrigin, type RequestOrigin } from './request-origin.js';
 export { MetadataKeys, toMetadata, readPrincipal, readRequestId, readLocale } from './metadata.js';
 export {
   businessErrorToStatus,

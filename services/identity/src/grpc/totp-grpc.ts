@@ -1,5 +1,5 @@
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
-import type { CallContext } from '@platform/grpc';
+import { readOrigin, type CallContext, type ForwardedOrigin } from '@platform/grpc';
 import { registration } from '@platform/grpc';
 import type { IssuedSession } from '../domain/auth/issue-session.js';
 import type { IdentityDependencies } from '../deps.js';
@@ -7,17 +7,13 @@ import { requirePrincipal } from '../domain/rbac/require-principal.js';
 import { enableTotp } from '../domain/totp/enable-totp.js';
 import { disableTotp, getTotpStatus, regenerateBackupCodes } from '../domain/totp/manage-totp.js';
 import { setupTotp } from '../domain/totp/setup-totp.js';
-import type { TotpDeps, TotpRequestMeta } from '../domain/totp/totp-context.js';
+import type { TotpDeps } from '../domain/totp/totp-context.js';
 import { TotpThrottle } from '../domain/totp/totp-throttle.js';
 import { verifyTotpLogin } from '../domain/totp/verify-totp-login.js';
 
 export const TOTP_SERVICE_NAME = 'platform.identity.v1.TotpService';
 
-const meta = (request: { ip: string; user_agent: string }, context: CallContext): TotpRequestMeta => ({
-  ip: request.ip,
-  userAgent: request.user_agent,
-  requestId: context.requestId,
-});
+const meta = (request: ForwardedOrigin, context: CallContext) => readOrigin(request, context);
 
 function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
   return {

@@ -1,10 +1,11 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import { findAccountById, storeChangedPassword } from '../../data/auth-account-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import { requirePrincipal } from '../rbac/require-principal.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { passwordChangeReason } from './issue-session.js';
 import { assertPasswordPolicy } from './password-policy.js';
 
@@ -26,7 +27,7 @@ export async function changePassword(
   deps: AuthDeps,
   principal: Principal | undefined,
   input: ChangePasswordInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<void> {
   const caller = requirePrincipal(principal);
   const account = await findAccountById(deps.pool, caller.user_id);

@@ -1,9 +1,10 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { AccountRow } from '../../data/auth-account-repository.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit } from './account-audit.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { issueSession, type SessionUser } from './issue-session.js';
 
 export const TOTP_CHALLENGE_SECONDS = 300;
@@ -29,7 +30,7 @@ export async function completeLogin(
   deps: AuthDeps,
   account: AccountRow,
   settings: SiteSettings,
-  meta: RequestMeta,
+  meta: RequestOrigin,
   method: string,
   sessionUser: SessionUser = account,
 ): Promise<LoginResult> {

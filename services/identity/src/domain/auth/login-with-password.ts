@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -11,7 +12,7 @@ import {
 import { notifyUser } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit, type AccountAudit } from './account-audit.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { completeLogin } from './complete-login.js';
 import { recordUnknownLoginFailure, unknownLoginLockSeconds } from './unknown-login-attempts.js';
@@ -44,7 +45,7 @@ const wrongPassword = (remaining: number) =>
 export async function loginWithPassword(
   deps: AuthDeps,
   input: PasswordLoginInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<LoginResult> {
   const settings = await deps.settings.current();
   const proof = input.captchaToken || input.captchaAnswer;
@@ -116,7 +117,7 @@ async function refuseUnknownAccount(
   deps: AuthDeps,
   input: PasswordLoginInput,
   settings: SiteSettings,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<never> {
   await writeAudit(deps.pool, {
     actorUserId: null,

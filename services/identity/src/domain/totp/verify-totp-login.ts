@@ -1,9 +1,10 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { TokenError, type TokenClaims } from '@platform/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { findTotpUser } from '../../data/totp-repository.js';
 import { issueSession, type IssuedSession } from '../auth/issue-session.js';
 import { checkTotpCode } from './check-totp-code.js';
-import type { TotpDeps, TotpRequestMeta } from './totp-context.js';
+import type { TotpDeps } from './totp-context.js';
 import { peekTokenType } from './totp-caller.js';
 
 export interface VerifyTotpLoginInput {
@@ -40,7 +41,7 @@ async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<Token
 export async function verifyTotpLogin(
   deps: TotpDeps,
   input: VerifyTotpLoginInput,
-  meta: TotpRequestMeta,
+  meta: RequestOrigin,
 ): Promise<IssuedSession> {
   const claims = await challengeClaims(deps, input.tempToken);
   const user = await findTotpUser(deps.pool, claims.sub);

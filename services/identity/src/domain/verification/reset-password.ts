@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -13,7 +14,7 @@ import {
 } from '../../data/verification-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
-import type { RequestMeta, VerificationDeps } from './mail-request.js';
+import type { VerificationDeps } from './mail-request.js';
 import { codeMatches, hashLinkToken, MAX_CODE_ATTEMPTS } from './verification-secrets.js';
 
 export interface ResetPasswordInput {
@@ -63,7 +64,7 @@ async function provenResetToken(
 export async function resetPassword(
   deps: VerificationDeps,
   input: ResetPasswordInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<PasswordReset> {
   const token = await provenResetToken(deps, input);
   const user = await findUserByEmail(deps.pool, token.email);

@@ -1,12 +1,8 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { BusinessError } from '@platform/errors';
 import { findUserByEmail, type VerificationPurpose } from '../../data/verification-repository.js';
 import { forgotPassword } from './forgot-password.js';
-import {
-  mailRequested,
-  type MailRequested,
-  type RequestMeta,
-  type VerificationDeps,
-} from './mail-request.js';
+import { mailRequested, type MailRequested, type VerificationDeps } from './mail-request.js';
 import { queueWithCooldown } from './queue-with-cooldown.js';
 import { assertSmtpReady } from './smtp-settings.js';
 
@@ -25,7 +21,7 @@ export interface SendVerificationInput {
 export async function sendVerification(
   deps: VerificationDeps,
   input: SendVerificationInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<MailRequested> {
   if (input.purpose === 'reset_password') return forgotPassword(deps, input, meta);
   const settings = await deps.settings.current();
