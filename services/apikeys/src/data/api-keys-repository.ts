@@ -62,17 +62,21 @@ export async function replaceBindings(
 ): Promise<void> {
   if (agentIds) {
     await db.query('DELETE FROM api_key_agents WHERE key_id = $1', [keyId]);
-    await db.query(
-      'INSERT INTO api_key_agents (key_id, agent_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING',
-      [keyId, agentIds],
-    );
+    if (agentIds.length > 0) {
+      await db.query(
+        'INSERT INTO api_key_agents (key_id, agent_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING',
+        [keyId, agentIds],
+      );
+    }
   }
   if (workflowIds) {
     await db.query('DELETE FROM api_key_workflows WHERE key_id = $1', [keyId]);
-    await db.query(
-      'INSERT INTO api_key_workflows (key_id, workflow_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING',
-      [keyId, workflowIds],
-    );
+    if (workflowIds.length > 0) {
+      await db.query(
+        'INSERT INTO api_key_workflows (key_id, workflow_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING',
+        [keyId, workflowIds],
+      );
+    }
   }
 }
 

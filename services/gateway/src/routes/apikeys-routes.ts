@@ -1,4 +1,10 @@
-import type { apikeysV1 } from '@platform/contracts';
+import {
+  API_KEY_SCOPES,
+  DEFAULT_API_KEY_RATE_LIMIT,
+  DEFAULT_API_KEY_SCOPES,
+  MAX_API_KEY_BINDINGS,
+  type apikeysV1,
+} from '@platform/contracts';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import {
@@ -16,20 +22,17 @@ import {
 import { defineRoute } from './route-definition.js';
 import { pagingQuery, repeatable } from './validation.js';
 
-/** Spec: API-key management is for JWT users only (auth `user`; an API key gets 403 / 3000). */
-const SCOPES = ['chat', 'agent:read', 'workflow:execute', 'knowledge:read'] as const;
-const MAX_BINDINGS = 100;
 const INT32_MAX = 2_147_483_647;
 
 const name = z.string().trim().min(1).max(100);
-const scopes = z.array(z.enum(SCOPES)).min(1).max(SCOPES.length);
+const scopes = z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length);
 const rateLimit = z
   .number()
   .int()
   .min(0)
   .max(INT32_MAX)
   .describe('per minute, 0 = unlimited; never enforced');
-const ids = z.array(z.uuid()).max(MAX_BINDINGS);
+const ids = z.array(z.uuid()).max(MAX_API_KEY_BINDINGS);
 const expiresAt = z.iso
   .datetime({ offset: true })
   .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
@@ -47,8 +50,8 @@ type ListQuery = z.infer<typeof listQuery>;
 const createBody = z
   .object({
     name,
-    scopes: scopes.default(['chat']),
-    rate_limit: rateLimit.default(1000),
+    scopes: scopes.default([...DEFAULT_API_KEY_SCOPES]),
+    rate_limit: rateLimit.default(DEFAULT_API_KEY_RATE_LIMIT),
     expires_at: expiresAt.optional(),
     agent_ids: ids.default([]),
     workflow_ids: ids.default([]),
@@ -67,6 +70,7 @@ const updateBody = z
   .strict();
 type UpdateBody = z.infer<typeof updateBody>;
 
+/** Spec: API-key management is for JWT users only (auth `user`; an API key gets 403 / 3000). */
 const base = { tags: ['api-keys'], auth: 'user' as const };
 type Key = apikeysV1.ApiKeyRecord;
 
@@ -167,7 +171,7 @@ export const apikeysRoutes = [
       ),
     present: toApiKeyCreated,
   }),
-  defineRoute<ServiceClients, KeyParams, undefined, UpdateBody, Key>({
+  defineRoute<ServiceClients, KeyParams, undefined, UpdateBody, apikeysV1.UpdatedApiKey>({
     ...base,
     method: 'put',
     path: '/api-keys/:key_id',

@@ -12,7 +12,7 @@ import {
 import type { ApiKeysDependencies } from '../../deps.js';
 import { checkKeyInput } from './create-api-key.js';
 import { ownerScope } from './key-rules.js';
-import { toRecord } from './key-views.js';
+import { toOwnFields } from './key-views.js';
 
 /**
  * Every change drops the key's verification revision after the commit and before answering, so
@@ -39,7 +39,7 @@ export async function updateApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   request: apikeysV1.UpdateApiKeyRequest,
-): Promise<apikeysV1.ApiKeyRecord> {
+): Promise<apikeysV1.UpdatedApiKey> {
   const scopes = request.scopes ? [...new Set(request.scopes.values)] : undefined;
   if (scopes && scopes.length === 0) {
     throw BusinessError.validation({ scopes: ['must not be empty'] }, { httpStatus: 400 });
@@ -66,7 +66,8 @@ export async function updateApiKey(
     }),
   );
   if (!found) throw new BusinessError(ErrorCode.NOT_FOUND);
-  return toRecord(deps, (await findKey(deps.pool, request.id, null))!);
+  const row = (await findKey(deps.pool, request.id, null))!;
+  return { id: row.id, name: row.name, is_active: row.is_active, updated_at: row.updated_at.toISOString() };
 }
 
 export async function setApiKeyActive(
@@ -79,7 +80,7 @@ export async function setApiKeyActive(
     updateKey(deps.pool, id, ownerScope(caller), { isActive }),
   );
   if (!found) throw new BusinessError(ErrorCode.NOT_FOUND);
-  return toRecord(deps, (await findKey(deps.pool, id, null))!);
+  return toOwnFields((await findKey(deps.pool, id, null))!);
 }
 
 /** Delete = revoke: irreversible, the key fails on the next request. */

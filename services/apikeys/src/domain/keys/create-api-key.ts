@@ -1,14 +1,21 @@
-import type { apikeysV1 } from '@platform/contracts';
+import {
+  API_KEY_SCOPES,
+  DEFAULT_API_KEY_RATE_LIMIT,
+  DEFAULT_API_KEY_SCOPES,
+  MAX_API_KEY_BINDINGS,
+  type apikeysV1,
+} from '@platform/contracts';
 import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, insertKey, replaceBindings } from '../../data/api-keys-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
 import { generateKey } from './key-format.js';
-import { API_KEY_SCOPES, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES, MAX_BINDINGS } from './key-rules.js';
-import { toRecord } from './key-views.js';
+import { toOwnFields } from './key-views.js';
 
 const UNIQUE_VIOLATION = '23505';
+
+const nonEmpty = (ids: string[]) => (ids.length > 0 ? ids : undefined);
 
 /** The gateway validated the shape already; these re-checks guard calls that bypass the edge. */
 export function checkKeyInput(input: {
@@ -28,8 +35,9 @@ export function checkKeyInput(input: {
   if (input.rateLimit !== undefined && (!Number.isInteger(input.rateLimit) || input.rateLimit < 0)) {
     errors.rate_limit = ['must be an integer >= 0'];
   }
-  if ((input.agentIds?.length ?? 0) > MAX_BINDINGS) errors.agent_ids = [`at most ${MAX_BINDINGS}`];
-  if ((input.workflowIds?.length ?? 0) > MAX_BINDINGS) errors.workflow_ids = [`at most ${MAX_BINDINGS}`];
+  const max = MAX_API_KEY_BINDINGS;
+  if ((input.agentIds?.length ?? 0) > max) errors.agent_ids = [`at most ${max}`];
+  if ((input.workflowIds?.length ?? 0) > max) errors.workflow_ids = [`at most ${max}`];
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
 }
 
@@ -42,7 +50,7 @@ export async function createApiKey(
   caller: Principal,
   request: apikeysV1.CreateApiKeyRequest,
 ): Promise<apikeysV1.CreatedApiKey> {
-  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : DEFAULT_SCOPES;
+  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : [...DEFAULT_API_KEY_SCOPES];
   checkKeyInput({
     name: request.name,
     scopes,
@@ -64,14 +72,15 @@ export async function createApiKey(
           keyPrefix: fresh.prefix,
           keyHash: fresh.hash,
           scopes,
-          rateLimit: request.rate_limit ?? DEFAULT_RATE_LIMIT,
+          rateLimit: request.rate_limit ?? DEFAULT_API_KEY_RATE_LIMIT,
           expiresAt,
         });
-        await replaceBindings(tx, keyId, request.agent_ids, request.workflow_ids);
+        // A new key has no bindings to replace: only non-empty lists are written.
+        await replaceBindings(tx, keyId, nonEmpty(request.agent_ids), nonEmpty(request.workflow_ids));
         return keyId;
       });
-      const row = await findKey(deps.pool, id, null);
-      const record = await toRecord(deps, row!);
+      // The owner is the caller: the username comes from the principal, not from identity.
+      const record = toOwnFields((await findKey(deps.pool, id, null))!, caller.username);
       deps.logger.info({ api_key_id: id, key_prefix: fresh.prefix }, 'api key created');
       return { api_key: record, key: fresh.key };
     } catch (error) {

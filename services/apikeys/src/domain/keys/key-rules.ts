@@ -2,14 +2,6 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { hasPermission, isGlobalAdmin } from '@platform/rbac';
 
-/** The spec's scope values; a key carries a non-empty subset (default `["chat"]`). */
-export const API_KEY_SCOPES = ['chat', 'agent:read', 'workflow:execute', 'knowledge:read'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-export const DEFAULT_SCOPES: ApiKeyScope[] = ['chat'];
-export const DEFAULT_RATE_LIMIT = 1000;
-/** Bindings per kind (agents, workflows) on one key. */
-export const MAX_BINDINGS = 100;
-
 /**
  * Key management is for JWT users with the permission; the gateway checks it first, the service
  * again so a call that bypasses the edge cannot act (API keys never manage keys).
