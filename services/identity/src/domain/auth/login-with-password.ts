@@ -15,6 +15,7 @@ import { accountAudit, type AccountAudit } from './account-audit.js';
 import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { completeLogin } from './complete-login.js';
+import { lockSecondsLeft, reachesLockout, remainingAttempts } from './login-rules.js';
 import { recordUnknownLoginFailure, unknownLoginLockSeconds } from './unknown-login-attempts.js';
 
 export interface PasswordLoginInput {
@@ -29,10 +30,10 @@ export interface PasswordLoginInput {
 
 const locked = (seconds: number) =>
   new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
-const wrongPassword = (remaining: number) =>
+const wrongPassword = (maxAttempts: number, failedAttempts: number) =>
   new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
     httpStatus: 400,
-    data: { remaining_attempts: Math.max(0, remaining) },
+    data: { remaining_attempts: remainingAttempts(maxAttempts, failedAttempts) },
   });
 
 /**
@@ -60,9 +61,10 @@ export async function loginWithPassword(
   const audit = accountAudit(deps, account.id, meta);
 
   // 2: locked
-  if (account.locked_until && account.locked_until.getTime() > Date.now()) {
+  const lockSeconds = lockSecondsLeft(account.locked_until, Date.now());
+  if (lockSeconds > 0) {
     await audit('login.failure', { reason: 'locked' });
-    throw locked(Math.ceil((account.locked_until.getTime() - Date.now()) / 1000));
+    throw locked(lockSeconds);
   }
   // 3: wrong password (an account without a password, e.g. SSO-only, never matches)
   if (!(await deps.passwords.verify(input.password, account.password_hash))) {
@@ -86,7 +88,7 @@ async function refuseWrongPassword(
     settings.lockout_duration_minutes,
   );
   await audit('login.failure', { reason: 'wrong_password', failed_attempts: failedAttempts });
-  if (failedAttempts >= settings.max_login_attempts && lockedUntil) {
+  if (reachesLockout(failedAttempts, settings.max_login_attempts) && lockedUntil) {
     await audit('account.locked', {
       failed_attempts: failedAttempts,
       locked_until: lockedUntil.toISOString(),
@@ -105,7 +107,7 @@ async function refuseWrongPassword(
     });
     throw locked(settings.lockout_duration_minutes * 60);
   }
-  throw wrongPassword(settings.max_login_attempts - failedAttempts);
+  throw wrongPassword(settings.max_login_attempts, failedAttempts);
 }
 
 /**
@@ -145,7 +147,7 @@ async function refuseUnknownAccount(
     return { failedAttempts: 1, locked: false };
   });
   if (attempts.locked) throw locked(settings.lockout_duration_minutes * 60);
-  throw wrongPassword(settings.max_login_attempts - attempts.failedAttempts);
+  throw wrongPassword(settings.max_login_attempts, attempts.failedAttempts);
 }
 
 async function rehashIfOutdated(deps: AuthDeps, account: AccountRow, password: string): Promise<void> {
