@@ -16,10 +16,4 @@ export * as telemetryEventsV1 from './gen/platform/events/v1/telemetry.js';
 export * as rpcStatus from './gen/google/rpc/status.js';
 export * as rpcErrorDetails from './gen/google/rpc/error_details.js';
 export { Any } from './gen/google/protobuf/any.js';
-export {
-  API_KEY_SCOPES,
-  DEFAULT_API_KEY_RATE_LIMIT,
-  DEFAULT_API_KEY_SCOPES,
-  MAX_API_KEY_BINDINGS,
-  type ApiKeyScope,
-} from './apikeys-rules.js';
+export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';

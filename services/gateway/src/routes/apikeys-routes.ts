@@ -1,10 +1,4 @@
-import {
-  API_KEY_SCOPES,
-  DEFAULT_API_KEY_RATE_LIMIT,
-  DEFAULT_API_KEY_SCOPES,
-  MAX_API_KEY_BINDINGS,
-  type apikeysV1,
-} from '@platform/contracts';
+import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import {
@@ -25,14 +19,14 @@ import { pagingQuery, repeatable } from './validation.js';
 const INT32_MAX = 2_147_483_647;
 
 const name = z.string().trim().min(1).max(100);
-const scopes = z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length);
+const scopes = z.array(z.enum(API_KEY_RULES.scopes)).min(1).max(API_KEY_RULES.scopes.length);
 const rateLimit = z
   .number()
   .int()
   .min(0)
   .max(INT32_MAX)
   .describe('per minute, 0 = unlimited; never enforced');
-const ids = z.array(z.uuid()).max(MAX_API_KEY_BINDINGS);
+const ids = z.array(z.uuid()).max(API_KEY_RULES.maxBindings);
 const expiresAt = z.iso
   .datetime({ offset: true })
   .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
@@ -50,8 +44,8 @@ type ListQuery = z.infer<typeof listQuery>;
 const createBody = z
   .object({
     name,
-    scopes: scopes.default([...DEFAULT_API_KEY_SCOPES]),
-    rate_limit: rateLimit.default(DEFAULT_API_KEY_RATE_LIMIT),
+    scopes: scopes.default([...API_KEY_RULES.defaultScopes]),
+    rate_limit: rateLimit.default(API_KEY_RULES.defaultRateLimit),
     expires_at: expiresAt.optional(),
     agent_ids: ids.default([]),
     workflow_ids: ids.default([]),

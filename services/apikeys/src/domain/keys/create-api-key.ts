@@ -1,10 +1,4 @@
-import {
-  API_KEY_SCOPES,
-  DEFAULT_API_KEY_RATE_LIMIT,
-  DEFAULT_API_KEY_SCOPES,
-  MAX_API_KEY_BINDINGS,
-  type apikeysV1,
-} from '@platform/contracts';
+import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
 import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
@@ -29,13 +23,13 @@ export function checkKeyInput(input: {
   if (input.name !== undefined && (input.name.trim().length < 1 || input.name.length > 100)) {
     errors.name = ['must be 1-100 characters'];
   }
-  if (input.scopes?.some((s) => !(API_KEY_SCOPES as readonly string[]).includes(s))) {
-    errors.scopes = [`allowed values: ${API_KEY_SCOPES.join(', ')}`];
+  if (input.scopes?.some((s) => !(API_KEY_RULES.scopes as readonly string[]).includes(s))) {
+    errors.scopes = [`allowed values: ${API_KEY_RULES.scopes.join(', ')}`];
   }
   if (input.rateLimit !== undefined && (!Number.isInteger(input.rateLimit) || input.rateLimit < 0)) {
     errors.rate_limit = ['must be an integer >= 0'];
   }
-  const max = MAX_API_KEY_BINDINGS;
+  const max = API_KEY_RULES.maxBindings;
   if ((input.agentIds?.length ?? 0) > max) errors.agent_ids = [`at most ${max}`];
   if ((input.workflowIds?.length ?? 0) > max) errors.workflow_ids = [`at most ${max}`];
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
@@ -50,7 +44,7 @@ export async function createApiKey(
   caller: Principal,
   request: apikeysV1.CreateApiKeyRequest,
 ): Promise<apikeysV1.CreatedApiKey> {
-  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : [...DEFAULT_API_KEY_SCOPES];
+  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : [...API_KEY_RULES.defaultScopes];
   checkKeyInput({
     name: request.name,
     scopes,
@@ -72,7 +66,7 @@ export async function createApiKey(
           keyPrefix: fresh.prefix,
           keyHash: fresh.hash,
           scopes,
-          rateLimit: request.rate_limit ?? DEFAULT_API_KEY_RATE_LIMIT,
+          rateLimit: request.rate_limit ?? API_KEY_RULES.defaultRateLimit,
           expiresAt,
         });
         // A new key has no bindings to replace: only non-empty lists are written.
