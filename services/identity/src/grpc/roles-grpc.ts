@@ -1,5 +1,5 @@
 import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
-import { registration } from '@platform/grpc';
+import { readOrigin, registration } from '@platform/grpc';
 import { listPermissions, listRoles } from '../data/roles-repository.js';
 import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
@@ -30,7 +30,7 @@ export function rolesGrpc(deps: IdentityDependencies) {
         pool,
         actor,
         { name: request.name, description: request.description, permissions: request.permissions },
-        { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+        readOrigin(request.origin, context),
       );
     },
     updateRole: async (request, context) => {
@@ -44,16 +44,12 @@ export function rolesGrpc(deps: IdentityDependencies) {
           description: request.description,
           permissions: request.replace_permissions ? request.permissions : undefined,
         },
-        { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+        readOrigin(request.origin, context),
       );
     },
     deleteRole: async (request, context) => {
       const actor = requirePermission(context.principal, ROLE_MANAGE_PERMISSION);
-      return deleteRole(pool, actor, request.id, {
-        ip: request.ip,
-        userAgent: request.user_agent,
-        requestId: context.requestId,
-      });
+      return deleteRole(pool, actor, request.id, readOrigin(request.origin, context));
     },
   });
 }

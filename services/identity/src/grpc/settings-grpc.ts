@@ -1,5 +1,5 @@
 import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
-import { registration } from '@platform/grpc';
+import { readOrigin, registration } from '@platform/grpc';
 import { adminSettingsView, effectiveSettings } from '../domain/settings/admin-settings-view.js';
 import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
@@ -19,9 +19,7 @@ export function settingsGrpc(deps: IdentityDependencies) {
       return updateSiteSettings(deps, {
         changes: request.changes ?? {},
         actorUserId: actor.user_id,
-        ip: request.ip,
-        userAgent: request.user_agent,
-        requestId: context.requestId,
+        ...readOrigin(request.origin, context),
       });
     },
     // Internal: no principal (service-to-service); never routed by the gateway.

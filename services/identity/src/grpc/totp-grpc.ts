@@ -1,5 +1,5 @@
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
-import { readOrigin, type CallContext, type ForwardedOrigin } from '@platform/grpc';
+import { readOrigin } from '@platform/grpc';
 import { registration } from '@platform/grpc';
 import type { IssuedSession } from '../domain/auth/issue-session.js';
 import type { IdentityDependencies } from '../deps.js';
@@ -12,8 +12,6 @@ import { TotpThrottle } from '../domain/totp/totp-throttle.js';
 import { verifyTotpLogin } from '../domain/totp/verify-totp-login.js';
 
 export const TOTP_SERVICE_NAME = 'platform.identity.v1.TotpService';
-
-const meta = (request: ForwardedOrigin, context: CallContext) => readOrigin(request, context);
 
 function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
   return {
@@ -28,12 +26,12 @@ function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
 export function totpGrpc(identity: IdentityDependencies) {
   const deps: TotpDeps = { ...identity, throttle: new TotpThrottle(identity.redis) };
   return registration(TOTP_SERVICE_NAME, totpV1.TotpServiceService, {
-    setupTotp: (request, context) => setupTotp(deps, request.credential, meta(request, context)),
+    setupTotp: (request, context) => setupTotp(deps, request.credential, readOrigin(request.origin, context)),
     enableTotp: async (request, context) => {
       const enabled = await enableTotp(
         deps,
         { credential: request.credential, code: request.code },
-        meta(request, context),
+        readOrigin(request.origin, context),
       );
       return {
         backup_codes: enabled.backup_codes,
@@ -42,13 +40,18 @@ export function totpGrpc(identity: IdentityDependencies) {
     },
     disableTotp: async (request, context) => {
       const caller = requirePrincipal(context.principal);
-      await disableTotp(deps, caller.user_id, request.code, meta(request, context));
+      await disableTotp(deps, caller.user_id, request.code, readOrigin(request.origin, context));
       return {};
     },
     regenerateBackupCodes: async (request, context) => {
       const caller = requirePrincipal(context.principal);
       return {
-        backup_codes: await regenerateBackupCodes(deps, caller.user_id, request.code, meta(request, context)),
+        backup_codes: await regenerateBackupCodes(
+          deps,
+          caller.user_id,
+          request.code,
+          readOrigin(request.origin, context),
+        ),
       };
     },
     getTotpStatus: (_request, context) => getTotpStatus(deps, requirePrincipal(context.principal).user_id),
@@ -57,7 +60,7 @@ export function totpGrpc(identity: IdentityDependencies) {
         await verifyTotpLogin(
           deps,
           { tempToken: request.temp_token, code: request.code, isBackupCode: request.is_backup_code },
-          meta(request, context),
+          readOrigin(request.origin, context),
         ),
       ),
   });
