@@ -26,61 +26,51 @@ async function auditOrigin(action: string, actorUserId: string) {
   return rows[0];
 }
 
-describe('request origin reaches the audit log', () => {
-  const loopback = /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/;
+const loopback = /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/;
 
-  it.each([
-    [
-      'settings (PUT /admin/site-settings)',
-      'settings.update',
-      () => ({ method: 'PUT', path: '/admin/site-settings', json: { allow_registration: true } }),
-    ],
-    [
-      'roles (POST /admin/roles)',
-      'role.create',
-      () => ({
-        method: 'POST',
-        path: '/admin/roles',
-        json: { name: `Origin ${randomUUID()}`, permissions: [] },
-      }),
-    ],
-  ])('%s', async (_title, action, build) => {
-    const agent = `origin-test/${randomUUID()}`;
-    const { method, path, json } = build();
-    const res = await harness.request(method, path, {
-      token: superuser.token,
+/** Sends the request with a unique User-Agent; the newest `action` row of `actor` must carry it. */
+async function expectOriginAudited(
+  actor: TestUser,
+  action: string,
+  request: { method: string; path: string; json?: unknown },
+): Promise<void> {
+  const agent = `origin-test/${randomUUID()}`;
+  const res = await harness.request(request.method, request.path, {
+    token: actor.token,
+    json: request.json,
+    headers: { 'user-agent': agent },
+  });
+  expect(res.body.code).toBe(0);
+  const row = await auditOrigin(action, actor.id);
+  expect(row?.user_agent).toBe(agent);
+  expect(row?.ip).toMatch(loopback);
+}
+
+describe('request origin reaches the audit log', () => {
+  it('settings (PUT /admin/site-settings)', async () => {
+    const json = { allow_registration: true };
+    await expectOriginAudited(superuser, 'settings.update', {
+      method: 'PUT',
+      path: '/admin/site-settings',
       json,
-      headers: { 'user-agent': agent },
     });
-    expect(res.body.code).toBe(0);
-    const row = await auditOrigin(action, superuser.id);
-    expect(row?.user_agent).toBe(agent);
-    expect(row?.ip).toMatch(loopback);
+  });
+
+  it('roles (POST /admin/roles)', async () => {
+    const json = { name: `Origin ${randomUUID()}`, permissions: [] };
+    await expectOriginAudited(superuser, 'role.create', { method: 'POST', path: '/admin/roles', json });
   });
 
   it('admin users (POST /admin/users/{id}/approve)', async () => {
     const pending = await createTestUser(harness, { approvalStatus: 'pending', name: 'originpending' });
-    const agent = `origin-test/${randomUUID()}`;
-    const res = await harness.request('POST', `/admin/users/${pending.id}/approve`, {
-      token: admin.token,
-      headers: { 'user-agent': agent },
+    await expectOriginAudited(admin, 'user.approve', {
+      method: 'POST',
+      path: `/admin/users/${pending.id}/approve`,
     });
-    expect(res.body.code).toBe(0);
-    const row = await auditOrigin('user.approve', admin.id);
-    expect(row?.user_agent).toBe(agent);
-    expect(row?.ip).toMatch(loopback);
   });
 
   it('TOTP (POST /totp/setup)', async () => {
     const user = await createTestUser(harness, { name: 'origintotp' });
-    const agent = `origin-test/${randomUUID()}`;
-    const res = await harness.request('POST', '/totp/setup', {
-      token: user.token,
-      headers: { 'user-agent': agent },
-    });
-    expect(res.body.code).toBe(0);
-    const row = await auditOrigin('totp.setup_started', user.id);
-    expect(row?.user_agent).toBe(agent);
-    expect(row?.ip).toMatch(loopback);
+    await expectOriginAudited(user, 'totp.setup_started', { method: 'POST', path: '/totp/setup' });
   });
 });
