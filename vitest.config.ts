@@ -12,6 +12,7 @@ export default defineConfig({
             'packages/*/test/**/*.test.ts',
             'services/*/test/**/*.test.ts',
             'deploy/test/**/*.test.ts',
+            'scripts/test/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',

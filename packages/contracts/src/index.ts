@@ -16,3 +16,4 @@ export * as telemetryEventsV1 from './gen/platform/events/v1/telemetry.js';
 export * as rpcStatus from './gen/google/rpc/status.js';
 export * as rpcErrorDetails from './gen/google/rpc/error_details.js';
 export { Any } from './gen/google/protobuf/any.js';
+export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';

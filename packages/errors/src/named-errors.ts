@@ -28,7 +28,17 @@ export const NAMED_ERRORS = {
   // Spec: verify-totp temp token invalid 400 / 2001, expired 400 / 2002.
   temp_token_invalid: { code: ErrorCode.INVALID_TOKEN, httpStatus: 400 },
   temp_token_expired: { code: ErrorCode.TOKEN_EXPIRED, httpStatus: 400 },
-  account_pending_approval: { code: ErrorCode.INACTIVE_USER },
+  // Password login of an account awaiting approval: 2004 at HTTP 400 (the code's alternate status).
+  account_pending_approval: { code: ErrorCode.INACTIVE_USER, httpStatus: 400 },
+  // Account and sign-in failures raised by identity.
+  user_not_found: { code: ErrorCode.NOT_FOUND, httpStatus: 400 },
+  current_password_incorrect: { code: ErrorCode.INVALID_CREDENTIALS },
+  totp_setup_not_started: { code: ErrorCode.TOTP_NOT_ENABLED },
+  sso_state_invalid: { code: ErrorCode.BAD_REQUEST },
+  sso_authentication_failed: { code: ErrorCode.BAD_REQUEST },
+  sso_email_missing: { code: ErrorCode.BAD_REQUEST },
+  sso_email_not_verified: { code: ErrorCode.BAD_REQUEST },
+  sso_last_login_method: { code: ErrorCode.FORBIDDEN },
   // Spec: mark-read with neither field 400 / 1002 (validation_error).
   validation_error: { code: ErrorCode.BAD_REQUEST },
   insufficient_privileges: { code: ErrorCode.INSUFFICIENT_PRIVILEGES },

@@ -98,6 +98,25 @@ describe('BusinessError', () => {
       expect(markRead.data).toEqual({ error_key: 'validation_error' });
     });
 
+    it.each([
+      ['token_invalid', ErrorCode.INVALID_CREDENTIALS, 403],
+      ['service_unavailable', ErrorCode.INTERNAL_ERROR, 503],
+      ['service_timeout', ErrorCode.INTERNAL_ERROR, 504],
+      ['account_pending_approval', ErrorCode.INACTIVE_USER, 400],
+      ['user_not_found', ErrorCode.NOT_FOUND, 400],
+      ['current_password_incorrect', ErrorCode.INVALID_CREDENTIALS, 400],
+      ['terms_not_accepted', ErrorCode.VALIDATION_ERROR, 400],
+      ['totp_setup_not_started', ErrorCode.TOTP_NOT_ENABLED, 400],
+      ['sso_state_invalid', ErrorCode.BAD_REQUEST, 400],
+      ['sso_authentication_failed', ErrorCode.BAD_REQUEST, 400],
+      ['sso_email_missing', ErrorCode.BAD_REQUEST, 400],
+      ['sso_email_not_verified', ErrorCode.BAD_REQUEST, 400],
+      ['sso_last_login_method', ErrorCode.FORBIDDEN, 403],
+    ] as const)('%s keeps the code and status services raised it with by hand', (key, code, status) => {
+      const error = BusinessError.named(key);
+      expect([error.code, error.httpStatus, error.data]).toEqual([code, status, { error_key: key }]);
+    });
+
     it('accepts data and a status override', () => {
       const error = BusinessError.named('invalid_notification_type', {
         data: { types: ['x.y'] },

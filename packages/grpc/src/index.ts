@@ -9,7 +9,8 @@ export {
   type ServiceRegistration,
 } from './server.js';
 export { createServiceClient, type ServiceClient, type CallOptions, type ClientOptions } from './client.js';
-export { hasPermission, type Principal } from './principal.js';
+export type { Principal } from './principal.js';
+export { readOrigin, type ForwardedOrigin, type RequestOrigin } from './request-origin.js';
 export { MetadataKeys, toMetadata, readRequestId, readLocale } from './metadata.js';
 export {
   businessErrorToStatus,

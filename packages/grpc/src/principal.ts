@@ -12,11 +12,3 @@ export interface Principal {
   api_key_id?: string;
   scopes?: string[];
 }
-
-export function hasPermission(principal: Principal, permission: string): boolean {
-  return (
-    principal.is_superuser ||
-    principal.permissions.includes('*') ||
-    principal.permissions.includes(permission)
-  );
-}

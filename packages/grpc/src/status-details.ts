@@ -93,10 +93,10 @@ export function statusToBusinessError(error: ServiceError): BusinessError {
     });
   }
   if (error.code === GrpcStatus.UNAVAILABLE) {
-    return new BusinessError(ErrorCode.INTERNAL_ERROR, { msgKey: 'service_unavailable', httpStatus: 503 });
+    return BusinessError.named('service_unavailable');
   }
   if (error.code === GrpcStatus.DEADLINE_EXCEEDED) {
-    return new BusinessError(ErrorCode.INTERNAL_ERROR, { msgKey: 'service_timeout', httpStatus: 504 });
+    return BusinessError.named('service_timeout');
   }
   return new BusinessError(ErrorCode.INTERNAL_ERROR);
 }

@@ -1,12 +1,10 @@
-import type { Pool } from '@platform/db';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
-import type { KafkaClient, Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import type { Redis } from '@platform/redis';
 import { OutboxRelay } from '@platform/outbox';
 import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
 import type { ApiKeysConfig } from './config.js';
-import { identityUserDirectory, type UserDirectory } from './data/identity-users.js';
+import type { ApiKeysDependencies } from './deps.js';
+import { identityUserDirectory } from './adapters/identity-users.js';
 import { ExpiryScheduler } from './domain/expiry/expiry-scheduler.js';
 import { KeyRevisions } from './domain/keys/key-revisions.js';
 import { LastUsedBuffer } from './domain/usage/last-used-buffer.js';
@@ -14,22 +12,6 @@ import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.j
 import { apikeysGrpc } from './grpc/apikeys-grpc.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
-
-/** What every apikeys use case may depend on, built once at start. */
-export interface ApiKeysDependencies {
-  config: ApiKeysConfig;
-  logger: Logger;
-  pool: Pool;
-  redis: Redis;
-  kafka: KafkaClient;
-  producer: Producer;
-  users: UserDirectory;
-  revisions: KeyRevisions;
-  lastUsed: LastUsedBuffer;
-  /** The time key checks go by; tests pass a clock they move instead of waiting. */
-  now: () => Date;
-  version: string;
-}
 
 export interface StartedApiKeys {
   dependencies: ApiKeysDependencies;

@@ -1,16 +1,14 @@
 import { SessionRegistry, TokenService } from '@platform/auth';
 import { SecretBox } from '@platform/crypto';
-import type { Pool } from '@platform/db';
 import type { ServiceRegistration } from '@platform/grpc';
-import { type KafkaClient, type Producer, ensurePlatformTopicsInBackground } from '@platform/kafka';
+import { ensurePlatformTopicsInBackground } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import type { Redis } from '@platform/redis';
 import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
 import type { IdentityConfig } from './config.js';
+import type { IdentityDependencies } from './deps.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
-import type { CaptchaVerifier } from './domain/auth/captcha-port.js';
-import { PasswordHasher } from './domain/auth/password-hasher.js';
+import { PasswordHasher } from './adapters/password-hasher.js';
 import { identityGrpc } from './grpc/identity-grpc.js';
 import { authGrpc } from './grpc/auth-grpc.js';
 import { CaptchaStore } from './data/captcha-store.js';
@@ -26,25 +24,6 @@ import { startEmailWorker } from './events/email-worker.js';
 import { startSettingsCacheConsumer } from './events/settings-cache-consumer.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
-
-/** What every identity use case may depend on, built once at start. */
-export interface IdentityDependencies {
-  config: IdentityConfig;
-  logger: Logger;
-  pool: Pool;
-  redis: Redis;
-  kafka: KafkaClient;
-  producer: Producer;
-  tokens: TokenService;
-  sessions: SessionRegistry;
-  secrets: SecretBox;
-  settings: SettingsStore;
-  /** scrypt password hashing (auth area); cost from PASSWORD_HASH_N. */
-  passwords: PasswordHasher;
-  /** Captcha proof check (captcha area); when absent every required captcha is invalid (5303). */
-  captcha?: CaptchaVerifier;
-  version: string;
-}
 
 export interface StartedIdentity {
   dependencies: IdentityDependencies;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PasswordHasher } from '../src/domain/auth/password-hasher.js';
+import { PasswordHasher } from '../src/adapters/password-hasher.js';
 import {
   captchaProof,
   login,

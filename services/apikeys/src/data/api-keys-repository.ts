@@ -53,27 +53,30 @@ export async function insertKey(db: Db, key: NewKeyRow): Promise<string> {
   return rows[0]!.id;
 }
 
-/** Replaces one kind of binding when given (undefined leaves it as it is). */
+const BINDINGS = {
+  agents: { table: 'api_key_agents', column: 'agent_id' },
+  workflows: { table: 'api_key_workflows', column: 'workflow_id' },
+} as const;
+
+async function replaceBinding(db: Db, kind: keyof typeof BINDINGS, keyId: string, ids: string[]) {
+  const { table, column } = BINDINGS[kind];
+  await db.query(`DELETE FROM ${table} WHERE key_id = $1`, [keyId]);
+  if (ids.length === 0) return;
+  await db.query(
+    `INSERT INTO ${table} (key_id, ${column}) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
+    [keyId, ids],
+  );
+}
+
+/** Replaces one kind of binding when given (undefined leaves it as it is; `[]` clears it). */
 export async function replaceBindings(
   db: Db,
   keyId: string,
   agentIds: string[] | undefined,
   workflowIds: string[] | undefined,
 ): Promise<void> {
-  if (agentIds) {
-    await db.query('DELETE FROM api_key_agents WHERE key_id = $1', [keyId]);
-    await db.query(
-      'INSERT INTO api_key_agents (key_id, agent_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING',
-      [keyId, agentIds],
-    );
-  }
-  if (workflowIds) {
-    await db.query('DELETE FROM api_key_workflows WHERE key_id = $1', [keyId]);
-    await db.query(
-      'INSERT INTO api_key_workflows (key_id, workflow_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING',
-      [keyId, workflowIds],
-    );
-  }
+  if (agentIds) await replaceBinding(db, 'agents', keyId, agentIds);
+  if (workflowIds) await replaceBinding(db, 'workflows', keyId, workflowIds);
 }
 
 /** A key by id, restricted to one owner unless `ownerId` is null (global admins). */

@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { Pool, PoolClient } from '@platform/db';
 
 type Db = Pool | PoolClient;
@@ -6,17 +7,11 @@ export type KeyAuditAction =
   'api_key.create' | 'api_key.update' | 'api_key.activate' | 'api_key.deactivate' | 'api_key.delete';
 
 /** Where a change came from: the gateway's client ip and user agent, and the request id. */
-export interface KeyChangeOrigin {
-  ip: string;
-  userAgent: string;
-  requestId: string;
-}
-
 export interface KeyAuditEntry {
   keyId: string;
   action: KeyAuditAction;
   actorUserId: string;
-  origin: KeyChangeOrigin;
+  origin: RequestOrigin;
   /** Names and values of what changed; never the secret or its hash. */
   details: Record<string, unknown>;
 }

@@ -8,7 +8,7 @@ import {
   type ProcessedStore,
 } from '@platform/kafka';
 import { upsertAgent } from '../data/agent-directory-repository.js';
-import type { ApiKeysDependencies } from '../apikeys-service.js';
+import type { ApiKeysDependencies } from '../deps.js';
 
 /** Upserts are idempotent (latest `updated_at` wins), so redeliveries need no dedupe store. */
 const noDedupe: ProcessedStore = {

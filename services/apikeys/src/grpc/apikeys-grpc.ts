@@ -1,13 +1,12 @@
 import { apikeysV1 } from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
 import { BusinessError } from '@platform/errors';
-import { internalOnly, registration, type CallContext } from '@platform/grpc';
+import { internalOnly, readOrigin, registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
-import type { ApiKeysDependencies } from '../apikeys-service.js';
+import type { ApiKeysDependencies } from '../deps.js';
 import { checkApiKeyExpiration } from '../domain/expiry/check-api-key-expiration.js';
 import { deleteApiKey, setApiKeyActive, updateApiKey } from '../domain/keys/change-api-key.js';
 import { createApiKey } from '../domain/keys/create-api-key.js';
-import type { KeyChangeOrigin } from '../data/key-audit-repository.js';
 import { listApiKeyAudit } from '../domain/audit/list-key-audit.js';
 import { GLOBAL_ADMIN_PERMISSION, requireKeyManager } from '../domain/keys/key-rules.js';
 import { getApiKey, getApiKeyStats, listApiKeys } from '../domain/keys/read-api-keys.js';
@@ -16,10 +15,6 @@ import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.apikeys.v1.ApiKeysService';
 
-/** The audit origin of a change: what the gateway forwarded, and the call's request id. */
-function origin(forwarded: apikeysV1.CallerOrigin | undefined, context: CallContext): KeyChangeOrigin {
-  return { ip: forwarded?.ip ?? '', userAgent: forwarded?.user_agent ?? '', requestId: context.requestId };
-}
 
 /** Entry points of the apikeys service: thin handlers that decode, call a use case, encode. */
 export function apikeysGrpc(deps: ApiKeysDependencies) {
@@ -36,14 +31,14 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
         deps,
         requireKeyManager(context.principal, 'apikey:create'),
         request,
-        origin(request.origin, context),
+        readOrigin(request.origin, context),
       ),
     updateApiKey: (request, context) =>
       updateApiKey(
         deps,
         requireKeyManager(context.principal, 'apikey:update'),
         request,
-        origin(request.origin, context),
+        readOrigin(request.origin, context),
       ),
     setApiKeyActive: (request, context) =>
       setApiKeyActive(
@@ -51,14 +46,14 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
         requireKeyManager(context.principal, 'apikey:update'),
         request.id,
         request.is_active,
-        origin(request.origin, context),
+        readOrigin(request.origin, context),
       ),
     deleteApiKey: (request, context) =>
       deleteApiKey(
         deps,
         requireKeyManager(context.principal, 'apikey:delete'),
         request.id,
-        origin(request.origin, context),
+        readOrigin(request.origin, context),
       ),
     listApiKeyAudit: (request, { principal }) =>
       listApiKeyAudit(deps, requireKeyManager(principal, GLOBAL_ADMIN_PERMISSION), request),

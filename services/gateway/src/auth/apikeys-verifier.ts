@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PRINCIPAL_REVISION_TTL_SECONDS, principalRevisionKey } from '@platform/auth';
 import type { apikeysV1 } from '@platform/contracts';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import type { Principal, ServiceClient } from '@platform/grpc';
 import type { Redis } from 'ioredis';
 import type { ApiKeyCheck } from './api-key-check.js';
@@ -25,8 +25,7 @@ export interface ApiKeysVerifierOptions {
   now?: () => number;
 }
 
-const unavailable = (cause: unknown) =>
-  new BusinessError(ErrorCode.INTERNAL_ERROR, { msgKey: 'service_unavailable', httpStatus: 503, cause });
+const unavailable = (cause: unknown) => BusinessError.named('service_unavailable', { cause });
 
 /** A use is written to Redis at most this often per key and replica (last_used_at precision). */
 const USAGE_RECORD_INTERVAL_MS = 1_000;

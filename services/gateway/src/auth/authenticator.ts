@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { TokenError, type SessionRegistry, type TokenService } from '@platform/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { hasPermission, type Principal } from '@platform/grpc';
+import type { Principal } from '@platform/grpc';
+import { hasPermission } from '@platform/rbac';
 import type { AuthRequirement } from '../routes/route-definition.js';
 import type { ApiKeyCheck } from './api-key-check.js';
 
@@ -81,7 +82,7 @@ export class Authenticator {
       claims = await this.tokens.verify(token, 'access');
     } catch (error) {
       if (error instanceof TokenError) {
-        throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, { msgKey: 'token_invalid', httpStatus: 403 });
+        throw BusinessError.named('token_invalid');
       }
       throw error;
     }
@@ -90,22 +91,16 @@ export class Authenticator {
       .checkWithRevision(claims, randomUUID())
       .catch((error: unknown) => {
         // Fail closed: without the revocation list a logged-out token could pass.
-        throw new BusinessError(ErrorCode.INTERNAL_ERROR, {
-          msgKey: 'service_unavailable',
-          httpStatus: 503,
-          cause: error,
-        });
+        throw BusinessError.named('service_unavailable', { cause: error });
       });
-    if (state === 'revoked') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
-    if (state === 'superseded') {
-      throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'session_expired_new_login' });
-    }
+    if (state === 'revoked') throw BusinessError.named('token_revoked');
+    if (state === 'superseded') throw BusinessError.named('session_expired_new_login');
     const user = await this.principals.resolve(claims.sub, principalRevision);
     if (!user) throw new BusinessError(ErrorCode.INVALID_TOKEN);
     // An inactive user is told so (2004) even when the deactivation also ended the token.
     if (!user.is_active || user.approval_status !== 'approved')
       throw new BusinessError(ErrorCode.INACTIVE_USER);
-    if (state === 'ended') throw new BusinessError(ErrorCode.INVALID_TOKEN, { msgKey: 'token_revoked' });
+    if (state === 'ended') throw BusinessError.named('token_revoked');
     const { is_active: _active, approval_status: _approval, ...principal } = user;
     return { ...principal, auth_method: 'jwt' };
   }

@@ -85,6 +85,6 @@ export function toApiKeyCreated(created: apikeysV1.CreatedApiKey) {
   return { ...toState(key), key: created.key, user: toUser(key) };
 }
 
-export function toApiKeyUpdated(key: apikeysV1.ApiKeyRecord) {
+export function toApiKeyUpdated(key: apikeysV1.UpdatedApiKey) {
   return { id: key.id, name: key.name, is_active: key.is_active, updated_at: key.updated_at };
 }

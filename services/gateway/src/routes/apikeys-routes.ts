@@ -1,4 +1,4 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
@@ -17,20 +17,17 @@ import {
 import { defineRoute, type RouteContext } from './route-definition.js';
 import { pagingQuery, repeatable } from './validation.js';
 
-/** Spec: API-key management is for JWT users only (auth `user`; an API key gets 403 / 3000). */
-const SCOPES = ['chat', 'agent:read', 'workflow:execute', 'knowledge:read'] as const;
-const MAX_BINDINGS = 100;
 const INT32_MAX = 2_147_483_647;
 
 const name = z.string().trim().min(1).max(100);
-const scopes = z.array(z.enum(SCOPES)).min(1).max(SCOPES.length);
+const scopes = z.array(z.enum(API_KEY_RULES.scopes)).min(1).max(API_KEY_RULES.scopes.length);
 const rateLimit = z
   .number()
   .int()
   .min(0)
   .max(INT32_MAX)
   .describe('per minute, 0 = unlimited; never enforced');
-const ids = z.array(z.uuid()).max(MAX_BINDINGS);
+const ids = z.array(z.uuid()).max(API_KEY_RULES.maxBindings);
 const expiresAt = z.iso
   .datetime({ offset: true })
   .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
@@ -48,8 +45,8 @@ type ListQuery = z.infer<typeof listQuery>;
 const createBody = z
   .object({
     name,
-    scopes: scopes.default(['chat']),
-    rate_limit: rateLimit.default(1000),
+    scopes: scopes.default([...API_KEY_RULES.defaultScopes]),
+    rate_limit: rateLimit.default(API_KEY_RULES.defaultRateLimit),
     expires_at: expiresAt.optional(),
     agent_ids: ids.default([]),
     workflow_ids: ids.default([]),
@@ -68,6 +65,7 @@ const updateBody = z
   .strict();
 type UpdateBody = z.infer<typeof updateBody>;
 
+/** Spec: API-key management is for JWT users only (auth `user`; an API key gets 403 / 3000). */
 const base = { tags: ['api-keys'], auth: 'user' as const };
 
 /** Where a change came from, for the key's audit trail. */
@@ -175,7 +173,7 @@ export const apikeysRoutes = [
       ),
     present: toApiKeyCreated,
   }),
-  defineRoute<ServiceClients, KeyParams, undefined, UpdateBody, Key>({
+  defineRoute<ServiceClients, KeyParams, undefined, UpdateBody, apikeysV1.UpdatedApiKey>({
     ...base,
     method: 'put',
     path: '/api-keys/:key_id',

@@ -2,7 +2,7 @@ import type * as adminUsersV1 from '@platform/contracts/platform/identity/v1/adm
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
-import { paged } from './identity-route-schemas.js';
+import { paged, requestOrigin } from './identity-route-schemas.js';
 import { defineRoute, type RouteContext } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -68,7 +68,11 @@ function userAction(path: string, summary: string, rpc: Action) {
     params: userParams,
     response: adminUserSchema,
     invoke: ({ params }, { clients, principal, ip, userAgent }: RouteContext<ServiceClients>) =>
-      clients.adminUsers.call(rpc, { user_id: params.id, ip, user_agent: userAgent }, { principal }),
+      clients.adminUsers.call(
+        rpc,
+        { user_id: params.id, origin: requestOrigin({ ip, userAgent }) },
+        { principal },
+      ),
     present: toHttpAdminUser,
   });
 }
@@ -115,7 +119,7 @@ export const identityAdminUsersRoutes = [
     invoke: ({ params, body }, { clients, principal, ip, userAgent }) =>
       clients.adminUsers.call(
         'setUserRoles',
-        { user_id: params.id, role_ids: body.role_ids, ip, user_agent: userAgent },
+        { user_id: params.id, role_ids: body.role_ids, origin: requestOrigin({ ip, userAgent }) },
         { principal },
       ),
     present: toHttpAdminUser,

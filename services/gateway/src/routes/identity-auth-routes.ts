@@ -141,7 +141,7 @@ export const identityAuthRoutes = [
           locale: body.locale ?? '',
           terms_accepted: body.terms_accepted ?? false,
           ...captchaProof(body),
-          client: requestOrigin(context),
+          origin: requestOrigin(context),
         },
         { locale: context.locale },
       ),
@@ -174,7 +174,7 @@ export const identityAuthRoutes = [
           password: body.password,
           ...captchaProof(body),
           captcha_answer: body.captcha_answer ?? '',
-          client: requestOrigin(context),
+          origin: requestOrigin(context),
         },
         { locale: context.locale },
       ),
@@ -190,7 +190,7 @@ export const identityAuthRoutes = [
     invoke: (_input, context) =>
       context.clients.auth.call(
         'logout',
-        { token: context.credential ?? '', client: requestOrigin(context) },
+        { token: context.credential ?? '', origin: requestOrigin(context) },
         asCaller(context),
       ),
     present: () => null,
@@ -222,7 +222,7 @@ export const identityAuthRoutes = [
         {
           current_password: body.current_password,
           new_password: body.new_password,
-          client: requestOrigin(context),
+          origin: requestOrigin(context),
           token: context.credential ?? '',
         },
         asCaller(context),

@@ -82,9 +82,9 @@ type RoleChangeRequest<K extends 'createRole' | 'updateRole' | 'deleteRole'> = R
 function changeRole<K extends 'createRole' | 'updateRole' | 'deleteRole'>(
   context: RouteContext<ServiceClients>,
   rpc: K,
-  request: Omit<RoleChangeRequest<K>, 'ip' | 'user_agent'>,
+  request: Omit<RoleChangeRequest<K>, 'origin'>,
 ) {
-  const withOrigin = { ...request, ...requestOrigin(context) } as RoleChangeRequest<K>;
+  const withOrigin = { ...request, origin: requestOrigin(context) } as RoleChangeRequest<K>;
   return context.clients.roles.call(rpc, withOrigin, { principal: context.principal });
 }
 

@@ -31,7 +31,7 @@ export const paged = <T extends z.ZodType>(item: T) =>
     page_size: z.number().int(),
   });
 
-/** Where the request came from, as the identity RPCs take it (`client` / `origin`). */
+/** Who asked, as the identity RPCs take it (`platform.common.v1.RequestOrigin`). */
 export function requestOrigin(context: Pick<RouteContext<unknown>, 'ip' | 'userAgent'>) {
   return { ip: context.ip, user_agent: context.userAgent };
 }

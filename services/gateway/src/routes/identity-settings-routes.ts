@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 
 /** More than every setting and its `_set` echo; larger bodies are never legitimate. */
@@ -63,7 +64,7 @@ export const identitySettingsRoutes = [
     invoke: ({ body }, { clients, principal, ip, userAgent }) =>
       clients.settings.call(
         'updateSiteSettings',
-        { changes: body, ip, user_agent: userAgent },
+        { changes: body, origin: requestOrigin({ ip, userAgent }) },
         { principal },
       ),
     present: (view) => view.settings ?? {},

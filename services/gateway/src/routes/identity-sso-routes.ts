@@ -156,13 +156,13 @@ function completeLocation(r: ssoV1.CompleteSsoLoginResponse): string {
 type SsoChange = 'deleteConnection' | 'createProvider' | 'updateProvider' | 'deleteProvider';
 type SsoChangeRequest<K extends SsoChange> = RequestOf<(typeof ssoV1.SsoServiceService)[K]>;
 
-/** A change, sent as the caller with the request's origin (`client`) for the audit. */
+/** A change, sent as the caller with the request's origin for the audit. */
 function changeSso<K extends SsoChange>(
   context: RouteContext<ServiceClients>,
   rpc: K,
-  request: Omit<SsoChangeRequest<K>, 'client'>,
+  request: Omit<SsoChangeRequest<K>, 'origin'>,
 ) {
-  const withOrigin = { ...request, client: requestOrigin(context) } as SsoChangeRequest<K>;
+  const withOrigin = { ...request, origin: requestOrigin(context) } as SsoChangeRequest<K>;
   return context.clients.sso.call(rpc, withOrigin, asCaller(context));
 }
 
@@ -212,7 +212,7 @@ export const identitySsoRoutes = [
           {
             provider_name: params.provider_name,
             params: Object.fromEntries(forwarded),
-            client: requestOrigin(context),
+            origin: requestOrigin(context),
           },
           { locale: context.locale },
         );

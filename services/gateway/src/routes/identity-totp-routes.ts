@@ -2,6 +2,7 @@ import type * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 import { queryBool } from './validation.js';
 
@@ -57,7 +58,10 @@ export const identityTotpRoutes = [
     auth: 'public',
     response: z.object({ secret: z.string().describe('base32'), otpauth_url: z.string() }),
     invoke: (_input, { clients, unverifiedBearer, ip, userAgent }) =>
-      clients.totp.call('setupTotp', { credential: unverifiedBearer ?? '', ip, user_agent: userAgent }),
+      clients.totp.call('setupTotp', {
+        credential: unverifiedBearer ?? '',
+        origin: requestOrigin({ ip, userAgent }),
+      }),
   }),
   defineRoute<ServiceClients, undefined, undefined, CodeBody, totpV1.TotpEnabled>({
     method: 'post',
@@ -84,8 +88,7 @@ export const identityTotpRoutes = [
       clients.totp.call('enableTotp', {
         credential: unverifiedBearer ?? '',
         code: body.code,
-        ip,
-        user_agent: userAgent,
+        origin: requestOrigin({ ip, userAgent }),
       }),
     present: (enabled) => ({
       backup_codes: enabled.backup_codes,
@@ -102,7 +105,11 @@ export const identityTotpRoutes = [
     body: codeBody,
     response: z.null(),
     invoke: ({ body }, { clients, principal, ip, userAgent }) =>
-      clients.totp.call('disableTotp', { code: body.code, ip, user_agent: userAgent }, { principal }),
+      clients.totp.call(
+        'disableTotp',
+        { code: body.code, origin: requestOrigin({ ip, userAgent }) },
+        { principal },
+      ),
     present: () => null,
   }),
   defineRoute<ServiceClients, undefined, undefined, CodeBody, totpV1.BackupCodes>({
@@ -117,7 +124,7 @@ export const identityTotpRoutes = [
     invoke: ({ body }, { clients, principal, ip, userAgent }) =>
       clients.totp.call(
         'regenerateBackupCodes',
-        { code: body.code, ip, user_agent: userAgent },
+        { code: body.code, origin: requestOrigin({ ip, userAgent }) },
         { principal },
       ),
   }),
@@ -152,8 +159,7 @@ export const identityTotpRoutes = [
         temp_token: body.temp_token,
         code: body.code,
         is_backup_code: body.is_backup_code,
-        ip,
-        user_agent: userAgent,
+        origin: requestOrigin({ ip, userAgent }),
       }),
     present: presentSession,
   }),

@@ -2,7 +2,9 @@ import type { Pool, PoolClient } from '@platform/db';
 
 type Db = Pool | PoolClient;
 
-export type TeamRole = 'OWNER' | 'ADMIN' | 'MEMBER';
+import type { TeamRole } from '@platform/rbac';
+
+export type { TeamRole };
 
 export interface TeamRow {
   id: string;

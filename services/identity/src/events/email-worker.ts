@@ -1,6 +1,6 @@
 import { ensureTopics, NonRetryableError, TaskWorker, type TaskMeta } from '@platform/kafka';
-import nodemailer from 'nodemailer';
-import type { IdentityDependencies } from '../identity-service.js';
+import { sendSmtpMail } from '../adapters/smtp-mailer.js';
+import type { IdentityDependencies } from '../deps.js';
 import { EMAIL_SEND_TASK, type EmailTaskArgs } from '../domain/verification/email-task.js';
 import { isSmtpReady, mailSender, smtpTransportOptions } from '../domain/verification/smtp-settings.js';
 
@@ -31,24 +31,7 @@ export async function sendQueuedEmail(
   const args = parseArgs(rawArgs);
   const settings = await deps.settings.current();
   if (!isSmtpReady(settings)) throw new NonRetryableError('SMTP is disabled or not configured');
-  const transport = nodemailer.createTransport({
-    ...smtpTransportOptions(settings),
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
-  try {
-    await transport.sendMail({
-      from: mailSender(settings),
-      to: args.to,
-      subject: args.subject,
-      text: args.text,
-      ...(args.html ? { html: args.html } : {}),
-      headers: { 'Content-Language': args.locale },
-    });
-  } finally {
-    transport.close();
-  }
+  await sendSmtpMail(smtpTransportOptions(settings), { ...args, from: mailSender(settings) });
   deps.logger.info(
     { task_id: meta.id, attempt: meta.attempt, recipient_domain: args.to.split('@').pop() },
     'email sent',

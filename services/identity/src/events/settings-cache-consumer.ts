@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { runConsumer, Topics, type ConsumerHandle, type ProcessedStore } from '@platform/kafka';
 import { SETTINGS_CHANGED } from '../domain/settings/update-site-settings.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 /** Cache drops are idempotent, so redeliveries need no dedupe store (and no Redis keys per replica). */
 const noDedupe: ProcessedStore = {

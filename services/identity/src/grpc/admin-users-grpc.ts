@@ -1,5 +1,5 @@
 import * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
-import { registration, type CallContext } from '@platform/grpc';
+import { readOrigin, registration, type CallContext, type ForwardedOrigin } from '@platform/grpc';
 import { listUsers } from '../data/admin-users-repository.js';
 import {
   toAdminUserRecord,
@@ -16,20 +16,18 @@ import {
 import { setUserRoles } from '../domain/admin-users/set-user-roles.js';
 import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const ADMIN_USERS_SERVICE_NAME = 'platform.identity.v1.AdminUsersService';
 
 function adminAction(
-  request: { user_id: string; ip: string; user_agent: string },
+  request: { user_id: string; origin?: ForwardedOrigin | undefined },
   context: CallContext,
 ): AdminAction {
   return {
     actor: requirePermission(context.principal, USERS_UPDATE_PERMISSION),
     userId: request.user_id,
-    ip: request.ip,
-    userAgent: request.user_agent,
-    requestId: context.requestId,
+    ...readOrigin(request.origin, context),
   };
 }
 

@@ -1,12 +1,11 @@
 import * as authV1 from '@platform/contracts/platform/identity/v1/auth';
-import { registration } from '@platform/grpc';
+import { readOrigin, registration } from '@platform/grpc';
 import { changePassword } from '../domain/auth/change-password.js';
 import { getCurrentUser } from '../domain/auth/get-current-user.js';
 import { loginWithPassword } from '../domain/auth/login-with-password.js';
 import { logout } from '../domain/auth/logout.js';
 import { registerUser } from '../domain/auth/register-user.js';
-import type { IdentityDependencies } from '../identity-service.js';
-import { callMeta } from './call-origin.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const AUTH_SERVICE_NAME = 'platform.identity.v1.AuthService';
 
@@ -25,7 +24,7 @@ export function authGrpc(deps: IdentityDependencies) {
           captchaId: request.captcha_id,
           captchaToken: request.captcha_token,
         },
-        callMeta(request.client, context),
+        readOrigin(request.origin, context),
       ),
     loginWithPassword: (request, context) =>
       loginWithPassword(
@@ -37,10 +36,10 @@ export function authGrpc(deps: IdentityDependencies) {
           captchaToken: request.captcha_token,
           captchaAnswer: request.captcha_answer,
         },
-        callMeta(request.client, context),
+        readOrigin(request.origin, context),
       ),
     logout: async (request, context) => {
-      await logout(deps, request.token, callMeta(request.client, context));
+      await logout(deps, request.token, readOrigin(request.origin, context));
       return {};
     },
     getCurrentUser: (_request, context) => getCurrentUser(deps, context.principal),
@@ -53,7 +52,7 @@ export function authGrpc(deps: IdentityDependencies) {
           newPassword: request.new_password,
           token: request.token,
         },
-        callMeta(request.client, context),
+        readOrigin(request.origin, context),
       );
       return {};
     },

@@ -3,7 +3,7 @@ import { registration } from '@platform/grpc';
 import type { CaptchaStore } from '../data/captcha-store.js';
 import { createCaptcha } from '../domain/captcha/create-captcha.js';
 import { submitCaptchaClick } from '../domain/captcha/submit-captcha-click.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const CAPTCHA_SERVICE_NAME = 'platform.identity.v1.CaptchaService';
 

@@ -4,7 +4,7 @@ import { internalOnly, registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
 import { getPrincipal } from '../domain/principals/get-principal.js';
 import { findUserSummaries } from '../data/user-summary-repository.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.identity.v1.IdentityService';

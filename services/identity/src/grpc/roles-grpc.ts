@@ -1,12 +1,12 @@
 import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
-import { registration } from '@platform/grpc';
+import { readOrigin, registration } from '@platform/grpc';
 import { listPermissions, listRoles } from '../data/roles-repository.js';
 import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
 import { createRole, deleteRole, updateRole } from '../domain/roles/manage-roles.js';
 import { ROLE_MANAGE_PERMISSION, ROLE_READ_PERMISSION, toRoleRecord } from '../domain/roles/role-rules.js';
 import { invalidatePrincipals } from '../domain/admin-users/principal-changes.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const ROLES_SERVICE_NAME = 'platform.identity.v1.RolesService';
 
@@ -31,7 +31,7 @@ export function rolesGrpc(deps: IdentityDependencies) {
         pool,
         actor,
         { name: request.name, description: request.description, permissions: request.permissions },
-        { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+        readOrigin(request.origin, context),
       );
     },
     updateRole: async (request, context) => {
@@ -45,17 +45,13 @@ export function rolesGrpc(deps: IdentityDependencies) {
           description: request.description,
           permissions: request.replace_permissions ? request.permissions : undefined,
         },
-        { ip: request.ip, userAgent: request.user_agent, requestId: context.requestId },
+        readOrigin(request.origin, context),
         (userIds) => invalidatePrincipals(deps, userIds),
       );
     },
     deleteRole: async (request, context) => {
       const actor = requirePermission(context.principal, ROLE_MANAGE_PERMISSION);
-      return deleteRole(pool, actor, request.id, {
-        ip: request.ip,
-        userAgent: request.user_agent,
-        requestId: context.requestId,
-      });
+      return deleteRole(pool, actor, request.id, readOrigin(request.origin, context));
     },
   });
 }

@@ -1,9 +1,9 @@
 import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
-import { internalOnly, registration } from '@platform/grpc';
+import { internalOnly, readOrigin, registration } from '@platform/grpc';
 import { adminSettingsView, effectiveSettings } from '../domain/settings/admin-settings-view.js';
 import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SETTINGS_SERVICE_NAME = 'platform.identity.v1.SettingsService';
@@ -20,9 +20,7 @@ export function settingsGrpc(deps: IdentityDependencies) {
       return updateSiteSettings(deps, {
         changes: request.changes ?? {},
         actorUserId: actor.user_id,
-        ip: request.ip,
-        userAgent: request.user_agent,
-        requestId: context.requestId,
+        ...readOrigin(request.origin, context),
       });
     },
     // Internal: no principal, a service token (INTERNAL_CALLERS); never routed by the gateway.

@@ -1,5 +1,5 @@
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
-import { registration } from '@platform/grpc';
+import { readOrigin, registration } from '@platform/grpc';
 import { requirePermission, requirePrincipal } from '../domain/rbac/require-principal.js';
 import {
   createSsoProvider,
@@ -7,19 +7,18 @@ import {
   listSsoProviders,
   updateSsoProvider,
 } from '../domain/sso/manage-sso-providers.js';
-import { OidcConfigurations } from '../domain/sso/oidc-client.js';
+import { OidcConfigurations } from '../adapters/oidc-client.js';
 import type { SsoDeps } from '../domain/sso/sso-context.js';
 import { deleteMyConnection, listMyConnections } from '../domain/sso/sso-connections.js';
 import { completeUrl } from '../domain/sso/sso-provider-view.js';
 import { completeSsoLogin, listPublicProviders, startSsoLogin } from '../domain/sso/sso-sign-in.js';
-import type { IdentityDependencies } from '../identity-service.js';
-import { callMeta, callOrigin } from './call-origin.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const SSO_SERVICE_NAME = 'platform.identity.v1.SsoService';
 const READ = 'admin:settings:read';
 const UPDATE = 'admin:settings:update';
 
-type ProviderFieldsOf = Omit<ssoV1.UpdateSsoProviderRequest, 'id' | 'replace_scopes' | 'scopes' | 'client'>;
+type ProviderFieldsOf = Omit<ssoV1.UpdateSsoProviderRequest, 'id' | 'replace_scopes' | 'scopes' | 'origin'>;
 
 /** The provider fields of a create or update request, in the order the audit lists them. */
 function providerInput<R extends ProviderFieldsOf, S extends string[] | undefined>(
@@ -52,7 +51,7 @@ export function ssoGrpc(identity: IdentityDependencies) {
         deps,
         request.provider_name,
         request.params,
-        callMeta(request.client, context),
+        readOrigin(request.origin, context),
       ),
       complete_url: completeUrl(deps),
     }),
@@ -64,7 +63,7 @@ export function ssoGrpc(identity: IdentityDependencies) {
         deps,
         requirePrincipal(context.principal),
         request.connection_id,
-        callOrigin(request.client, context),
+        readOrigin(request.origin, context),
       ),
     listProviders: async (_request, context) => {
       requirePermission(context.principal, READ);
@@ -75,7 +74,7 @@ export function ssoGrpc(identity: IdentityDependencies) {
         deps,
         requirePermission(context.principal, UPDATE),
         providerInput(request, request.scopes),
-        callOrigin(request.client, context),
+        readOrigin(request.origin, context),
       ),
     updateProvider: (request, context) =>
       updateSsoProvider(
@@ -83,14 +82,14 @@ export function ssoGrpc(identity: IdentityDependencies) {
         requirePermission(context.principal, UPDATE),
         request.id,
         providerInput(request, request.replace_scopes ? request.scopes : undefined),
-        callOrigin(request.client, context),
+        readOrigin(request.origin, context),
       ),
     deleteProvider: (request, context) =>
       deleteSsoProvider(
         deps,
         requirePermission(context.principal, UPDATE),
         request.id,
-        callOrigin(request.client, context),
+        readOrigin(request.origin, context),
       ),
   });
 }

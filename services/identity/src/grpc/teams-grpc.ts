@@ -14,7 +14,7 @@ import {
   listVisibleTeams,
   transferOwnership,
 } from '../domain/teams/team-lifecycle.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 
 export const TEAMS_SERVICE_NAME = 'platform.identity.v1.TeamsService';
 

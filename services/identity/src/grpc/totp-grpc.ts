@@ -1,23 +1,17 @@
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
-import type { CallContext } from '@platform/grpc';
+import { readOrigin } from '@platform/grpc';
 import { registration } from '@platform/grpc';
 import type { IssuedSession } from '../domain/auth/issue-session.js';
-import type { IdentityDependencies } from '../identity-service.js';
+import type { IdentityDependencies } from '../deps.js';
 import { requirePrincipal } from '../domain/rbac/require-principal.js';
 import { enableTotp } from '../domain/totp/enable-totp.js';
 import { disableTotp, getTotpStatus, regenerateBackupCodes } from '../domain/totp/manage-totp.js';
 import { setupTotp } from '../domain/totp/setup-totp.js';
-import type { TotpDeps, TotpRequestMeta } from '../domain/totp/totp-context.js';
+import type { TotpDeps } from '../domain/totp/totp-context.js';
 import { TotpThrottle } from '../domain/totp/totp-throttle.js';
 import { verifyTotpLogin } from '../domain/totp/verify-totp-login.js';
 
 export const TOTP_SERVICE_NAME = 'platform.identity.v1.TotpService';
-
-const meta = (request: { ip: string; user_agent: string }, context: CallContext): TotpRequestMeta => ({
-  ip: request.ip,
-  userAgent: request.user_agent,
-  requestId: context.requestId,
-});
 
 function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
   return {
@@ -32,12 +26,12 @@ function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
 export function totpGrpc(identity: IdentityDependencies) {
   const deps: TotpDeps = { ...identity, throttle: new TotpThrottle(identity.redis) };
   return registration(TOTP_SERVICE_NAME, totpV1.TotpServiceService, {
-    setupTotp: (request, context) => setupTotp(deps, request.credential, meta(request, context)),
+    setupTotp: (request, context) => setupTotp(deps, request.credential, readOrigin(request.origin, context)),
     enableTotp: async (request, context) => {
       const enabled = await enableTotp(
         deps,
         { credential: request.credential, code: request.code },
-        meta(request, context),
+        readOrigin(request.origin, context),
       );
       return {
         backup_codes: enabled.backup_codes,
@@ -46,13 +40,18 @@ export function totpGrpc(identity: IdentityDependencies) {
     },
     disableTotp: async (request, context) => {
       const caller = requirePrincipal(context.principal);
-      await disableTotp(deps, caller.user_id, request.code, meta(request, context));
+      await disableTotp(deps, caller.user_id, request.code, readOrigin(request.origin, context));
       return {};
     },
     regenerateBackupCodes: async (request, context) => {
       const caller = requirePrincipal(context.principal);
       return {
-        backup_codes: await regenerateBackupCodes(deps, caller.user_id, request.code, meta(request, context)),
+        backup_codes: await regenerateBackupCodes(
+          deps,
+          caller.user_id,
+          request.code,
+          readOrigin(request.origin, context),
+        ),
       };
     },
     getTotpStatus: (_request, context) => getTotpStatus(deps, requirePrincipal(context.principal).user_id),
@@ -61,7 +60,7 @@ export function totpGrpc(identity: IdentityDependencies) {
         await verifyTotpLogin(
           deps,
           { tempToken: request.temp_token, code: request.code, isBackupCode: request.is_backup_code },
-          meta(request, context),
+          readOrigin(request.origin, context),
         ),
       ),
   });

@@ -7,7 +7,7 @@ import {
   findExpiryCandidates,
   type ExpiryCandidate,
 } from '../../data/expiry-notices-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { calendarDaysBetween, localDate } from './local-calendar.js';
 
 export const EXPIRY_TASK = 'tasks.check_api_key_expiration';

@@ -1,5 +1,5 @@
 import { RedisLock } from '@platform/redis';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { checkApiKeyExpiration, EXPIRY_TASK } from './check-api-key-expiration.js';
 import { localDate, nextLocalTime } from './local-calendar.js';
 

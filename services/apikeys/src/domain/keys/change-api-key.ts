@@ -9,11 +9,12 @@ import {
   replaceBindings,
   updateKey,
 } from '../../data/api-keys-repository.js';
-import { writeKeyAudit, type KeyChangeOrigin } from '../../data/key-audit-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { RequestOrigin } from '@platform/grpc';
+import { writeKeyAudit } from '../../data/key-audit-repository.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { checkKeyInput } from './create-api-key.js';
 import { ownerScope } from './key-rules.js';
-import { toRecord } from './key-views.js';
+import { toOwnFields } from './key-views.js';
 
 /**
  * Every change drops the key's verification revision after the commit and before answering, so
@@ -52,8 +53,8 @@ export async function updateApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   request: apikeysV1.UpdateApiKeyRequest,
-  origin: KeyChangeOrigin,
-): Promise<apikeysV1.ApiKeyRecord> {
+  origin: RequestOrigin,
+): Promise<apikeysV1.UpdatedApiKey> {
   const scopes = request.scopes ? [...new Set(request.scopes.values)] : undefined;
   if (scopes && scopes.length === 0) {
     throw BusinessError.validation({ scopes: ['must not be empty'] }, { httpStatus: 400 });
@@ -87,7 +88,8 @@ export async function updateApiKey(
     }),
   );
   if (!found) throw new BusinessError(ErrorCode.NOT_FOUND);
-  return toRecord(deps, (await findKey(deps.pool, request.id, null))!);
+  const row = (await findKey(deps.pool, request.id, null))!;
+  return { id: row.id, name: row.name, is_active: row.is_active, updated_at: row.updated_at.toISOString() };
 }
 
 export async function setApiKeyActive(
@@ -95,7 +97,7 @@ export async function setApiKeyActive(
   caller: Principal,
   id: string,
   isActive: boolean,
-  origin: KeyChangeOrigin,
+  origin: RequestOrigin,
 ): Promise<apikeysV1.ApiKeyRecord> {
   const found = await withRevisionDropped(deps, caller, id, () =>
     withTransaction(deps.pool, async (tx) => {
@@ -111,7 +113,7 @@ export async function setApiKeyActive(
     }),
   );
   if (!found) throw new BusinessError(ErrorCode.NOT_FOUND);
-  return toRecord(deps, (await findKey(deps.pool, id, null))!);
+  return toOwnFields((await findKey(deps.pool, id, null))!);
 }
 
 /** Delete = revoke: irreversible, the key fails on the next request. */
@@ -119,7 +121,7 @@ export async function deleteApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   id: string,
-  origin: KeyChangeOrigin,
+  origin: RequestOrigin,
 ): Promise<apikeysV1.DeleteApiKeyResponse> {
   const found = await withRevisionDropped(deps, caller, id, () =>
     withTransaction(deps.pool, async (tx) => {

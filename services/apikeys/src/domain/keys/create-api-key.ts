@@ -1,15 +1,17 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
 import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, insertKey, replaceBindings } from '../../data/api-keys-repository.js';
-import { writeKeyAudit, type KeyChangeOrigin } from '../../data/key-audit-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { RequestOrigin } from '@platform/grpc';
+import { writeKeyAudit } from '../../data/key-audit-repository.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { generateKey } from './key-format.js';
-import { API_KEY_SCOPES, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES, MAX_BINDINGS } from './key-rules.js';
-import { toRecord } from './key-views.js';
+import { toOwnFields } from './key-views.js';
 
 const UNIQUE_VIOLATION = '23505';
+
+const nonEmpty = (ids: string[]) => (ids.length > 0 ? ids : undefined);
 
 /** The gateway validated the shape already; these re-checks guard calls that bypass the edge. */
 export function checkKeyInput(input: {
@@ -23,14 +25,15 @@ export function checkKeyInput(input: {
   if (input.name !== undefined && (input.name.trim().length < 1 || input.name.length > 100)) {
     errors.name = ['must be 1-100 characters'];
   }
-  if (input.scopes?.some((s) => !(API_KEY_SCOPES as readonly string[]).includes(s))) {
-    errors.scopes = [`allowed values: ${API_KEY_SCOPES.join(', ')}`];
+  if (input.scopes?.some((s) => !(API_KEY_RULES.scopes as readonly string[]).includes(s))) {
+    errors.scopes = [`allowed values: ${API_KEY_RULES.scopes.join(', ')}`];
   }
   if (input.rateLimit !== undefined && (!Number.isInteger(input.rateLimit) || input.rateLimit < 0)) {
     errors.rate_limit = ['must be an integer >= 0'];
   }
-  if ((input.agentIds?.length ?? 0) > MAX_BINDINGS) errors.agent_ids = [`at most ${MAX_BINDINGS}`];
-  if ((input.workflowIds?.length ?? 0) > MAX_BINDINGS) errors.workflow_ids = [`at most ${MAX_BINDINGS}`];
+  const max = API_KEY_RULES.maxBindings;
+  if ((input.agentIds?.length ?? 0) > max) errors.agent_ids = [`at most ${max}`];
+  if ((input.workflowIds?.length ?? 0) > max) errors.workflow_ids = [`at most ${max}`];
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
 }
 
@@ -42,9 +45,9 @@ export async function createApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
   request: apikeysV1.CreateApiKeyRequest,
-  origin: KeyChangeOrigin,
+  origin: RequestOrigin,
 ): Promise<apikeysV1.CreatedApiKey> {
-  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : DEFAULT_SCOPES;
+  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : [...API_KEY_RULES.defaultScopes];
   checkKeyInput({
     name: request.name,
     scopes,
@@ -66,10 +69,11 @@ export async function createApiKey(
           keyPrefix: fresh.prefix,
           keyHash: fresh.hash,
           scopes,
-          rateLimit: request.rate_limit ?? DEFAULT_RATE_LIMIT,
+          rateLimit: request.rate_limit ?? API_KEY_RULES.defaultRateLimit,
           expiresAt,
         });
-        await replaceBindings(tx, keyId, request.agent_ids, request.workflow_ids);
+        // A new key has no bindings to replace: only non-empty lists are written.
+        await replaceBindings(tx, keyId, nonEmpty(request.agent_ids), nonEmpty(request.workflow_ids));
         await writeKeyAudit(tx, {
           keyId,
           action: 'api_key.create',
@@ -86,8 +90,8 @@ export async function createApiKey(
         });
         return keyId;
       });
-      const row = await findKey(deps.pool, id, null);
-      const record = await toRecord(deps, row!);
+      // The owner is the caller: the username comes from the principal, not from identity.
+      const record = toOwnFields((await findKey(deps.pool, id, null))!, caller.username);
       deps.logger.info({ api_key_id: id, key_prefix: fresh.prefix }, 'api key created');
       return { api_key: record, key: fresh.key };
     } catch (error) {

@@ -1,24 +1,6 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { hasPermission, type Principal } from '@platform/grpc';
-
-/** The spec's scope values; a key carries a non-empty subset (default `["chat"]`). */
-export const API_KEY_SCOPES = ['chat', 'agent:read', 'workflow:execute', 'knowledge:read'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-export const DEFAULT_SCOPES: ApiKeyScope[] = ['chat'];
-export const DEFAULT_RATE_LIMIT = 1000;
-/** Bindings per kind (agents, workflows) on one key. */
-export const MAX_BINDINGS = 100;
-
-export const GLOBAL_ADMIN_PERMISSION = 'admin:dashboard:access';
-
-/** The platform's global-admin rule: superuser, or a role granting `admin:dashboard:access` or `*`. */
-export function isGlobalAdmin(principal: Principal): boolean {
-  return (
-    principal.is_superuser ||
-    principal.permissions.includes('*') ||
-    principal.permissions.includes(GLOBAL_ADMIN_PERMISSION)
-  );
-}
+import type { Principal } from '@platform/grpc';
+import { hasPermission, isGlobalAdmin } from '@platform/rbac';
 
 /**
  * Key management is for JWT users with the permission; the gateway checks it first, the service

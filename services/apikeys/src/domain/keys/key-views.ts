@@ -1,7 +1,7 @@
 import type { apikeysV1 } from '@platform/contracts';
 import { findAgents } from '../../data/agent-directory-repository.js';
 import type { ApiKeyRow } from '../../data/api-keys-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 
 type ViewDeps = Pick<ApiKeysDependencies, 'pool' | 'users' | 'lastUsed' | 'logger'>;
 
@@ -52,4 +52,27 @@ export async function toRecords(deps: ViewDeps, rows: ApiKeyRow[]): Promise<apik
 
 export async function toRecord(deps: ViewDeps, row: ApiKeyRow): Promise<apikeysV1.ApiKeyRecord> {
   return (await toRecords(deps, [row]))[0]!;
+}
+
+/**
+ * A row → the key's own fields, with no lookups: for the routes that show neither agents nor the
+ * last use (create, activate/deactivate). `username` is the owner's when the caller is the owner.
+ */
+export function toOwnFields(row: ApiKeyRow, username = ''): apikeysV1.ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    key_prefix: row.key_prefix,
+    user_id: row.user_id,
+    user: { id: row.user_id, username },
+    scopes: row.scopes,
+    rate_limit: row.rate_limit,
+    is_active: row.is_active,
+    last_used_at: '',
+    expires_at: iso(row.expires_at),
+    agents: [],
+    workflows: [],
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
 }

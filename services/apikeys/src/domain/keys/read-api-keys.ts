@@ -2,8 +2,9 @@ import type { apikeysV1 } from '@platform/contracts';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, keyStats, listKeys, type KeyStatus } from '../../data/api-keys-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
-import { isGlobalAdmin, ownerScope } from './key-rules.js';
+import type { ApiKeysDependencies } from '../../deps.js';
+import { isGlobalAdmin } from '@platform/rbac';
+import { ownerScope } from './key-rules.js';
 import { toRecord, toRecords } from './key-views.js';
 
 const STATUSES: readonly string[] = ['active', 'inactive', 'expired'];

@@ -1,7 +1,7 @@
 import type { apikeysV1 } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import { findByPrefix } from '../../data/api-keys-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
+import type { ApiKeysDependencies } from '../../deps.js';
 import { keyMatchesHash, keyPrefixOf } from './key-format.js';
 
 /**

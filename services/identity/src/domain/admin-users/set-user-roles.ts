@@ -4,8 +4,9 @@ import { findAdminUser, replaceUserRoles, userHoldsEverything } from '../../data
 import { writeAudit } from '../../data/audit-repository.js';
 import { findRolesByIds } from '../../data/roles-repository.js';
 import { publishDomainEvent } from '../../events/publish-events.js';
-import type { IdentityDependencies } from '../../identity-service.js';
-import { canGrantEverything, isUuid } from '../roles/role-rules.js';
+import type { IdentityDependencies } from '../../deps.js';
+import { holdsEverything } from '@platform/rbac';
+import { isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import type { AdminAction } from './change-user-status.js';
 import { invalidatePrincipals } from './principal-changes.js';
@@ -28,7 +29,7 @@ export async function setUserRoles(deps: IdentityDependencies, action: AdminActi
     }
     const grantsEverything = found.some((role) => role.grants_all);
     const touchesEverything = grantsEverything || (await userHoldsEverything(client, user.id));
-    if ((user.is_superuser || touchesEverything) && !canGrantEverything(action.actor)) {
+    if ((user.is_superuser || touchesEverything) && !holdsEverything(action.actor)) {
       throw BusinessError.named('insufficient_privileges');
     }
     await replaceUserRoles(client, user.id, wanted);

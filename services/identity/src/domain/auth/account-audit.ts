@@ -1,5 +1,6 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 
 /** Writes one audit row about an account acting on itself. */
 export type AccountAudit = (action: string, details: Record<string, unknown>) => Promise<void>;
@@ -11,7 +12,7 @@ export type AccountAudit = (action: string, details: Record<string, unknown>) =>
 export function accountAudit(
   deps: Pick<AuthDeps, 'pool'>,
   accountId: string,
-  meta: RequestMeta,
+  meta: RequestOrigin,
   extra: Record<string, unknown> = {},
 ): AccountAudit {
   return (action, details) =>

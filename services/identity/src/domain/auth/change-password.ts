@@ -1,6 +1,6 @@
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import type { Principal } from '@platform/grpc';
+import type { Principal, RequestOrigin } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import {
   findAccountById,
@@ -13,8 +13,9 @@ import { notifyUser } from '../../events/publish-events.js';
 import { endUserSessions } from '../admin-users/principal-changes.js';
 import { requirePrincipal } from '../rbac/require-principal.js';
 import type { SiteSettings } from '../settings/site-settings.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { passwordChangeReason } from './issue-session.js';
+import { lockSecondsLeft, remainingAttempts } from './login-rules.js';
 import { assertPasswordPolicy } from './password-policy.js';
 
 const HOUR_MS = 3_600_000;
@@ -54,11 +55,9 @@ async function checkCurrentPassword(
   if ('lockedSeconds' in place) throw locked(place.lockedSeconds);
   if (!(await deps.passwords.verify(currentPassword, passwordHash))) {
     const { failedAttempts, lockedUntil } = await settleFailedLogin(deps.pool, userId, max, minutes);
-    if (lockedUntil) throw locked(Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
-    throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
-      msgKey: 'current_password_incorrect',
-      httpStatus: 400,
-      data: { remaining_attempts: Math.max(0, max - failedAttempts) },
+    if (lockedUntil) throw locked(lockSecondsLeft(lockedUntil, Date.now()));
+    throw BusinessError.named('current_password_incorrect', {
+      data: { remaining_attempts: remainingAttempts(max, failedAttempts) },
     });
   }
   const lockedSeconds = await settleSuccessfulLogin(deps.pool, userId, place.slot);
@@ -78,7 +77,7 @@ export async function changePassword(
   deps: AuthDeps,
   principal: Principal | undefined,
   input: ChangePasswordInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<void> {
   const caller = requirePrincipal(principal);
   const account = await findAccountById(deps.pool, caller.user_id);

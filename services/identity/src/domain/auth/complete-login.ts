@@ -1,10 +1,12 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { AccountRow } from '../../data/auth-account-repository.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit } from './account-audit.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { issueSession, type SessionUser } from './issue-session.js';
+import { loginOutcome } from './login-rules.js';
 
 export const TOTP_CHALLENGE_SECONDS = 300;
 export const TOTP_ENROLLMENT_SECONDS = 1800;
@@ -29,33 +31,34 @@ export async function completeLogin(
   deps: AuthDeps,
   account: AccountRow,
   settings: SiteSettings,
-  meta: RequestMeta,
+  meta: RequestOrigin,
   method: string,
   sessionUser: SessionUser = account,
 ): Promise<LoginResult> {
   const audit = accountAudit(deps, account.id, meta, { method });
+  const outcome = loginOutcome(account, settings);
   // 4: inactive or pending
-  if (account.approval_status !== 'approved') {
+  if (outcome === 'pending_approval') {
     await audit('login.failure', { reason: 'pending_approval' });
-    throw new BusinessError(ErrorCode.INACTIVE_USER, { msgKey: 'account_pending_approval', httpStatus: 400 });
+    throw BusinessError.named('account_pending_approval');
   }
-  if (!account.is_active) {
+  if (outcome === 'inactive') {
     await audit('login.failure', { reason: 'inactive' });
     throw new BusinessError(ErrorCode.INACTIVE_USER, { httpStatus: 400 });
   }
   // 5, 6: two-factor
-  if (account.totp_enabled) {
+  if (outcome === 'totp_challenge') {
     const { token } = await deps.tokens.issue(account.id, 'totp_challenge', TOTP_CHALLENGE_SECONDS);
     await audit('login.totp_challenge', {});
     return { ...EMPTY_LOGIN_RESULT, requires_totp: true, temp_token: token };
   }
-  if (settings.require_totp) {
+  if (outcome === 'totp_enrollment') {
     const { token } = await deps.tokens.issue(account.id, 'totp_enrollment', TOTP_ENROLLMENT_SECONDS);
     await audit('login.totp_enrollment_required', {});
     return { ...EMPTY_LOGIN_RESULT, requires_totp_setup: true, temp_token: token };
   }
   // 7: email verification (superusers excepted)
-  if (settings.email_verification && !account.email_verified && !account.is_superuser) {
+  if (outcome === 'email_not_verified') {
     await audit('login.failure', { reason: 'email_not_verified' });
     throw new BusinessError(ErrorCode.EMAIL_NOT_VERIFIED, { data: { email: account.email } });
   }

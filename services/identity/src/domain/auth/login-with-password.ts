@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -12,9 +13,10 @@ import {
 import { notifyUser } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit, type AccountAudit } from './account-audit.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { completeLogin } from './complete-login.js';
+import { lockSecondsLeft, remainingAttempts } from './login-rules.js';
 import { reserveUnknownLogin, settleUnknownLogin } from './unknown-login-attempts.js';
 
 export interface PasswordLoginInput {
@@ -29,10 +31,10 @@ export interface PasswordLoginInput {
 
 const locked = (seconds: number) =>
   new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
-const wrongPassword = (remaining: number) =>
+const wrongPassword = (maxAttempts: number, failedAttempts: number) =>
   new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
     httpStatus: 400,
-    data: { remaining_attempts: Math.max(0, remaining) },
+    data: { remaining_attempts: remainingAttempts(maxAttempts, failedAttempts) },
   });
 
 /**
@@ -45,7 +47,7 @@ const wrongPassword = (remaining: number) =>
 export async function loginWithPassword(
   deps: AuthDeps,
   input: PasswordLoginInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<LoginResult> {
   const settings = await deps.settings.current();
   const proof = input.captchaToken || input.captchaAnswer;
@@ -107,7 +109,7 @@ async function refuseWrongPassword(
     settings.lockout_duration_minutes,
   );
   await audit('login.failure', { reason: 'wrong_password', failed_attempts: failedAttempts });
-  if (lockedUntil && !lockedNow) throw locked(Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
+  if (lockedUntil && !lockedNow) throw locked(lockSecondsLeft(lockedUntil, Date.now()));
   if (lockedUntil) {
     await audit('account.locked', {
       failed_attempts: failedAttempts,
@@ -116,7 +118,7 @@ async function refuseWrongPassword(
     announceLock(deps, account.id, settings, failedAttempts, lockedUntil);
     throw locked(settings.lockout_duration_minutes * 60);
   }
-  throw wrongPassword(settings.max_login_attempts - failedAttempts);
+  throw wrongPassword(settings.max_login_attempts, failedAttempts);
 }
 
 /**
@@ -153,7 +155,7 @@ async function refuseUnknownAccount(
   deps: AuthDeps,
   input: PasswordLoginInput,
   settings: SiteSettings,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<never> {
   await writeAudit(deps.pool, {
     actorUserId: null,
@@ -179,7 +181,7 @@ async function refuseUnknownAccount(
     },
   );
   if (lockedSeconds > 0) throw locked(lockedSeconds);
-  throw wrongPassword(max - place.place);
+  throw wrongPassword(max, place.place);
 }
 
 async function rehashIfOutdated(deps: AuthDeps, account: AccountRow, password: string): Promise<void> {

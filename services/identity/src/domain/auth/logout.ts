@@ -1,20 +1,21 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { TokenError } from '@platform/auth';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 
 /**
  * `POST /logout`: blacklists the presented access token until it would have expired anyway. The
  * gateway authenticated it already; it is verified again here because identity trusts no caller
  * with a token it did not check itself.
  */
-export async function logout(deps: AuthDeps, token: string, meta: RequestMeta): Promise<void> {
+export async function logout(deps: AuthDeps, token: string, meta: RequestOrigin): Promise<void> {
   let claims;
   try {
     claims = await deps.tokens.verify(token, 'access');
   } catch (error) {
     if (error instanceof TokenError) {
-      throw new BusinessError(ErrorCode.INVALID_CREDENTIALS, { msgKey: 'token_invalid', httpStatus: 403 });
+      throw BusinessError.named('token_invalid');
     }
     throw error;
   }

@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { AccountUser } from '@platform/contracts/platform/identity/v1/auth';
 import { withTransaction, type PoolClient } from '@platform/db';
 import { BusinessError, ErrorCode, toLocale, translate } from '@platform/errors';
@@ -16,7 +17,7 @@ import {
 import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { toAccountUser } from './account-view.js';
-import type { AuthDeps, RequestMeta } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { assertPasswordPolicy } from './password-policy.js';
 
@@ -61,16 +62,14 @@ function duplicateFromConstraint(error: unknown): BusinessError | undefined {
 export async function registerUser(
   deps: AuthDeps,
   input: RegisterInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<AccountUser> {
   const settings = await deps.settings.current();
   const usersExist = await anyUserExists(deps.pool);
   if (usersExist && !settings.allow_registration) throw new BusinessError(ErrorCode.REGISTRATION_DISABLED);
   if (settings.require_terms_acceptance_on_register && !input.termsAccepted) {
     const locale = toLocale(meta.locale) ?? 'en';
-    throw new BusinessError(ErrorCode.VALIDATION_ERROR, {
-      msgKey: 'terms_not_accepted',
-      httpStatus: 400,
+    throw BusinessError.named('terms_not_accepted', {
       data: { errors: { terms_accepted: [translate('terms_not_accepted', locale)] } },
     });
   }

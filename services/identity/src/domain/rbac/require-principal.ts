@@ -1,5 +1,6 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { hasPermission, type Principal } from '@platform/grpc';
+import type { Principal } from '@platform/grpc';
+import { hasPermission } from '@platform/rbac';
 
 /**
  * The caller as authenticated by the gateway. The gateway already checked the route permission;

@@ -1,5 +1,6 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
+import { holdsEverything } from '@platform/rbac';
 import { unknownPermissionCodes, type RoleRow } from '../../data/roles-repository.js';
 import type { Pool, PoolClient } from '@platform/db';
 
@@ -12,11 +13,6 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-/** Only a caller who already holds everything may hand out `*` (no self-escalation through roles). */
-export function canGrantEverything(principal: Principal): boolean {
-  return principal.is_superuser || principal.permissions.includes('*');
-}
-
 /** 4003 naming the unknown codes; 3001 when `*` is granted by someone without it. */
 export async function checkPermissionCodes(
   db: Pool | PoolClient,
@@ -27,7 +23,7 @@ export async function checkPermissionCodes(
   if (unknown.length > 0) {
     throw new BusinessError(ErrorCode.PERMISSION_NOT_FOUND, { data: { unknown_permissions: unknown } });
   }
-  if (codes.includes('*') && !canGrantEverything(principal)) {
+  if (codes.includes('*') && !holdsEverything(principal)) {
     throw BusinessError.named('insufficient_privileges');
   }
 }

@@ -1,6 +1,6 @@
 import { writeAudit } from '../../data/audit-repository.js';
 import { publishDomainEvent } from '../../events/publish-events.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import { adminSettingsView, isSecretName, isSecretSetFlag } from './admin-settings-view.js';
 
 export const SETTINGS_CHANGED = 'settings.changed';

@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { SsoProviderRecord } from '@platform/contracts/platform/identity/v1/sso';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
@@ -16,12 +17,6 @@ import {
 import { isUuid } from '../roles/role-rules.js';
 import type { SsoDeps } from './sso-context.js';
 import { callbackUrl } from './sso-provider-view.js';
-
-export interface AuditOrigin {
-  ip: string;
-  userAgent: string;
-  requestId: string;
-}
 
 export interface ProviderInput {
   name: string;
@@ -78,7 +73,7 @@ export async function createSsoProvider(
   deps: SsoDeps,
   actor: Principal,
   input: ProviderInput,
-  origin: AuditOrigin,
+  origin: RequestOrigin,
 ): Promise<SsoProviderRecord> {
   await deps.oidc.validate({
     id: 'new',
@@ -124,7 +119,7 @@ export async function updateSsoProvider(
   actor: Principal,
   id: string,
   changes: ProviderChanges,
-  origin: AuditOrigin,
+  origin: RequestOrigin,
 ): Promise<SsoProviderRecord> {
   if (!isUuid(id)) throw notFound();
   const current = await findProviderById(deps.pool, id);
@@ -195,7 +190,7 @@ export async function deleteSsoProvider(
   deps: SsoDeps,
   actor: Principal,
   id: string,
-  origin: AuditOrigin,
+  origin: RequestOrigin,
 ): Promise<{ id: string }> {
   if (!isUuid(id)) throw notFound();
   await withTransaction(deps.pool, async (client) => {

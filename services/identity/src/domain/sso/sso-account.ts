@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { randomBytes } from 'node:crypto';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode, toLocale } from '@platform/errors';
@@ -16,7 +17,6 @@ import {
   insertConnection,
   type SsoProviderRow,
 } from '../../data/sso-repository.js';
-import type { RequestMeta } from '../auth/auth-context.js';
 import { announceRegistration } from '../auth/register-user.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import type { SsoDeps } from './sso-context.js';
@@ -74,7 +74,7 @@ export async function resolveSsoAccount(
   provider: SsoProviderRow,
   identity: SsoIdentity,
   settings: SiteSettings,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<{ account: AccountRow; outcome: SsoAccountOutcome }> {
   const connection = await findConnection(deps.pool, provider.id, identity.subject);
   if (connection) {
@@ -110,9 +110,9 @@ export async function resolveSsoAccount(
   if (!provider.allow_registration || !settings.allow_registration) {
     throw new BusinessError(ErrorCode.SSO_REGISTRATION_DISABLED);
   }
-  if (!identity.email) throw new BusinessError(ErrorCode.BAD_REQUEST, { msgKey: 'sso_email_missing' });
+  if (!identity.email) throw BusinessError.named('sso_email_missing');
   if (await emailTaken(deps.pool, identity.email)) {
-    throw new BusinessError(ErrorCode.BAD_REQUEST, { msgKey: 'sso_email_not_verified' });
+    throw BusinessError.named('sso_email_not_verified');
   }
   return { account: await createSsoAccount(deps, provider, identity, settings, meta), outcome: 'created' };
 }
@@ -127,7 +127,7 @@ async function createSsoAccount(
   provider: SsoProviderRow,
   identity: SsoIdentity,
   settings: SiteSettings,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<AccountRow> {
   const username = await uniqueUsername(deps, identity);
   const pending = settings.require_approval;

@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { SsoConnection } from '@platform/contracts/platform/identity/v1/sso';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
@@ -6,7 +7,6 @@ import { writeAudit } from '../../data/audit-repository.js';
 import { deleteConnectionRow, listUserConnections, lockLoginMethods } from '../../data/sso-repository.js';
 import { isUuid } from '../roles/role-rules.js';
 import type { SsoDeps } from './sso-context.js';
-import type { AuditOrigin } from './manage-sso-providers.js';
 
 export async function listMyConnections(deps: SsoDeps, caller: Principal): Promise<SsoConnection[]> {
   const rows = await listUserConnections(deps.pool, caller.user_id);
@@ -28,7 +28,7 @@ export async function deleteMyConnection(
   deps: SsoDeps,
   caller: Principal,
   connectionId: string,
-  origin: AuditOrigin,
+  origin: RequestOrigin,
 ): Promise<{ id: string }> {
   const notFound = () => new BusinessError(ErrorCode.NOT_FOUND);
   if (!isUuid(connectionId)) throw notFound();
@@ -36,7 +36,7 @@ export async function deleteMyConnection(
     const methods = await lockLoginMethods(client, caller.user_id);
     if (!methods?.connectionIds.includes(connectionId)) throw notFound();
     if (!methods.hasPassword && methods.connectionIds.length === 1) {
-      throw new BusinessError(ErrorCode.FORBIDDEN, { msgKey: 'sso_last_login_method' });
+      throw BusinessError.named('sso_last_login_method');
     }
     await deleteConnectionRow(client, connectionId);
     await writeAudit(client, {

@@ -1,6 +1,6 @@
 import type { AuthDeps } from '../auth/auth-context.js';
-import type { IdentityDependencies } from '../../identity-service.js';
-import type { OidcConfigurations } from './oidc-client.js';
+import type { IdentityDependencies } from '../../deps.js';
+import type { OidcConfigurations } from '../../adapters/oidc-client.js';
 
 /** What the SSO use cases depend on: the auth pieces plus the OIDC client configurations. */
 export type SsoDeps = AuthDeps &

@@ -1,10 +1,10 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import type { PublicSsoProvider } from '@platform/contracts/platform/identity/v1/sso';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import * as oidc from 'openid-client';
 import { findProviderByName, listProviders, type SsoProviderRow } from '../../data/sso-repository.js';
 import { savePendingLogin, takePendingLogin } from '../../data/sso-state-store.js';
-import type { RequestMeta } from '../auth/auth-context.js';
 import { completeLogin } from '../auth/complete-login.js';
 import type { SessionUser } from '../auth/issue-session.js';
 import type { SsoDeps } from './sso-context.js';
@@ -12,7 +12,7 @@ import { resolveSsoAccount, type SsoIdentity } from './sso-account.js';
 import { callbackUrl, rowSettings } from './sso-provider-view.js';
 
 const providerNotFound = () => new BusinessError(ErrorCode.SSO_PROVIDER_NOT_FOUND);
-const stateInvalid = () => new BusinessError(ErrorCode.BAD_REQUEST, { msgKey: 'sso_state_invalid' });
+const stateInvalid = () => BusinessError.named('sso_state_invalid');
 
 /** Enabled providers for the login page; none while SSO is switched off. */
 export async function listPublicProviders(deps: SsoDeps): Promise<PublicSsoProvider[]> {
@@ -64,8 +64,7 @@ export async function startSsoLogin(deps: SsoDeps, providerName: string): Promis
 function authenticationFailed(deps: SsoDeps, provider: SsoProviderRow, error: unknown): BusinessError {
   const providerError = error instanceof oidc.AuthorizationResponseError ? error.error : undefined;
   deps.logger.warn({ err: error, provider: provider.name }, 'sso callback: authentication failed');
-  return new BusinessError(ErrorCode.BAD_REQUEST, {
-    msgKey: 'sso_authentication_failed',
+  return BusinessError.named('sso_authentication_failed', {
     data: providerError ? { provider_error: providerError } : {},
   });
 }
@@ -80,7 +79,7 @@ export async function completeSsoLogin(
   deps: SsoDeps,
   providerName: string,
   params: Record<string, string>,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<LoginResult> {
   const provider = await usableProvider(deps, providerName);
   const pending = params.state ? await takePendingLogin(deps.redis, params.state) : undefined;

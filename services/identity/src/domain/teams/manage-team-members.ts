@@ -10,7 +10,7 @@ import {
   type TeamRole,
   type TeamRow,
 } from '../../data/teams-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import { isUuid } from '../roles/role-rules.js';
 import {
   loadManagedTeam,

@@ -3,10 +3,11 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
-import { isGlobalAdmin } from '../rbac/global-admin.js';
+import type { IdentityDependencies } from '../../deps.js';
+import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 import { isUuid } from '../roles/role-rules.js';
 
-export const TEAM_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
+export { TEAM_ROLES } from '@platform/rbac';
 
 export function teamNotFound(): BusinessError {
   return BusinessError.named('team_not_found');
@@ -27,13 +28,13 @@ export function requireTeamVisible(team: TeamRow, caller: Principal): void {
 
 /** Member management: team OWNER or ADMIN, or a global admin (3003 otherwise). */
 export function requireTeamAdmin(team: TeamRow, caller: Principal): void {
-  if (team.my_role === 'OWNER' || team.my_role === 'ADMIN' || isGlobalAdmin(caller)) return;
+  if (hasTeamRole(team.my_role, 'ADMIN') || isGlobalAdmin(caller)) return;
   throw BusinessError.named('team_admin_required');
 }
 
 /** Ownership transfer and team deletion: the OWNER, or a global admin (3004 otherwise). */
 export function requireTeamOwner(team: TeamRow, caller: Principal): void {
-  if (team.my_role === 'OWNER' || isGlobalAdmin(caller)) return;
+  if (hasTeamRole(team.my_role, 'OWNER') || isGlobalAdmin(caller)) return;
   throw new BusinessError(ErrorCode.TEAM_OWNER_REQUIRED);
 }
 

@@ -12,8 +12,8 @@ import {
   setMemberRole,
   touchTeam,
 } from '../../data/teams-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
-import { isGlobalAdmin } from '../rbac/global-admin.js';
+import type { IdentityDependencies } from '../../deps.js';
+import { isGlobalAdmin } from '@platform/rbac';
 import { pageWindow } from '../rbac/paging.js';
 import {
   canSeeMemberEmails,

@@ -1,6 +1,6 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { consumeBackupCode } from '../../data/totp-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import { backupCodeHash, matchTotp, SIX_DIGITS } from './totp-codes.js';
 import { TOTP_THROTTLE, type TotpThrottle } from './totp-throttle.js';
 

@@ -1,9 +1,10 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { activatePendingSecret, replaceBackupCodes } from '../../data/totp-repository.js';
 import { issueSession, type IssuedSession } from '../auth/issue-session.js';
 import { checkTotpCode } from './check-totp-code.js';
-import { writeTotpAudit, type TotpDeps, type TotpRequestMeta } from './totp-context.js';
+import { writeTotpAudit, type TotpDeps } from './totp-context.js';
 import { resolveEnrollingCaller } from './totp-caller.js';
 import { backupCodeHash, newBackupCodes } from './totp-codes.js';
 
@@ -22,11 +23,11 @@ export interface TotpEnabled {
 export async function enableTotp(
   deps: TotpDeps,
   input: { credential: string; code: string },
-  meta: TotpRequestMeta,
+  meta: RequestOrigin,
 ): Promise<TotpEnabled> {
   const { user, enrollment, via } = await resolveEnrollingCaller(deps, input.credential);
   const pending = user.totp_pending_secret_enc;
-  if (!pending) throw new BusinessError(ErrorCode.TOTP_NOT_ENABLED, { msgKey: 'totp_setup_not_started' });
+  if (!pending) throw BusinessError.named('totp_setup_not_started');
 
   await checkTotpCode(deps, deps.throttle, {
     userId: user.id,

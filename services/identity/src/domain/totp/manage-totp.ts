@@ -1,8 +1,9 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { clearTotp, countUnusedBackupCodes, replaceBackupCodes } from '../../data/totp-repository.js';
 import { checkTotpCode } from './check-totp-code.js';
-import { writeTotpAudit, type TotpDeps, type TotpRequestMeta } from './totp-context.js';
+import { writeTotpAudit, type TotpDeps } from './totp-context.js';
 import { requireTotpUser } from './totp-caller.js';
 import { backupCodeHash, newBackupCodes } from './totp-codes.js';
 
@@ -26,7 +27,7 @@ export async function disableTotp(
   deps: TotpDeps,
   userId: string,
   code: string,
-  meta: TotpRequestMeta,
+  meta: RequestOrigin,
 ): Promise<void> {
   const used = await checkCodeOfEnabledUser(deps, userId, code);
   await withTransaction(deps.pool, async (tx) => {
@@ -40,7 +41,7 @@ export async function regenerateBackupCodes(
   deps: TotpDeps,
   userId: string,
   code: string,
-  meta: TotpRequestMeta,
+  meta: RequestOrigin,
 ): Promise<string[]> {
   const used = await checkCodeOfEnabledUser(deps, userId, code);
   const codes = newBackupCodes();

@@ -1,5 +1,6 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { savePendingSecret } from '../../data/totp-repository.js';
-import { writeTotpAudit, type TotpDeps, type TotpRequestMeta } from './totp-context.js';
+import { writeTotpAudit, type TotpDeps } from './totp-context.js';
 import { resolveEnrollingCaller } from './totp-caller.js';
 import { newTotpSecret, otpauthUrl } from './totp-codes.js';
 
@@ -13,11 +14,7 @@ export interface TotpSetup {
  * authenticator has it (enable). Refused with 5314 when TOTP is already on: changing the secret
  * means disabling first, which needs a valid code.
  */
-export async function setupTotp(
-  deps: TotpDeps,
-  credential: string,
-  meta: TotpRequestMeta,
-): Promise<TotpSetup> {
+export async function setupTotp(deps: TotpDeps, credential: string, meta: RequestOrigin): Promise<TotpSetup> {
   const { user, via } = await resolveEnrollingCaller(deps, credential);
   const secret = newTotpSecret();
   await savePendingSecret(deps.pool, user.id, deps.secrets.encrypt(secret));

@@ -1,7 +1,7 @@
 import { TokenError, type TokenClaims, type TokenType } from '@platform/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { findTotpUser, type TotpUserRow } from '../../data/totp-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 
 /** Who is setting up TOTP: a signed-in user, or a login in its enrollment step. */
 export interface TotpCaller {

@@ -23,10 +23,16 @@ export function otpauthUrl(secret: string, account: string): string {
 }
 
 /**
- * The time step the code belongs to when it is valid now (±1 step), else null. `afterStep`
- * rejects codes of a step already used (RFC 6238 §5.2 replay protection).
+ * The time step the code belongs to when it is valid at `epoch` (Unix seconds, default now) within
+ * ±1 step, else null. `afterStep` rejects codes of a step already used (RFC 6238 §5.2 replay
+ * protection).
  */
-export async function matchTotp(secret: string, code: string, afterStep?: number): Promise<number | null> {
+export async function matchTotp(
+  secret: string,
+  code: string,
+  afterStep?: number,
+  epoch?: number,
+): Promise<number | null> {
   if (!SIX_DIGITS.test(code)) return null;
   const result = await verify({
     secret,
@@ -34,6 +40,7 @@ export async function matchTotp(secret: string, code: string, afterStep?: number
     period: PERIOD_SECONDS,
     epochTolerance: TOLERANCE_SECONDS,
     ...(afterStep === undefined ? {} : { afterTimeStep: afterStep }),
+    ...(epoch === undefined ? {} : { epoch }),
   });
   // The functional API types HOTP and TOTP results together; a TOTP result carries the step.
   return result.valid && 'timeStep' in result ? result.timeStep : null;

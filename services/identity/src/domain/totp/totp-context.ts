@@ -1,6 +1,7 @@
+import type { RequestOrigin } from '@platform/grpc';
 import type { Pool, PoolClient } from '@platform/db';
 import { writeAudit } from '../../data/audit-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import type { TotpThrottle } from './totp-throttle.js';
 
 /** What the TOTP use cases depend on: the identity dependencies plus the Redis throttle. */
@@ -8,19 +9,12 @@ export interface TotpDeps extends IdentityDependencies {
   throttle: TotpThrottle;
 }
 
-/** Where the request came from, for audit rows and the session a login ends with. */
-export interface TotpRequestMeta {
-  ip: string;
-  userAgent: string;
-  requestId: string;
-}
-
 /** One `audit_log` row of a TOTP change the user made to their own account. */
 export async function writeTotpAudit(
   db: Pool | PoolClient,
   userId: string,
   action: string,
-  meta: TotpRequestMeta,
+  meta: RequestOrigin,
   details: Record<string, unknown>,
 ): Promise<void> {
   await writeAudit(db, {

@@ -1,9 +1,10 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { TokenError, type TokenClaims } from '@platform/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { findTotpUser } from '../../data/totp-repository.js';
 import { issueSession, type IssuedSession } from '../auth/issue-session.js';
 import { checkTotpCode } from './check-totp-code.js';
-import type { TotpDeps, TotpRequestMeta } from './totp-context.js';
+import type { TotpDeps } from './totp-context.js';
 import { peekTokenType } from './totp-caller.js';
 
 export interface VerifyTotpLoginInput {
@@ -12,8 +13,7 @@ export interface VerifyTotpLoginInput {
   isBackupCode: boolean;
 }
 
-const tempTokenInvalid = () =>
-  new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 400, msgKey: 'temp_token_invalid' });
+const tempTokenInvalid = () => BusinessError.named('temp_token_invalid');
 
 async function isValidEnrollmentToken(deps: TotpDeps, token: string): Promise<boolean> {
   try {
@@ -35,7 +35,7 @@ async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<Token
     // Expiry is checked before the type, so only call it expired when it was a challenge token.
     const type = peekTokenType(tempToken);
     if (error.reason === 'expired' && type === 'totp_challenge') {
-      throw new BusinessError(ErrorCode.TOKEN_EXPIRED, { httpStatus: 400, msgKey: 'temp_token_expired' });
+      throw BusinessError.named('temp_token_expired');
     }
     // A valid enrolment token belongs to a user who has no TOTP yet: the spec's 5313.
     if (type === 'totp_enrollment' && (await isValidEnrollmentToken(deps, tempToken))) {
@@ -59,7 +59,7 @@ async function challengeClaims(deps: TotpDeps, tempToken: string): Promise<Token
 export async function verifyTotpLogin(
   deps: TotpDeps,
   input: VerifyTotpLoginInput,
-  meta: TotpRequestMeta,
+  meta: RequestOrigin,
 ): Promise<IssuedSession> {
   const claims = await challengeClaims(deps, input.tempToken);
   const user = await findTotpUser(deps.pool, claims.sub);

@@ -1,13 +1,9 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import { findUserByEmail } from '../../data/verification-repository.js';
 import { requireCaptcha } from '../auth/captcha-check.js';
 import { claimMailCooldown } from './email-cooldown.js';
-import {
-  mailRequested,
-  type MailRequested,
-  type RequestMeta,
-  type VerificationDeps,
-} from './mail-request.js';
+import { mailRequested, type MailRequested, type VerificationDeps } from './mail-request.js';
 import { queueWithCooldown } from './queue-with-cooldown.js';
 import { assertSmtpReady } from './smtp-settings.js';
 
@@ -26,7 +22,7 @@ export interface ForgotPasswordInput {
 export async function forgotPassword(
   deps: VerificationDeps,
   input: ForgotPasswordInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<MailRequested> {
   const settings = await deps.settings.current();
   await requireCaptcha(deps.captcha, settings.enable_captcha, input.captchaId, input.captchaToken);

@@ -1,16 +1,7 @@
-import type { Locale } from '@platform/errors';
 import type { VerificationPurpose } from '../../data/verification-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import type { CaptchaVerifier } from '../auth/captcha-port.js';
 import { MAIL_COOLDOWN_SECONDS } from './email-cooldown.js';
-
-/** Who asked, for the mail's language and the audit log. */
-export interface RequestMeta {
-  locale: Locale;
-  ip: string;
-  userAgent: string;
-  requestId: string | undefined;
-}
 
 export type VerificationDeps = Pick<
   IdentityDependencies,

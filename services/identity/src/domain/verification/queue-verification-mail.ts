@@ -5,7 +5,7 @@ import {
   type MailRecipientRow,
   type VerificationPurpose,
 } from '../../data/verification-repository.js';
-import type { IdentityDependencies } from '../../identity-service.js';
+import type { IdentityDependencies } from '../../deps.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { enqueueEmail } from './email-task.js';
 import { renderVerificationMail } from './mail-templates.js';

@@ -1,12 +1,8 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { BusinessError } from '@platform/errors';
 import { findUserByEmail } from '../../data/verification-repository.js';
 import { claimMailCooldown } from './email-cooldown.js';
-import {
-  mailRequested,
-  type MailRequested,
-  type RequestMeta,
-  type VerificationDeps,
-} from './mail-request.js';
+import { mailRequested, type MailRequested, type VerificationDeps } from './mail-request.js';
 import { queueWithCooldown } from './queue-with-cooldown.js';
 import { assertSmtpReady } from './smtp-settings.js';
 
@@ -18,7 +14,7 @@ import { assertSmtpReady } from './smtp-settings.js';
 export async function resendVerification(
   deps: VerificationDeps,
   email: string,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<MailRequested> {
   const settings = await deps.settings.current();
   assertSmtpReady(settings);

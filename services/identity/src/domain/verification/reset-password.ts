@@ -1,4 +1,5 @@
 import type { SessionRegistry } from '@platform/auth';
+import type { RequestOrigin } from '@platform/grpc';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -15,7 +16,7 @@ import {
 import { notifyUser } from '../../events/publish-events.js';
 import { endUserSessions } from '../admin-users/principal-changes.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
-import type { RequestMeta, VerificationDeps } from './mail-request.js';
+import type { VerificationDeps } from './mail-request.js';
 import { codeMatches, hashLinkToken, MAX_CODE_ATTEMPTS } from './verification-secrets.js';
 
 export interface ResetPasswordInput {
@@ -32,8 +33,7 @@ export interface PasswordReset {
 }
 
 const invalid = () => new BusinessError(ErrorCode.VERIFICATION_CODE_INVALID);
-const userNotFound = () =>
-  new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+const userNotFound = () => BusinessError.named('user_not_found');
 
 /**
  * The open, unexpired reset token the request proves; anything else is 5005 (rules 8 and 9), except
@@ -72,7 +72,7 @@ async function provenResetToken(
 export async function resetPassword(
   deps: VerificationDeps & { sessions: SessionRegistry },
   input: ResetPasswordInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<PasswordReset> {
   const token = await provenResetToken(deps, input);
   const user = await findUserByEmail(deps.pool, token.email);

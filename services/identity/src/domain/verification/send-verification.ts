@@ -1,12 +1,8 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
+import type { RequestOrigin } from '@platform/grpc';
+import { BusinessError } from '@platform/errors';
 import { findUserByEmail, type VerificationPurpose } from '../../data/verification-repository.js';
 import { forgotPassword } from './forgot-password.js';
-import {
-  mailRequested,
-  type MailRequested,
-  type RequestMeta,
-  type VerificationDeps,
-} from './mail-request.js';
+import { mailRequested, type MailRequested, type VerificationDeps } from './mail-request.js';
 import { queueWithCooldown } from './queue-with-cooldown.js';
 import { assertSmtpReady } from './smtp-settings.js';
 
@@ -25,13 +21,13 @@ export interface SendVerificationInput {
 export async function sendVerification(
   deps: VerificationDeps,
   input: SendVerificationInput,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<MailRequested> {
   if (input.purpose === 'reset_password') return forgotPassword(deps, input, meta);
   const settings = await deps.settings.current();
   assertSmtpReady(settings);
   const user = await findUserByEmail(deps.pool, input.email);
-  if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+  if (!user) throw BusinessError.named('user_not_found');
   if (user.email_verified) throw BusinessError.named('email_already_verified');
   await queueWithCooldown(deps, settings, user, 'register', meta.locale);
   return mailRequested(input.email, 'register');

@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@platform/grpc';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -10,7 +11,7 @@ import {
   type VerificationPurpose,
   type VerificationTokenRow,
 } from '../../data/verification-repository.js';
-import type { RequestMeta, VerificationDeps } from './mail-request.js';
+import type { VerificationDeps } from './mail-request.js';
 import { codeMatches, hashLinkToken, MAX_CODE_ATTEMPTS } from './verification-secrets.js';
 
 export interface EmailVerified {
@@ -33,7 +34,7 @@ const expired = () => new BusinessError(ErrorCode.VERIFICATION_CODE_EXPIRED);
 export async function verifyEmailCode(
   deps: Deps,
   input: { email: string; code: string; purpose: VerificationPurpose },
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<EmailVerified> {
   const token = await findOpenToken(deps.pool, input.email, input.purpose);
   if (!token) throw invalid();
@@ -52,7 +53,7 @@ export async function verifyEmailCode(
 export async function verifyEmailLink(
   deps: Deps,
   linkToken: string,
-  meta: RequestMeta,
+  meta: RequestOrigin,
 ): Promise<EmailVerified> {
   const token = await findTokenByLinkHash(deps.pool, hashLinkToken(linkToken));
   if (!token || token.consumed_at || token.expires_at.getTime() <= Date.now()) throw expired();
@@ -62,7 +63,7 @@ export async function verifyEmailLink(
 async function completeVerification(
   deps: Deps,
   token: VerificationTokenRow,
-  meta: RequestMeta,
+  meta: RequestOrigin,
   method: 'code' | 'link',
   lostRace: () => BusinessError,
 ): Promise<EmailVerified> {
@@ -71,7 +72,7 @@ async function completeVerification(
     // Single use even under concurrent requests: only one UPDATE finds the token open.
     if (!(await consumeToken(client, token.id))) throw lostRace();
     const user = await markEmailVerified(client, token.email);
-    if (!user) throw new BusinessError(ErrorCode.NOT_FOUND, { msgKey: 'user_not_found', httpStatus: 400 });
+    if (!user) throw BusinessError.named('user_not_found');
     await writeAudit(client, {
       actorUserId: user.id,
       action: 'user.email_verified',
