@@ -118,11 +118,7 @@ describe('tasks.check_api_key_expiration (RunExpirationCheck with a fixed now)',
   });
 
   it('claims a notice only with its outbox row: a notice whose event is not stored is sent by the next run', async () => {
-    const client = createServiceClient(
-      apikeysV1.ApiKeysServiceService,
-      'platform.apikeys.v1.ApiKeysService',
-      harness.apikeysAddress,
-    );
+    const client = operatorClient();
     const { pool } = harness.apikeys.dependencies;
     const now = local(2031, 3, 10, 9, 0);
     // Only this test's key: the earlier tests' keys have all expired by then.

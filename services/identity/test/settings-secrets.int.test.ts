@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { identityClientsAs } from './support/internal-clients.js';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
 import { useIdentityHarness } from './support/suite.js';
 
@@ -6,6 +7,16 @@ import { useIdentityHarness } from './support/suite.js';
 // like the Slack URL they are secrets — masked in the admin view, encrypted at rest.
 const harness = useIdentityHarness();
 let admin: TestUser;
+
+/** GetEffectiveSettings is internal-only: read it as notifications does (docs/security.md). */
+async function effectiveSettings(keys: string[]) {
+  const notifications = identityClientsAs(harness.grpcAddress, { service: 'notifications' });
+  try {
+    return await notifications.settings.call('getEffectiveSettings', { keys });
+  } finally {
+    notifications.close();
+  }
+}
 
 const secrets = {
   dingtalk_webhook_url: 'https://oapi.dingtalk.com/robot/send?access_token=dt-token-0123456789',
@@ -64,9 +75,7 @@ describe('webhook secrets in site settings', () => {
       for (const token of TOKENS) expect(JSON.stringify(row.value)).not.toContain(token);
     }
 
-    const effective = await harness.gateway.clients.settings.call('getEffectiveSettings', {
-      keys: Object.keys(secrets),
-    });
+    const effective = await effectiveSettings(Object.keys(secrets));
     expect(effective.settings).toEqual(secrets);
   });
 
@@ -77,9 +86,7 @@ describe('webhook secrets in site settings', () => {
       json: read.body.data,
     });
     expect([put.status, put.body.code]).toEqual([200, 0]);
-    const effective = await harness.gateway.clients.settings.call('getEffectiveSettings', {
-      keys: ['dingtalk_webhook_url', 'webhook_headers'],
-    });
+    const effective = await effectiveSettings(['dingtalk_webhook_url', 'webhook_headers']);
     expect(effective.settings).toEqual({
       dingtalk_webhook_url: secrets.dingtalk_webhook_url,
       webhook_headers: secrets.webhook_headers,

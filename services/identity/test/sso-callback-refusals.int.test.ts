@@ -48,7 +48,9 @@ describe('GET /sso/callback/{provider}: refused callbacks', () => {
         email,
         email_verified: true,
       });
-      const res = await stack.harness.request('GET', `/sso/callback/other${crossed.search}`);
+      const res = await stack.harness.request('GET', `/sso/callback/other${crossed.search}`, {
+        headers: { accept: 'application/json' },
+      });
       expect([res.status, res.body.code, res.body.data.error_key]).toEqual([400, 1002, 'sso_state_invalid']);
       expect(await userByEmail(stack, email)).toBeUndefined();
     } finally {

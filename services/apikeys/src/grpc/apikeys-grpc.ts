@@ -8,13 +8,13 @@ import { checkApiKeyExpiration } from '../domain/expiry/check-api-key-expiration
 import { deleteApiKey, setApiKeyActive, updateApiKey } from '../domain/keys/change-api-key.js';
 import { createApiKey } from '../domain/keys/create-api-key.js';
 import { listApiKeyAudit } from '../domain/audit/list-key-audit.js';
-import { GLOBAL_ADMIN_PERMISSION, requireKeyManager } from '../domain/keys/key-rules.js';
+import { GLOBAL_ADMIN_PERMISSION } from '@platform/rbac';
+import { requireKeyManager } from '../domain/keys/key-rules.js';
 import { getApiKey, getApiKeyStats, listApiKeys } from '../domain/keys/read-api-keys.js';
 import { verifyApiKey } from '../domain/keys/verify-api-key.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.apikeys.v1.ApiKeysService';
-
 
 /** Entry points of the apikeys service: thin handlers that decode, call a use case, encode. */
 export function apikeysGrpc(deps: ApiKeysDependencies) {

@@ -12,18 +12,8 @@ import {
 import { pageText } from './page-texts.js';
 import { escapeHtml, jsonBlock, renderPage, sendPage } from './render.js';
 
-/** Identity's `PASSWORD_MAX_LENGTH` (domain/auth/password-policy.ts): fixed, not a site setting. */
-const PASSWORD_MAX_LENGTH = 128;
 /** The gateway's bound on a link token (identity-verification-routes.ts `linkToken`). */
 const TOKEN_MAX_LENGTH = 512;
-
-const POLICY_KEYS = [
-  'password_min_length',
-  'password_require_uppercase',
-  'password_require_lowercase',
-  'password_require_digit',
-  'password_require_symbol',
-] as const;
 
 export interface PasswordPolicy {
   min_length: number;
@@ -36,16 +26,14 @@ export interface PasswordPolicy {
 
 /** The site's current password rules, read from identity (the rules the reset itself applies). */
 async function currentPolicy(deps: PageDeps): Promise<PasswordPolicy> {
-  const { settings = {} } = await deps.clients.settings.call('getEffectiveSettings', {
-    keys: [...POLICY_KEYS],
-  });
+  const policy = await deps.clients.settings.call('getPasswordPolicy', {});
   return {
-    min_length: Number(settings.password_min_length ?? 8),
-    max_length: PASSWORD_MAX_LENGTH,
-    require_uppercase: settings.password_require_uppercase === true,
-    require_lowercase: settings.password_require_lowercase === true,
-    require_digit: settings.password_require_digit === true,
-    require_symbol: settings.password_require_symbol === true,
+    min_length: policy.min_length,
+    max_length: policy.max_length,
+    require_uppercase: policy.require_uppercase,
+    require_lowercase: policy.require_lowercase,
+    require_digit: policy.require_digit,
+    require_symbol: policy.require_symbol,
   };
 }
 

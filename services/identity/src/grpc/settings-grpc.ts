@@ -3,6 +3,7 @@ import { internalOnly, readOrigin, registration } from '@platform/grpc';
 import { adminSettingsView, effectiveSettings } from '../domain/settings/admin-settings-view.js';
 import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
+import { PASSWORD_MAX_LENGTH } from '../domain/auth/password-policy.js';
 import type { IdentityDependencies } from '../deps.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
@@ -27,6 +28,18 @@ export function settingsGrpc(deps: IdentityDependencies) {
     getEffectiveSettings: async (request) => ({
       settings: effectiveSettings(await deps.settings.current(), request.keys),
     }),
+    // Public: what the reset page shows is what the reset enforces (no secrets in it).
+    getPasswordPolicy: async () => {
+      const settings = await deps.settings.current();
+      return {
+        min_length: settings.password_min_length,
+        require_uppercase: settings.password_require_uppercase,
+        require_lowercase: settings.password_require_lowercase,
+        require_digit: settings.password_require_digit,
+        require_symbol: settings.password_require_symbol,
+        max_length: PASSWORD_MAX_LENGTH,
+      };
+    },
   });
   return internalOnly(service, { getEffectiveSettings: INTERNAL_CALLERS.getEffectiveSettings });
 }

@@ -2,8 +2,8 @@ import type { apikeysV1 } from '@platform/contracts';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listKeyAudit } from '../../data/key-audit-repository.js';
-import type { ApiKeysDependencies } from '../../apikeys-service.js';
-import { isGlobalAdmin } from '../keys/key-rules.js';
+import type { ApiKeysDependencies } from '../../deps.js';
+import { isGlobalAdmin } from '@platform/rbac';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

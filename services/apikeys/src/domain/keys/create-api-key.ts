@@ -82,7 +82,7 @@ export async function createApiKey(
           details: {
             name: request.name.trim(),
             scopes,
-            rate_limit: request.rate_limit ?? DEFAULT_RATE_LIMIT,
+            rate_limit: request.rate_limit ?? API_KEY_RULES.defaultRateLimit,
             expires_at: expiresAt?.toISOString() ?? null,
             agent_ids: request.agent_ids,
             workflow_ids: request.workflow_ids,

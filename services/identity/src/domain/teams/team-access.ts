@@ -3,7 +3,6 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
-import type { IdentityDependencies } from '../../deps.js';
 import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 import { isUuid } from '../roles/role-rules.js';
 
