@@ -1,3 +1,10 @@
 export { loadConfig, ConfigError, type ConfigSchema } from './load-config.js';
 export { env, commonShape } from './env-types.js';
 export { trustEnv, serviceTrustShape } from './trust-env.js';
+export {
+  kafkaShape,
+  kafkaSecurity,
+  type KafkaSecurity,
+  type KafkaSecurityConfig,
+  type KafkaSaslMechanism,
+} from './kafka-env.js';

@@ -1,4 +1,4 @@
-import kafkajs, { type LogEntry } from 'kafkajs';
+import kafkajs, { type LogEntry, type SASLOptions } from 'kafkajs';
 import { createLogger, type Logger } from '@platform/logger';
 import { registerRawKafka } from './internal.js';
 
@@ -15,6 +15,10 @@ export interface CreateKafkaOptions {
   requestTimeoutMs?: number;
   /** How often a failed request is retried before the call fails (default 8, about 30 s in all). */
   retries?: number;
+  /** TLS to the brokers (KAFKA_SSL). */
+  ssl?: boolean;
+  /** SASL credentials (KAFKA_SASL_*), validated by @platform/config's kafkaSecurity. */
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
 }
 
 /** kafkajs messages that are expected in normal operation and would only alarm an operator. */
@@ -79,6 +83,9 @@ export class KafkaClient {
       new KafkaClass({
         clientId: options.clientId,
         brokers: this.brokers,
+        ssl: options.ssl ?? false,
+        // Each mechanism's options have this same shape; kafkajs types them as a union per mechanism.
+        ...(options.sasl ? { sasl: options.sasl as SASLOptions } : {}),
         connectionTimeout: options.connectionTimeoutMs ?? 3000,
         requestTimeout: options.requestTimeoutMs ?? 30_000,
         logLevel: logLevel.WARN,

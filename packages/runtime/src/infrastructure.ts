@@ -1,3 +1,4 @@
+import { kafkaSecurity, type KafkaSecurityConfig } from '@platform/config';
 import { openDatabase, type Pool } from '@platform/db';
 import {
   createKafka,
@@ -19,7 +20,7 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export interface InfrastructureConfig {
+export interface InfrastructureConfig extends KafkaSecurityConfig {
   DATABASE_URL: string;
   REDIS_URL: string;
   KAFKA_BROKERS: CreateKafkaOptions['brokers'];
@@ -37,7 +38,12 @@ export async function connectInfrastructure(
 ): Promise<Infrastructure> {
   const pool = await openDatabase(config.DATABASE_URL, migrations, { logger, applicationName: name });
   const redis = createRedis(config.REDIS_URL, { logger, connectionName: name });
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: name, logger });
+  const kafka = createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId: name,
+    logger,
+    ...kafkaSecurity(name, config),
+  });
   const producer = createProducer(kafka);
   return {
     pool,

@@ -1,4 +1,4 @@
-import { commonShape, env, loadConfig, serviceTrustShape } from '@platform/config';
+import { commonShape, env, kafkaSecurity, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -10,7 +10,8 @@ const schema = z.object({
   /** Verification cache revisions and the coalesced last_used_at buffer; the expiry-check lock. */
   REDIS_URL: env.redisUrl(),
   /** Expiry notifications out, agent directory in. */
-  KAFKA_BROKERS: env.hostPorts(),
+  /** Brokers, and SASL/TLS when the cluster asks for them. */
+  ...kafkaShape,
   /** Usernames of key owners (identity's GetUsers). */
   IDENTITY_GRPC_ADDR: env.hostPort(),
   /** How often buffered key uses are written to `api_keys.last_used_at` (docs/apikeys.md). */
@@ -40,5 +41,7 @@ const schema = z.object({
 export type ApiKeysConfig = z.infer<typeof schema>;
 
 export function loadApiKeysConfig(source: Record<string, string | undefined> = process.env): ApiKeysConfig {
-  return loadConfig('apikeys', schema, source);
+  const config = loadConfig('apikeys', schema, source);
+  kafkaSecurity('apikeys', config); // a half-configured SASL is refused at start
+  return config;
 }

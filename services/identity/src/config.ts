@@ -1,4 +1,4 @@
-import { commonShape, env, loadConfig, serviceTrustShape } from '@platform/config';
+import { commonShape, env, kafkaSecurity, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -8,7 +8,8 @@ const schema = z.object({
   GRPC_PORT: env.port().default(50061),
   DATABASE_URL: env.postgresUrl(),
   REDIS_URL: env.redisUrl(),
-  KAFKA_BROKERS: env.hostPorts(),
+  /** Brokers, and SASL/TLS when the cluster asks for them. */
+  ...kafkaShape,
   SECRET_KEY: env.secretKey(),
   /** Public URL of the web app, for links in verification and reset mails. */
   PUBLIC_WEB_URL: z.url().default('http://localhost:8080'),
@@ -40,5 +41,7 @@ const schema = z.object({
 export type IdentityConfig = z.infer<typeof schema>;
 
 export function loadIdentityConfig(source: Record<string, string | undefined> = process.env): IdentityConfig {
-  return loadConfig('identity', schema, source);
+  const config = loadConfig('identity', schema, source);
+  kafkaSecurity('identity', config); // a half-configured SASL is refused at start
+  return config;
 }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, kafkaSecurity, kafkaShape, loadConfig } from '../src/index.js';
+
+const schema = z.object(kafkaShape);
+const load = (source: Record<string, string>) =>
+  loadConfig('svc', schema, { KAFKA_BROKERS: 'k:9092', ...source });
+
+describe('Kafka connection variables', () => {
+  it('means no SASL and no TLS when only the brokers are set', () => {
+    expect(kafkaSecurity('svc', load({}))).toEqual({ ssl: false });
+  });
+
+  it('passes SASL credentials and TLS through', () => {
+    const config = load({
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'identity',
+      KAFKA_SASL_PASSWORD: 'secret',
+      KAFKA_SSL: 'true',
+    });
+    expect(kafkaSecurity('svc', config)).toEqual({
+      ssl: true,
+      sasl: { mechanism: 'scram-sha-512', username: 'identity', password: 'secret' },
+    });
+  });
+
+  it('refuses an unknown mechanism', () => {
+    expect(() => load({ KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(/KAFKA_SASL_MECHANISM is invalid/);
+  });
+
+  it('refuses half a SASL configuration, naming what is missing', () => {
+    const onlyMechanism = load({ KAFKA_SASL_MECHANISM: 'plain' });
+    expect(() => kafkaSecurity('svc', onlyMechanism)).toThrow(ConfigError);
+    expect(() => kafkaSecurity('svc', onlyMechanism)).toThrow(/KAFKA_SASL_USERNAME is missing/);
+    const onlyCredentials = load({ KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' });
+    expect(() => kafkaSecurity('svc', onlyCredentials)).toThrow(/KAFKA_SASL_MECHANISM is missing/);
+  });
+});
