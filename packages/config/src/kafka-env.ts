@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { env } from './env-types.js';
-import { ConfigError } from './load-config.js';
+import { ConfigError } from './config-error.js';
 
 const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type KafkaSaslMechanism = (typeof SASL_MECHANISMS)[number];

@@ -1,20 +1,10 @@
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { kafkaSecurity } from './kafka-env.js';
+
+export { ConfigError };
 
 export type ConfigSchema = z.ZodObject<z.ZodRawShape>;
-
-/** Raised when the environment does not satisfy a service's schema; lists every problem at once. */
-export class ConfigError extends Error {
-  constructor(
-    readonly service: string,
-    readonly problems: string[],
-  ) {
-    super(
-      `${service}: invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
-        problems.map((p) => `  - ${p}`).join('\n'),
-    );
-    this.name = 'ConfigError';
-  }
-}
 
 function describeIssue(issue: z.core.$ZodIssue, source: Record<string, string | undefined>): string {
   const variable = issue.path.join('.');
@@ -45,5 +35,7 @@ export function loadConfig<S extends ConfigSchema>(
       result.error.issues.map((issue) => describeIssue(issue, cleaned)),
     );
   }
+  // Rules across variables: a service that reads the Kafka SASL variables gets them checked here.
+  if ('KAFKA_SASL_MECHANISM' in schema.shape) kafkaSecurity(service, result.data);
   return result.data;
 }

@@ -29,10 +29,18 @@ describe('Kafka connection variables', () => {
   });
 
   it('refuses half a SASL configuration, naming what is missing', () => {
-    const onlyMechanism = load({ KAFKA_SASL_MECHANISM: 'plain' });
+    const onlyMechanism = { KAFKA_SASL_MECHANISM: 'plain' as const };
     expect(() => kafkaSecurity('svc', onlyMechanism)).toThrow(ConfigError);
     expect(() => kafkaSecurity('svc', onlyMechanism)).toThrow(/KAFKA_SASL_USERNAME is missing/);
-    const onlyCredentials = load({ KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' });
+    const onlyCredentials = { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' };
     expect(() => kafkaSecurity('svc', onlyCredentials)).toThrow(/KAFKA_SASL_MECHANISM is missing/);
+  });
+});
+
+describe('loadConfig with the Kafka variables', () => {
+  it('refuses half a SASL configuration at load time', () => {
+    expect(() => load({ KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' })).toThrow(
+      /KAFKA_SASL_MECHANISM is missing/,
+    );
   });
 });
