@@ -138,7 +138,6 @@ describe('a principal reaches identity only as the gateway signed it', () => {
         REDIS_URL: stackEnv.redisUrl,
         PRINCIPAL_SIGNING_PRIVATE_KEY: otherKeys().privatePem,
         SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
-        PRINCIPAL_CACHE_TTL_MS: '0',
         IDENTITY_GRPC_ADDR: harness.grpcAddress,
         APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
         NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

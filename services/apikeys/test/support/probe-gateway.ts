@@ -63,7 +63,8 @@ export interface ProbeGateway {
 export async function startProbeGateway(
   harness: ApiKeysHarness,
   cacheEntries = 10_000,
-  principalTtlMs = 0,
+  /** The gateway's production default (PRINCIPAL_CACHE_TTL_MS): tests run the production path. */
+  principalTtlMs = 5_000,
 ): Promise<ProbeGateway> {
   // The gateway's credentials: its service token and its principal signature.
   const trust = createOutgoingTrust({
