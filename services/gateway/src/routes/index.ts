@@ -9,6 +9,7 @@ import { identityAdminUsersRoutes } from './identity-admin-users-routes.js';
 import { identityTeamsRoutes } from './identity-teams-routes.js';
 import { identityVerificationRoutes } from './identity-verification-routes.js';
 import { identitySsoRoutes } from './identity-sso-routes.js';
+import { identitySsoAdminRoutes } from './identity-sso-admin-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import type { RouteDefinition } from './route-definition.js';
@@ -27,4 +28,5 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...apikeysRoutes,
   ...apikeysAdminRoutes,
   ...identitySsoRoutes,
+  ...identitySsoAdminRoutes,
 ];
