@@ -1,3 +1,4 @@
+import { principalRevisionKey } from '@platform/auth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { login, registerActiveAccount } from './support/auth-accounts.js';
 import type { GatewayReplica } from './support/harness.js';
@@ -118,5 +119,49 @@ describe('role and activation changes apply on the very next request on every re
     expect(outcome(await me(target.token, replicaB))).toEqual([401, 2004]);
     await harness.request('POST', `/admin/users/${target.id}/activate`, { token: admin.token });
     expect(outcome(await me(target.token, replicaB))).toEqual([200, 0]);
+  });
+});
+
+describe('team membership changes reach every gateway on the next request', () => {
+  // Team ids travel in the principal, so a membership change drops the users' principal revision
+  // the way role changes do (what replica B compares before using its cached principal).
+  it('creating, joining, leaving and deleting a team each drop the revision of the users concerned', async () => {
+    const { redis } = harness.identity.dependencies;
+    const owner = await createTestUser(harness, { name: 'towner' });
+    const member = await createTestUser(harness, { name: 'tmember' });
+    const mark = (...users: TestUser[]) =>
+      Promise.all(users.map((user) => redis.set(principalRevisionKey(user.id), 'before')));
+    const kept = async (user: TestUser) => (await redis.get(principalRevisionKey(user.id))) === 'before';
+
+    await mark(owner, member);
+    const created = await harness.request('POST', '/teams', {
+      token: owner.token,
+      json: { name: `rev-${owner.id.slice(0, 8)}` },
+    });
+    expect(created.body.code).toBe(0);
+    expect([await kept(owner), await kept(member)]).toEqual([false, true]);
+    const teamId = created.body.data.id as string;
+
+    await mark(owner, member);
+    const added = await harness.request('POST', `/teams/${teamId}/members`, {
+      token: owner.token,
+      json: { user_id: member.id, role: 'MEMBER' },
+    });
+    expect(added.body.code).toBe(0);
+    expect([await kept(owner), await kept(member)]).toEqual([true, false]);
+
+    await mark(member);
+    expect((await harness.request('POST', `/teams/${teamId}/leave`, { token: member.token })).body.code).toBe(
+      0,
+    );
+    expect(await kept(member)).toBe(false);
+
+    await harness.request('POST', `/teams/${teamId}/members`, {
+      token: owner.token,
+      json: { user_id: member.id, role: 'MEMBER' },
+    });
+    await mark(owner, member);
+    expect((await harness.request('DELETE', `/teams/${teamId}`, { token: owner.token })).body.code).toBe(0);
+    expect([await kept(owner), await kept(member)]).toEqual([false, false]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type TeamRow,
 } from '../../data/teams-repository.js';
 import type { IdentityDependencies } from '../../deps.js';
+import { invalidatePrincipals } from '../admin-users/principal-changes.js';
 import { isUuid } from '../roles/role-rules.js';
 import {
   loadManagedTeam,
@@ -68,6 +69,8 @@ export async function addTeamMember(deps: IdentityDependencies, caller: Principa
     });
     return { team, member: (await findMember(client, team.id, input.userId))! };
   });
+  // The principal carries the user's team ids: every gateway sees the new team on the next request.
+  await invalidatePrincipals(deps, [input.userId]);
   return toTeamMemberRecord(result.member);
 }
 
@@ -112,6 +115,7 @@ export async function removeTeamMember(
     }
     return found;
   });
+  await invalidatePrincipals(deps, [input.userId]);
   return { team_id: team.id, user_id: input.userId };
 }
 
@@ -123,5 +127,6 @@ export async function leaveTeam(deps: IdentityDependencies, caller: Principal, t
     if (team.my_role === 'OWNER') throw new BusinessError(ErrorCode.OWNER_CANNOT_LEAVE);
     await deleteMember(client, team.id, caller.user_id);
   });
+  await invalidatePrincipals(deps, [caller.user_id]);
   return { team_id: teamId };
 }

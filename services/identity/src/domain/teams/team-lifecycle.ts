@@ -14,6 +14,7 @@ import {
 } from '../../data/teams-repository.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { isGlobalAdmin } from '@platform/rbac';
+import { invalidatePrincipals } from '../admin-users/principal-changes.js';
 import { pageWindow } from '../rbac/paging.js';
 import {
   canSeeMemberEmails,
@@ -41,6 +42,8 @@ export async function createTeam(
     await insertMember(client, id, caller.user_id, 'OWNER');
     return id;
   });
+  // The principal carries the user's team ids: every gateway sees the new team on the next request.
+  await invalidatePrincipals(deps, [caller.user_id]);
   return toTeamRecord(await loadTeam(deps.pool, teamId, caller));
 }
 
@@ -86,7 +89,7 @@ export async function getTeamDetail(
 
 /** OWNER or global admin (3004); the default team stays (5205). Members cascade. */
 export async function deleteTeam(deps: IdentityDependencies, caller: Principal, teamId: string) {
-  const team = await withTransaction(deps.pool, async (client) => {
+  const { team, memberIds } = await withTransaction(deps.pool, async (client) => {
     const found = await loadTeam(client, teamId, caller, true);
     requireTeamOwner(found, caller);
     if (found.is_default) throw new BusinessError(ErrorCode.CANNOT_DELETE_DEFAULT_TEAM);
@@ -101,8 +104,9 @@ export async function deleteTeam(deps: IdentityDependencies, caller: Principal, 
         data: { reason: 'team_deleted' },
       });
     }
-    return found;
+    return { team: found, memberIds: current.map((member) => member.user_id) };
   });
+  await invalidatePrincipals(deps, memberIds);
   return { team_id: team.id };
 }
 
