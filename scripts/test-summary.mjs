@@ -1,5 +1,7 @@
-// Prints one closing line over the vitest JSON reports given as arguments:
-// "platform tests: N passed, N failed, N skipped" (the plain summary CI reads in any language).
+// Prints one closing line over the reports given as arguments (vitest JSON; JUnit XML for the
+// Schemathesis run, one test case per fuzzed operation):
+// "tests: N passed, N failed, N skipped". CI reads exactly this plain form: "N passed, N failed"
+// with at most one word and a colon before it, so the prefix must stay a single word.
 // The suite allows no skipped test (a test that needs a tool gets it from `./platform tools`), so
 // any skipped or todo test makes this exit 1, as a failed one does for vitest.
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,8 +10,24 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const skippedNames = [];
+function countJunit(file) {
+  const xml = readFileSync(file, 'utf8');
+  const cases = xml.match(/<testcase\b[^>]*?(\/>|>[\s\S]*?<\/testcase>)/g) ?? [];
+  for (const c of cases) {
+    if (/<(failure|error)\b/.test(c)) failed += 1;
+    else if (/<skipped\b/.test(c)) {
+      skipped += 1;
+      skippedNames.push(/name="([^"]*)"/.exec(c)?.[1] ?? 'fuzzed operation');
+    } else passed += 1;
+  }
+}
+
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) continue;
+  if (file.endsWith('.xml')) {
+    countJunit(file);
+    continue;
+  }
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   const failedTests = report.numFailedTests ?? 0;
@@ -23,7 +41,7 @@ for (const file of process.argv.slice(2)) {
     }
   }
 }
-console.log(`platform tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (skipped > 0) {
   console.error(`skipped (the suite allows none):\n  ${skippedNames.join('\n  ')}`);
   process.exit(1);

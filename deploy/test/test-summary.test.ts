@@ -40,22 +40,40 @@ function summarize(...reports: object[]) {
 describe('test-summary.mjs', () => {
   it('prints the plain closing line with passed, failed and skipped over every report', () => {
     const out = summarize(report(['passed', 'passed', 'failed']), report(['passed']));
-    expect(out.stdout).toBe('platform tests: 3 passed, 1 failed, 0 skipped\n');
-    expect(out.stdout.trim()).toMatch(/^\w+ \w+: \d+ passed, \d+ failed, \d+ skipped$/);
+    expect(out.stdout).toBe('tests: 3 passed, 1 failed, 0 skipped\n');
+    expect(out.stdout.trim()).toMatch(/^\w+: \d+ passed, \d+ failed, \d+ skipped$/);
     expect(out.code).toBe(0);
   });
 
   it('counts skipped and todo tests, names them and exits 1', () => {
     const out = summarize(report(['passed', 'skipped', 'todo']), report(['passed', 'pending']));
-    expect(out.stdout).toBe('platform tests: 2 passed, 0 failed, 3 skipped\n');
+    expect(out.stdout).toBe('tests: 2 passed, 0 failed, 3 skipped\n');
     expect(out.stderr).toMatch(/test 1 skipped/);
     expect(out.stderr).toMatch(/test 2 todo/);
     expect(out.stderr).toMatch(/test 1 pending/);
     expect(out.code).toBe(1);
   });
 
+  it('counts JUnit test cases (the fuzzing report): passed, failed, errored and skipped', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'summary-'));
+    const xml = join(dir, 'fuzz.xml');
+    writeFileSync(
+      xml,
+      `<?xml version="1.0"?><testsuites><testsuite name="s" tests="4">
+<testcase name="GET /a" time="1"/>
+<testcase name="GET /b"><failure message="5xx">boom</failure></testcase>
+<testcase name="GET /c"><error message="x"/></testcase>
+<testcase name="GET /d"><skipped/></testcase>
+</testsuite></testsuites>`,
+    );
+    const out = spawnSync(process.execPath, [SCRIPT, xml], { encoding: 'utf8' });
+    expect(out.stdout).toBe('tests: 1 passed, 2 failed, 1 skipped\n');
+    expect(out.stderr).toMatch(/GET \/d/);
+    expect(out.status).toBe(1);
+  });
+
   it('counts a file that failed to load as a failure', () => {
     const out = summarize(report([], { numFailedTestSuites: 2 }));
-    expect(out.stdout).toBe('platform tests: 0 passed, 2 failed, 0 skipped\n');
+    expect(out.stdout).toBe('tests: 0 passed, 2 failed, 0 skipped\n');
   });
 });
