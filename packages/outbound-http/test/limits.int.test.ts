@@ -115,6 +115,14 @@ describe('outbound guard: limits', () => {
     expect(error.reason).toBe('connection_failed');
   });
 
+  it('reports a header Node refuses (a pasted key with a newline) as invalid_request', async () => {
+    const error = await failure(
+      outboundRequest(`${server.origin}/`, { headers: { authorization: 'Bearer k\r\nx-evil: 1' } }, policy()),
+    );
+    expect(error.reason).toBe('invalid_request');
+    expect(error).not.toBeInstanceOf(OutboundBlockedError);
+  });
+
   describe('proxies from the environment', () => {
     let proxy: Server;
     let proxyHits = 0;
