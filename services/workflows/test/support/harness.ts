@@ -8,12 +8,15 @@ import {
   requester,
   stackEnv,
   startIdentityProcess,
+  startServiceProcess,
+  uniqueName,
   type FreshDatabase,
   type IdentityProcess,
   type IdentityUser,
   type IdentityUserOptions,
   type Requester,
   type RunningHttp,
+  type ServiceProcess,
 } from '@platform/testing';
 import { loadWorkflowsConfig, type WorkflowsConfig } from '../../src/config.js';
 import { startWorkflows, type StartedWorkflows } from '../../src/workflows-service.js';
@@ -27,6 +30,8 @@ export interface WorkflowsHarness {
   identity: IdentityProcess;
   gateway: Gateway;
   workflowsAddress: string;
+  /** The built apikeys service as a child process (harness option `withApiKeys`). */
+  apikeys: ServiceProcess | undefined;
   database: FreshDatabase;
   request: Requester;
   createUser(options?: IdentityUserOptions): Promise<TestUser>;
@@ -51,11 +56,12 @@ export function commonEnv(): Record<string, string | undefined> {
 /**
  * The real workflows service in-process on its own fresh database, served over gRPC on a free
  * port; the real identity service (built, as a child process on its own database); the real
- * gateway in front of both (apikeys: `apikeysAddress`, else the local stack's).
+ * gateway in front of them. `withApiKeys`: also the built apikeys service (a child process that
+ * asks this workflows service for workflow names), else the gateway points at the local stack's.
  */
 export async function startWorkflowsHarness(
   env: Record<string, string> = {},
-  options: { apikeysAddress?: string } = {},
+  options: { withApiKeys?: boolean } = {},
 ): Promise<WorkflowsHarness> {
   const identity = await startIdentityProcess();
   const database = await freshDatabase('workflows_t');
@@ -75,12 +81,24 @@ export async function startWorkflowsHarness(
     trust: serviceTrust('workflows', config),
   });
   const workflowsAddress = `127.0.0.1:${grpc.port}`;
+  const apikeys = options.withApiKeys
+    ? await startServiceProcess('apikeys', {
+        env: {
+          IDENTITY_GRPC_ADDR: identity.address,
+          WORKFLOWS_GRPC_ADDR: workflowsAddress,
+          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
+          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+          REDIS_KEY_PREFIX: `${uniqueName('apikeys-wf')}:`,
+          AGENT_DIRECTORY_GROUP: uniqueName('test.apikeys.agent-directory'),
+        },
+      })
+    : undefined;
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
       PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
       IDENTITY_GRPC_ADDR: identity.address,
-      APIKEYS_GRPC_ADDR: options.apikeysAddress ?? '127.0.0.1:50062',
+      APIKEYS_GRPC_ADDR: apikeys?.address ?? '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
       MODELS_GRPC_ADDR: '127.0.0.1:50064',
       WORKFLOWS_GRPC_ADDR: workflowsAddress,
@@ -96,6 +114,7 @@ export async function startWorkflowsHarness(
     identity,
     gateway,
     workflowsAddress,
+    apikeys,
     database,
     request: requester(http.baseUrl),
     createUser: (userOptions) => identity.createUser(userOptions),
@@ -103,6 +122,7 @@ export async function startWorkflowsHarness(
       await http.close();
       await gateway.close();
       await grpc.shutdown(1_000);
+      await apikeys?.stop();
       await workflows.stop();
       await database.drop();
       await identity.stop();
