@@ -78,7 +78,10 @@ const create = async () =>
   (
     await client.call(
       'createWorkflow',
-      { ...workflowsV1.CreateWorkflowRequest.fromPartial({ name: 'bench' }), definition_json: definition('v0') },
+      {
+        ...workflowsV1.CreateWorkflowRequest.fromPartial({ name: 'bench' }),
+        definition_json: definition('v0'),
+      },
       { principal: owner },
     )
   ).id;
