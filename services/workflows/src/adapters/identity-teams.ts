@@ -1,7 +1,6 @@
 import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
 
-
 /** Team facts from identity (the owner of teams), for workflow ownership checks. */
 export interface TeamDirectory {
   /** The user's role in the team (`OWNER`, `ADMIN`, `MEMBER`), or null when not a member. */

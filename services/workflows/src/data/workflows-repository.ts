@@ -81,7 +81,10 @@ export interface WorkflowFilter {
   offset: number;
 }
 
-export async function listWorkflows(db: Db, filter: WorkflowFilter): Promise<{ rows: WorkflowRow[]; total: number }> {
+export async function listWorkflows(
+  db: Db,
+  filter: WorkflowFilter,
+): Promise<{ rows: WorkflowRow[]; total: number }> {
   const where: string[] = [];
   const values: unknown[] = [];
   const param = (value: unknown) => {
@@ -126,7 +129,11 @@ export interface WorkflowPatch {
  * the row as it is after any concurrent update committed (the row lock makes them wait), and
  * `version` grows by one only when the new definition differs from the stored one as JSON.
  */
-export async function updateWorkflowRow(db: Db, id: string, patch: WorkflowPatch): Promise<WorkflowRow | null> {
+export async function updateWorkflowRow(
+  db: Db,
+  id: string,
+  patch: WorkflowPatch,
+): Promise<WorkflowRow | null> {
   const { rows } = await db.query<WorkflowRow>(
     `UPDATE workflows SET
        name = COALESCE($2, name),

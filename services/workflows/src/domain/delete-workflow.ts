@@ -20,7 +20,10 @@ export async function deleteWorkflow(
   });
   for (const purger of deps.purgers) {
     await purger.deleteAllVersions(workflowId).catch((error: unknown) => {
-      deps.logger.error({ err: error, workflow_id: workflowId }, 'purging ephemeral workflow versions failed');
+      deps.logger.error(
+        { err: error, workflow_id: workflowId },
+        'purging ephemeral workflow versions failed',
+      );
     });
   }
   deps.logger.info({ workflow_id: workflowId, deleted_by: caller.user_id }, 'workflow deleted');

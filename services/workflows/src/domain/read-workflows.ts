@@ -73,7 +73,8 @@ export async function getWorkflowSnapshot(
   version: number,
 ): Promise<SnapshotRow> {
   await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const row = Number.isInteger(version) && version >= 1 ? await findSnapshot(deps.pool, workflowId, version) : null;
+  const row =
+    Number.isInteger(version) && version >= 1 ? await findSnapshot(deps.pool, workflowId, version) : null;
   if (!row) throw BusinessError.named('workflow_snapshot_not_found', { data: { version } });
   return row;
 }

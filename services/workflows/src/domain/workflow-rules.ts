@@ -43,7 +43,8 @@ export function workflowFieldErrors(fields: WorkflowFields, maxBytes: number): E
   if (description !== undefined && description.length > FIELD_LIMITS.description) {
     add(errors, 'description', `must be at most ${FIELD_LIMITS.description} characters`);
   }
-  if (icon && icon.length > FIELD_LIMITS.icon) add(errors, 'icon', `must be at most ${FIELD_LIMITS.icon} characters`);
+  if (icon && icon.length > FIELD_LIMITS.icon)
+    add(errors, 'icon', `must be at most ${FIELD_LIMITS.icon} characters`);
   if (visibility !== undefined && !(VISIBILITIES as readonly string[]).includes(visibility)) {
     add(errors, 'visibility', `allowed values: ${VISIBILITIES.join(', ')}`);
   }
@@ -55,7 +56,8 @@ export function workflowFieldErrors(fields: WorkflowFields, maxBytes: number): E
   }
   if (fields.definition !== undefined) Object.assign(errors, definitionErrors(fields.definition, maxBytes));
   if (fields.variables !== undefined) checkJson(errors, 'variables', fields.variables, maxBytes, true);
-  if (fields.triggerConfig !== undefined) checkJson(errors, 'trigger_config', fields.triggerConfig, maxBytes, false);
+  if (fields.triggerConfig !== undefined)
+    checkJson(errors, 'trigger_config', fields.triggerConfig, maxBytes, false);
   return errors;
 }
 

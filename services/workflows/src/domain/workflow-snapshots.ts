@@ -35,7 +35,9 @@ export async function withLockedWorkflow<T>(
 
 function checkDescription(description: string | undefined): void {
   if (description !== undefined && description.length > FIELD_LIMITS.description) {
-    throw BusinessError.validation({ description: [`must be at most ${FIELD_LIMITS.description} characters`] });
+    throw BusinessError.validation({
+      description: [`must be at most ${FIELD_LIMITS.description} characters`],
+    });
   }
 }
 
@@ -91,7 +93,8 @@ export async function restoreWorkflowSnapshot(
 ): Promise<WorkflowRow> {
   checkDescription(description);
   return withLockedWorkflow(deps, caller, workflowId, async (tx, row) => {
-    const target = Number.isInteger(version) && version >= 1 ? await findSnapshot(tx, workflowId, version) : null;
+    const target =
+      Number.isInteger(version) && version >= 1 ? await findSnapshot(tx, workflowId, version) : null;
     if (!target) throw BusinessError.named('workflow_snapshot_not_found', { data: { version } });
     await snapshotCurrentState(tx, workflowId, `Before restoring version ${version}`, caller.user_id);
     const restored = await restoreWorkflowRow(tx, workflowId, target);
@@ -102,7 +105,12 @@ export async function restoreWorkflowSnapshot(
       caller.user_id,
     );
     deps.logger.info(
-      { workflow_id: workflowId, from_version: row.version, restored_version: version, version: restored.version },
+      {
+        workflow_id: workflowId,
+        from_version: row.version,
+        restored_version: version,
+        version: restored.version,
+      },
       'workflow restored',
     );
     return restored;

@@ -81,7 +81,9 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
       ),
     deleteWorkflow: (request, { principal }) => deleteWorkflow(deps, requireCaller(principal), request.id),
     publishWorkflow: async (request, { principal }) =>
-      toWorkflow(await publishWorkflow(deps, requireCaller(principal), request.id, request.presentation_mode)),
+      toWorkflow(
+        await publishWorkflow(deps, requireCaller(principal), request.id, request.presentation_mode),
+      ),
     listWorkflowSnapshots: async (request, { principal }) => {
       const paging = checkPaging(request.page, request.page_size);
       const { rows, total } = await listWorkflowSnapshots(deps, requireCaller(principal), request.id, paging);
@@ -90,7 +92,9 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
     getWorkflowSnapshot: async (request, { principal }) =>
       toSnapshot(await getWorkflowSnapshot(deps, requireCaller(principal), request.id, request.version)),
     createWorkflowSnapshot: async (request, { principal }) =>
-      toSnapshot(await createWorkflowSnapshot(deps, requireCaller(principal), request.id, request.description)),
+      toSnapshot(
+        await createWorkflowSnapshot(deps, requireCaller(principal), request.id, request.description),
+      ),
     restoreWorkflowSnapshot: async (request, { principal }) =>
       toWorkflow(
         await restoreWorkflowSnapshot(
