@@ -4,6 +4,8 @@ import { connectInfrastructure } from '@platform/runtime';
 import type { WorkflowsConfig } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { identityTeamDirectory } from './adapters/identity-teams.js';
+import { VersionStore } from './data/version-store.js';
+import { workflowVersionsGrpc } from './grpc/workflow-versions-grpc.js';
 import { workflowsGrpc } from './grpc/workflows-grpc.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
@@ -30,6 +32,9 @@ export async function startWorkflows(
     'workflows',
     MIGRATIONS,
   );
+  // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
+  // versions go with it.
+  const versions = new VersionStore(connections.redis);
   const dependencies: WorkflowsDependencies = {
     config,
     logger,
@@ -38,13 +43,13 @@ export async function startWorkflows(
       config.IDENTITY_GRPC_ADDR,
       createOutgoingTrust({ service: 'workflows', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
     ),
-    purgers: [],
+    purgers: [versions],
     now,
     version,
   };
   return {
     dependencies,
-    services: [workflowsGrpc(dependencies)],
+    services: [workflowsGrpc(dependencies), workflowVersionsGrpc({ ...dependencies, versions })],
     async stop() {
       dependencies.teams.close();
       await closeInfrastructure();

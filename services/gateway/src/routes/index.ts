@@ -13,6 +13,7 @@ import { identitySsoAdminRoutes } from './identity-sso-admin-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import { workflowsRoutes } from './workflows-routes.js';
+import { workflowVersionsRoutes } from './workflow-versions-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -31,4 +32,5 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...identitySsoRoutes,
   ...identitySsoAdminRoutes,
   ...workflowsRoutes,
+  ...workflowVersionsRoutes,
 ];
