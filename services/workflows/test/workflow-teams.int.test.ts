@@ -18,9 +18,13 @@ beforeAll(async () => {
   harness = await startWorkflowsHarness();
 }, 60_000);
 beforeEach(async () => {
-  [owner, admin, author, member, outsider] = await Promise.all(
-    Array.from({ length: 5 }, () => harness.createUser()),
-  );
+  [owner, admin, author, member, outsider] = await Promise.all([
+    harness.createUser(),
+    harness.createUser(),
+    harness.createUser(),
+    harness.createUser(),
+    harness.createUser(),
+  ]);
   const team = await call(owner, 'POST', '/teams', { name: `wf-team-${Date.now()}-${Math.random()}` });
   expect(team.status).toBe(200);
   teamId = team.body.data.id;
