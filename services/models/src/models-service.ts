@@ -1,0 +1,52 @@
+import type { ServiceRegistration } from '@platform/grpc';
+import type { Logger } from '@platform/logger';
+import { connectInfrastructure } from '@platform/runtime';
+import type { Pool } from '@platform/db';
+import type { ModelsConfig } from './config.js';
+import { buildGrantsArea, type GrantsArea } from './grants-area.js';
+import { modelsGrpc } from './grpc/models-grpc.js';
+
+const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+
+export interface StartedModels {
+  pool: Pool;
+  grants: GrantsArea;
+  services: ServiceRegistration[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The models service's composition root, separate from main.ts so tests can start the real
+ * service in-process on their own database.
+ */
+export async function startModels(
+  config: ModelsConfig,
+  logger: Logger,
+  version: string,
+  now: () => Date = () => new Date(),
+): Promise<StartedModels> {
+  const {
+    close: closeInfrastructure,
+    pool,
+    producer,
+  } = await connectInfrastructure(config, logger, 'models', MIGRATIONS);
+  const grants = buildGrantsArea({
+    pool,
+    producer,
+    logger,
+    identityAddress: config.IDENTITY_GRPC_ADDR,
+    serviceKeys: [...config.SERVICE_AUTH_KEY],
+    usageKeyRetentionDays: config.USAGE_KEY_RETENTION_DAYS,
+    now,
+  });
+  await grants.start();
+  return {
+    pool,
+    grants,
+    services: [modelsGrpc({ pool, version }), ...grants.services],
+    async stop() {
+      await grants.stop();
+      await closeInfrastructure();
+    },
+  };
+}
