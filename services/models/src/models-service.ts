@@ -1,4 +1,5 @@
 import type { ServiceRegistration } from '@platform/grpc';
+import type { KafkaClient } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { connectInfrastructure } from '@platform/runtime';
 import type { Pool } from '@platform/db';
@@ -10,6 +11,7 @@ const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
 export interface StartedModels {
   pool: Pool;
+  kafka: KafkaClient;
   grants: GrantsArea;
   services: ServiceRegistration[];
   stop(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startModels(
   const {
     close: closeInfrastructure,
     pool,
+    kafka,
     producer,
   } = await connectInfrastructure(config, logger, 'models', MIGRATIONS);
   const grants = buildGrantsArea({
@@ -42,6 +45,7 @@ export async function startModels(
   await grants.start();
   return {
     pool,
+    kafka,
     grants,
     services: [modelsGrpc({ pool, version }), ...grants.services],
     async stop() {

@@ -14,7 +14,7 @@ afterAll(async () => {
   await harness?.stop();
 });
 
-const record = (teamId: string, modelId: string, tokens: number, requests = 1, key = randomUUID()) =>
+const record = (teamId: string, modelId: string, tokens: number, requests = 1, key: string = randomUUID()) =>
   harness.runtime.call('recordModelUsage', {
     team_id: teamId,
     model_id: modelId,
