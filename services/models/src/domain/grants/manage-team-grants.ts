@@ -55,7 +55,7 @@ export async function grantTeamModel(
   return withTransaction(deps.pool, async (tx) => {
     if (!(await modelExists(tx, request.model_id))) throw new BusinessError(ErrorCode.MODEL_NOT_FOUND);
     const inserted = await insertGrant(tx, team.id, request.model_id, {
-      isEnabled: request.is_enabled,
+      isEnabled: request.is_enabled ?? true,
       tokenQuota: request.token_quota ?? null,
       requestQuota: request.request_quota ?? null,
     });
