@@ -9,8 +9,11 @@ export type OutboundLimitReason = 'too_many_redirects' | 'response_too_large' | 
 
 export type OutboundBlockedReason = OutboundPolicyReason | OutboundLimitReason;
 
-/** Anything else that went wrong on the wire (refused connection, TLS failure, reset). */
-export type OutboundFailureReason = 'connection_failed';
+/**
+ * `connection_failed`: anything that went wrong on the wire (refused connection, TLS failure,
+ * reset). `invalid_request`: Node refused the request itself (a header value with a newline…).
+ */
+export type OutboundFailureReason = 'connection_failed' | 'invalid_request';
 
 export type OutboundErrorReason = OutboundBlockedReason | OutboundFailureReason;
 

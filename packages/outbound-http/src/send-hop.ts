@@ -43,17 +43,25 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
     const transport = hop.url.protocol === 'https:' ? https : http;
     // A fresh agent per hop (`agent: false`): no pooled socket from another origin is reused,
     // and no proxy is consulted; `lookup` is where the address is checked.
-    const request = transport.request({
-      protocol: hop.url.protocol,
-      hostname: stripBrackets(hop.url.hostname),
-      port: hop.url.port || (hop.url.protocol === 'https:' ? 443 : 80),
-      path: `${hop.url.pathname}${hop.url.search}`,
-      method: hop.method,
-      headers: hop.headers,
-      lookup: hop.lookup,
-      agent: false,
-      ...(hop.ca !== undefined ? { ca: hop.ca as string } : {}),
-    });
+    let request: http.ClientRequest;
+    try {
+      request = transport.request({
+        protocol: hop.url.protocol,
+        hostname: stripBrackets(hop.url.hostname),
+        port: hop.url.port || (hop.url.protocol === 'https:' ? 443 : 80),
+        path: `${hop.url.pathname}${hop.url.search}`,
+        method: hop.method,
+        headers: hop.headers,
+        lookup: hop.lookup,
+        agent: false,
+        ...(hop.ca !== undefined ? { ca: hop.ca as string } : {}),
+      });
+    } catch (error) {
+      // Node validates method and header values up front (a key pasted with a newline, say).
+      const message = error instanceof Error ? error.message : String(error);
+      reject(new OutboundHttpError('invalid_request', `${message} (${url})`, { url, cause: error }));
+      return;
+    }
 
     let settled = false;
     let connectTimer: NodeJS.Timeout | undefined;

@@ -31,17 +31,19 @@ export function checkTarget(url: URL, allowlist: AllowlistMatcher, requireAllowl
   if (isMetadataHostname(host)) {
     throw new OutboundBlockedError('metadata_address', `${host} is a cloud metadata host`, { url: shown });
   }
+  // An IP literal never reaches the lookup, so its address is checked here; the ranges refused
+  // whatever the allowlist says come first, so the reason names them.
+  const literal = parseIp(host) ? stripBrackets(host) : null;
+  const alwaysRefused = literal === null ? null : refuseAddress(literal, true, shown);
+  if (alwaysRefused) throw alwaysRefused;
   const allowlisted = allowlist.has(origin);
   if (requireAllowlisted && !allowlisted) {
     throw new OutboundBlockedError('not_allowlisted', `${origin} is not in the endpoint allowlist`, {
       url: shown,
     });
   }
-  // An IP literal never reaches the lookup, so its address is checked here.
-  if (parseIp(host)) {
-    const refusal = refuseAddress(stripBrackets(host), allowlisted, shown);
-    if (refusal) throw refusal;
-  }
+  const refusal = literal === null ? null : refuseAddress(literal, allowlisted, shown);
+  if (refusal) throw refusal;
   return allowlisted;
 }
 
