@@ -46,7 +46,8 @@ export async function startModels(
     secrets: new SecretBox(config.SECRET_KEY),
     allowlist: identityEndpointAllowlist(
       config.IDENTITY_GRPC_ADDR,
-      createOutgoingTrust({ service: 'models', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
+      createOutgoingTrust({ service: 'models', serviceKeys: config.SERVICE_AUTH_KEY }),
+      logger,
     ),
     ...(options.resolve ? { resolve: options.resolve } : {}),
     version,
@@ -69,7 +70,7 @@ export async function startModels(
     services: [modelsGrpc(dependencies), ...grants.services],
     async stop() {
       await grants.stop();
-      dependencies.allowlist.close();
+      await dependencies.allowlist.close();
       await closeInfrastructure();
     },
   };

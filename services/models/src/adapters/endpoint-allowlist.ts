@@ -1,36 +1,39 @@
-import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
-import { createServiceClient, type CallCredentials } from '@platform/grpc';
+import type { OutgoingTrust } from '@platform/grpc';
+import type { Logger } from '@platform/logger';
+import { createSettingsClient } from '@platform/settings-client';
 
 /** The origins model requests may go to: identity's `model_endpoint_allowlist` site setting. */
 export interface EndpointAllowlist {
   origins(): Promise<readonly string[]>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export const ALLOWLIST_SETTING = 'model_endpoint_allowlist';
 
 /**
- * Reads the setting from identity's internal GetEffectiveSettings on every check: checks happen on
- * admin actions only (save, test, discover), so a change applies at once without a cache to drop.
+ * Reads the setting through the shared settings client on every check (TTL 0): checks happen on
+ * admin actions only (save, test, discover), so an allowlist change applies to the very next call
+ * without waiting for `settings.changed`, and a removed entry never keeps working from a cache.
+ * When identity cannot answer, the check fails (no stale fallback) and the admin action with it.
  */
-export function identityEndpointAllowlist(address: string, credentials: CallCredentials): EndpointAllowlist {
-  const client = createServiceClient(
-    settingsV1.SettingsServiceService,
-    'platform.identity.v1.SettingsService',
+export function identityEndpointAllowlist(
+  address: string,
+  trust: OutgoingTrust,
+  logger: Logger,
+): EndpointAllowlist {
+  const settings = createSettingsClient({
     address,
-    { defaultTimeoutMs: 5_000, credentials },
-  );
+    trust,
+    logger,
+    service: 'models',
+    ttlMs: 0,
+    keys: [ALLOWLIST_SETTING],
+  });
   return {
     async origins() {
-      const effective = await client.call('getEffectiveSettings', { keys: [ALLOWLIST_SETTING] });
-      const value: unknown = effective.settings?.[ALLOWLIST_SETTING];
+      const value: unknown = (await settings.get())[ALLOWLIST_SETTING];
       return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
     },
-    close: () => client.close(),
+    close: () => settings.stop(),
   };
-}
-
-/** A fixed list (tests of the rules that need no identity). */
-export function staticEndpointAllowlist(origins: readonly string[]): EndpointAllowlist {
-  return { origins: () => Promise.resolve(origins), close: () => undefined };
 }
