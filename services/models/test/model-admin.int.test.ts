@@ -3,7 +3,7 @@ import { stackEnv, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_KEYS_PURPOSE } from '../src/models-service.js';
 import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
-import { createModel, readAllowlist, setAllowlist, userWith } from './support/models-admin.js';
+import { createModel, readAllowlist, setAllowlist } from './support/models-admin.js';
 
 // Model administration through the gateway: real identity (allowlist, roles), real Postgres.
 let harness: GrantsHarness;
