@@ -44,7 +44,8 @@ describe('POST /admin/models/{id}/test', () => {
   it('chat: one 1-token completion with the stored key as a Bearer token', async () => {
     const id = await model({ base_url: `${provider.url}/v1`, api_key: 'sk-stored', model_id: 'gpt-x' });
     provider.script({ status: 200, body: { choices: [] } });
-    const res = await testModel(id);
+    // The body is optional.
+    const res = await harness.request('POST', `/admin/models/${id}/test`, { token: admin.token });
     expect(res.body.code).toBe(0);
     expect(res.body.data).toMatchObject({ success: true });
     expect(res.body.data.latency_ms).toBeGreaterThan(0);
@@ -185,6 +186,25 @@ describe('SSRF defence (packages/outbound-http)', () => {
     const id = await model({ provider: 'openai', api_key: 'sk-real' });
     expect(refused(await testModel(id))).toBe('blocked_address');
     expect(refused(await discover({ provider: 'deepseek' }))).toBe('blocked_address');
+    // IPv6 loopback, and loopback hidden in an IPv4-mapped IPv6 address.
+    for (const address of ['::1', '::ffff:127.0.0.1']) {
+      harness.models.dependencies.resolve = async () => [{ address, family: 6 }];
+      expect(refused(await testModel(id)), address).toBe('blocked_address');
+    }
+  });
+
+  it('a host name an admin registered may resolve to a private address (that is what registering is for)', async () => {
+    const port = new URL(provider.url).port;
+    await setAllowlist(harness, admin, [...official, provider.url, `http://llm.internal.test:${port}`]);
+    try {
+      harness.models.dependencies.resolve = async (host) =>
+        host === 'llm.internal.test' ? [{ address: '127.0.0.1', family: 4 }] : [];
+      const id = await model({ model_type: 'tts', base_url: `http://llm.internal.test:${port}/v1` });
+      expect((await testModel(id)).body.data.success).toBe(true);
+      expect(provider.requests[0]!.headers.host).toBe(`llm.internal.test:${port}`);
+    } finally {
+      await setAllowlist(harness, admin, [...official, provider.url, 'http://169.254.169.254']);
+    }
   });
 
   it('a redirect to a private address is refused and never followed', async () => {
