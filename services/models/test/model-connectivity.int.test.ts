@@ -96,6 +96,17 @@ describe('POST /admin/models/{id}/test', () => {
     });
   });
 
+  it('a stored key sealed under another SECRET_KEY is a failed test, not a 5xx', async () => {
+    const id = await model({ base_url: `${provider.url}/v1` });
+    await harness.models.pool.query("UPDATE models SET api_key_sealed = 'v1:AAAA:BBBB:CCCC' WHERE id = $1", [
+      id,
+    ]);
+    const res = await testModel(id);
+    expect(res.body).toMatchObject({ code: 0, data: { success: false, latency_ms: null } });
+    expect(res.body.data.message).toContain('SECRET_KEY');
+    expect(provider.requests).toHaveLength(0);
+  });
+
   it('a decision model runs one evaluation at <base_url>/v1/systemone with exactly one /v1', async () => {
     for (const base of [provider.url, `${provider.url}/v1`, `${provider.url}/v1/`]) {
       const id = await model({

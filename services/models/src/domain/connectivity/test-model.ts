@@ -68,12 +68,14 @@ export async function testModel(
       { httpStatus: 400 },
     );
   }
-  const apiKey =
-    request.api_key !== undefined
-      ? request.api_key
-      : model.api_key_sealed === null
-        ? null
-        : deps.secrets.decrypt(model.api_key_sealed);
+  let apiKey: string | null;
+  try {
+    apiKey =
+      request.api_key ?? (model.api_key_sealed === null ? null : deps.secrets.decrypt(model.api_key_sealed));
+  } catch {
+    // Sealed under another SECRET_KEY (a restore that did not keep it): nothing to send.
+    return { success: false, message: 'the stored API key cannot be decrypted: was SECRET_KEY changed?' };
+  }
   const call = probeCall(model, baseUrl, apiKey);
   const started = performance.now();
   try {
