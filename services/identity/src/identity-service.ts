@@ -5,6 +5,7 @@ import { ensurePlatformTopicsInBackground } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
 import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
+import { followSettingsChanges } from '@platform/settings-client';
 import type { IdentityConfig } from './config.js';
 import type { IdentityDependencies } from './deps.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
@@ -22,7 +23,6 @@ import { verificationGrpc } from './grpc/verification-grpc.js';
 import { ssoGrpc } from './grpc/sso-grpc.js';
 import { directoryGrpc } from './grpc/directory-grpc.js';
 import { startEmailWorker } from './events/email-worker.js';
-import { startSettingsCacheConsumer } from './events/settings-cache-consumer.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
@@ -57,7 +57,7 @@ export async function startIdentity(
     tokens: new TokenService(config.SECRET_KEY),
     sessions: new SessionRegistry(redis),
     secrets,
-    settings: new SettingsStore(pool, secrets),
+    settings: new SettingsStore(pool, secrets, undefined, config.MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES),
     passwords: new PasswordHasher({ N: config.PASSWORD_HASH_N, r: 8, p: 1 }),
     captcha: captchaStore,
     version,
@@ -75,11 +75,16 @@ export async function startIdentity(
     ssoGrpc(dependencies),
     directoryGrpc(dependencies),
   ];
-  // Every replica drops its settings cache on `settings.changed`, and sends queued mails
-  // (`email.send` on the default queue). Both start in the background, retried while Kafka is
-  // unreachable, so the service serves meanwhile; kafka.disconnect() stops them.
+  // Every replica drops its own settings cache on `settings.changed` (the consumer other services'
+  // settings clients use too), and sends queued mails (`email.send` on the default queue). Both
+  // start in the background, retried while Kafka is unreachable, so the service serves meanwhile;
+  // kafka.disconnect() stops them.
   startWhenKafkaIsReachable(kafka, logger, 'settings cache consumer', () =>
-    startSettingsCacheConsumer(dependencies),
+    followSettingsChanges(kafka, {
+      service: 'identity',
+      logger,
+      onChange: () => dependencies.settings.invalidate(),
+    }),
   );
   startWhenKafkaIsReachable(kafka, logger, 'email worker', () => startEmailWorker(dependencies));
   // A fresh deployment needs no separate topic step; producers never auto-create topics.

@@ -7,6 +7,8 @@ const schema = z.object({
   ...serviceTrustShape,
   GRPC_PORT: env.port().default(50064),
   DATABASE_URL: env.postgresUrl(),
+  /** Seals model API keys at rest (SecretBox); must be the deployment's one SECRET_KEY. */
+  SECRET_KEY: env.secretKey(),
   REDIS_URL: env.redisUrl(),
   /** Grant notifications out (through the outbox). Brokers, and SASL/TLS when the cluster asks. */
   ...kafkaShape,

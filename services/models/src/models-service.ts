@@ -1,9 +1,13 @@
-import type { ServiceRegistration } from '@platform/grpc';
+import { SecretBox } from '@platform/crypto';
+import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
+import type { Resolver } from '@platform/outbound-http';
 import type { KafkaClient } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { connectInfrastructure } from '@platform/runtime';
 import type { Pool } from '@platform/db';
 import type { ModelsConfig } from './config.js';
+import type { ModelsDependencies } from './deps.js';
+import { identityEndpointAllowlist } from './adapters/endpoint-allowlist.js';
 import { buildGrantsArea, type GrantsArea } from './grants-area.js';
 import { modelsGrpc } from './grpc/models-grpc.js';
 
@@ -13,6 +17,7 @@ export interface StartedModels {
   pool: Pool;
   kafka: KafkaClient;
   grants: GrantsArea;
+  dependencies: ModelsDependencies;
   services: ServiceRegistration[];
   stop(): Promise<void>;
 }
@@ -26,6 +31,7 @@ export async function startModels(
   logger: Logger,
   version: string,
   now: () => Date = () => new Date(),
+  options: { resolve?: Resolver } = {},
 ): Promise<StartedModels> {
   const {
     close: closeInfrastructure,
@@ -33,6 +39,19 @@ export async function startModels(
     kafka,
     producer,
   } = await connectInfrastructure(config, logger, 'models', MIGRATIONS);
+  const dependencies: ModelsDependencies = {
+    config,
+    logger,
+    pool,
+    secrets: new SecretBox(config.SECRET_KEY),
+    allowlist: identityEndpointAllowlist(
+      config.IDENTITY_GRPC_ADDR,
+      createOutgoingTrust({ service: 'models', serviceKeys: config.SERVICE_AUTH_KEY }),
+      logger,
+    ),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    version,
+  };
   const grants = buildGrantsArea({
     pool,
     producer,
@@ -47,9 +66,11 @@ export async function startModels(
     pool,
     kafka,
     grants,
-    services: [modelsGrpc({ pool, version }), ...grants.services],
+    dependencies,
+    services: [modelsGrpc(dependencies), ...grants.services],
     async stop() {
       await grants.stop();
+      await dependencies.allowlist.close();
       await closeInfrastructure();
     },
   };

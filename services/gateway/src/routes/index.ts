@@ -13,6 +13,7 @@ import { identitySsoAdminRoutes } from './identity-sso-admin-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import { modelsGrantsRoutes } from './models-grants-routes.js';
+import { modelsRoutes } from './models-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -30,5 +31,6 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...apikeysAdminRoutes,
   ...identitySsoRoutes,
   ...identitySsoAdminRoutes,
+  ...modelsRoutes,
   ...modelsGrantsRoutes,
 ];
