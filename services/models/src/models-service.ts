@@ -12,6 +12,8 @@ import { buildGrantsArea, type GrantsArea } from './grants-area.js';
 import { modelsGrpc } from './grpc/models-grpc.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** The HKDF purpose of the key that seals model API keys (docs/models.md). */
+export const MODEL_KEYS_PURPOSE = 'model-api-keys';
 
 export interface StartedModels {
   pool: Pool;
@@ -43,7 +45,8 @@ export async function startModels(
     config,
     logger,
     pool,
-    secrets: new SecretBox(config.SECRET_KEY),
+    // Its own HKDF purpose: a model key never decrypts under identity's at-rest key, nor the reverse.
+    secrets: new SecretBox(config.SECRET_KEY, MODEL_KEYS_PURPOSE),
     allowlist: identityEndpointAllowlist(
       config.IDENTITY_GRPC_ADDR,
       createOutgoingTrust({ service: 'models', serviceKeys: config.SERVICE_AUTH_KEY }),

@@ -1,8 +1,9 @@
 import { SecretBox } from '@platform/crypto';
 import { stackEnv, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_KEYS_PURPOSE } from '../src/models-service.js';
 import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
-import { createModel, readAllowlist, setAllowlist, userWith } from './support/models-admin.js';
+import { createModel, readAllowlist, setAllowlist } from './support/models-admin.js';
 
 // Model administration through the gateway: real identity (allowlist, roles), real Postgres.
 let harness: GrantsHarness;
@@ -93,7 +94,10 @@ describe('model CRUD', () => {
       res.body.data.id,
     ]);
     expect(rows[0].api_key_sealed).not.toContain('sk-secret');
-    expect(new SecretBox(stackEnv.secretKey).decrypt(rows[0].api_key_sealed)).toBe('sk-secret-123');
+    expect(new SecretBox(stackEnv.secretKey, MODEL_KEYS_PURPOSE).decrypt(rows[0].api_key_sealed)).toBe(
+      'sk-secret-123',
+    );
+    expect(() => new SecretBox(stackEnv.secretKey).decrypt(rows[0].api_key_sealed)).toThrow();
     const read = await get(`/admin/models/${res.body.data.id}`);
     expect(read.body.data).toMatchObject({ api_key: null, api_key_set: true });
     expect(JSON.stringify(read.body)).not.toContain('sk-secret');
