@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageKeyPruner } from '../src/domain/quota/usage-key-pruner.js';
 import { periodOf } from '../src/domain/quota/usage-period.js';
 import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
 
@@ -73,6 +74,28 @@ describe('RecordModelUsage', () => {
     expect(results.filter((result) => result.duplicate)).toHaveLength(160);
     const again = await record(teamId, modelId, keys[0]!.tokens, 1, keys[0]!.key);
     expect(again).toMatchObject({ duplicate: true, usage: { tokens: sum, requests: 40 } });
+  });
+
+  it('forgets keys after the retention, keeping the counters', async () => {
+    const { teamId, modelId } = await grantedModel();
+    const key = `old-${randomUUID()}`;
+    await record(teamId, modelId, 40, 1, key);
+    const pruner = new UsageKeyPruner(
+      { pool: harness.models.pool, logger: harness.models.dependencies.logger, now: harness.clock.date },
+      40,
+    );
+    const keyRows = () =>
+      harness.models.pool.query('SELECT 1 FROM model_usage_records WHERE idempotency_key = $1', [key]);
+    await pruner.pruneOnce();
+    expect((await keyRows()).rows).toHaveLength(1);
+    harness.clock.advance(41 * 86_400_000);
+    try {
+      expect(await pruner.pruneOnce()).toBeGreaterThanOrEqual(1);
+    } finally {
+      harness.clock.reset();
+    }
+    expect((await keyRows()).rows).toHaveLength(0);
+    expect(await counters(teamId, modelId)).toEqual([{ tokens: 40, requests: 1 }]);
   });
 
   it('refuses a key reused for a different usage, and malformed input, with 1001', async () => {

@@ -2,21 +2,9 @@ import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { MODEL_TYPES } from './models-schemas.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery } from './validation.js';
-
-/** The spec's 9 model types (`GET /models?model_type=`). */
-const MODEL_TYPES = [
-  'chat',
-  'embedding',
-  'rerank',
-  'tts',
-  'stt',
-  'audio_generation',
-  'text_to_image',
-  'text_to_video',
-  'decision',
-] as const;
 
 /** Whole numbers from 1 that JSON and JavaScript carry exactly; null = unlimited. */
 const quota = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable();

@@ -2,10 +2,9 @@ import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listAvailableModels } from '../../data/available-models-repository.js';
+import { isModelType } from '../catalog/providers.js';
 import { isUuid, paging } from './grant-rules.js';
 import type { GrantsDeps } from './grants-deps.js';
-
-const MODEL_TYPE = /^[a-z_]{1,32}$/;
 
 /**
  * `GET /models`: what a builder may pick — enabled models with an enabled grant to one of the
@@ -18,7 +17,7 @@ export async function listModelsForBuilder(
   request: grantsV1.ListAvailableModelsRequest,
 ): Promise<grantsV1.ListAvailableModelsResponse> {
   const page = paging(request.page, request.page_size);
-  if (request.model_type && !MODEL_TYPE.test(request.model_type)) {
+  if (request.model_type && !isModelType(request.model_type)) {
     throw BusinessError.validation({ model_type: ['unknown model type'] }, { httpStatus: 400 });
   }
   const teamIds = principal.team_ids.filter(isUuid);
