@@ -4,7 +4,7 @@ import type { ServiceRegistration } from '@platform/grpc';
 import { ensurePlatformTopicsInBackground } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
+import { connectInfrastructure, DailyTask, startWhenKafkaIsReachable } from '@platform/runtime';
 import { followSettingsChanges } from '@platform/settings-client';
 import type { IdentityConfig } from './config.js';
 import type { IdentityDependencies } from './deps.js';
@@ -22,6 +22,10 @@ import { teamsGrpc } from './grpc/teams-grpc.js';
 import { verificationGrpc } from './grpc/verification-grpc.js';
 import { ssoGrpc } from './grpc/sso-grpc.js';
 import { directoryGrpc } from './grpc/directory-grpc.js';
+import {
+  checkPasswordExpiration,
+  PASSWORD_EXPIRY_TASK,
+} from './domain/passwords/check-password-expiration.js';
 import { startEmailWorker } from './events/email-worker.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
@@ -93,10 +97,21 @@ export async function startIdentity(
   // table to Kafka, retrying while Kafka is down.
   const outbox = new OutboxRelay({ pool, producer, logger });
   await outbox.start();
+  // Daily at PASSWORD_EXPIRY_CHECK_AT (default 08:00) server time, once per cluster (Redis lock).
+  const passwordExpiry = new DailyTask({
+    name: PASSWORD_EXPIRY_TASK,
+    at: config.PASSWORD_EXPIRY_CHECK_AT,
+    redis,
+    lockPrefix: 'identity:lock:',
+    logger,
+    run: (now) => checkPasswordExpiration(dependencies, now),
+  });
+  passwordExpiry.start();
   return {
     dependencies,
     services,
     async stop() {
+      passwordExpiry.stop();
       await outbox.stop();
       await closeInfrastructure();
     },
