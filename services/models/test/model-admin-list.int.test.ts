@@ -107,7 +107,9 @@ describe('is_default', () => {
     expect(firstNow.body.data.is_default).toBe(false);
   });
 
-  it('a burst of 24 concurrent "make me default" updates and creates leaves exactly one default', async () => {
+  it('bursts of 24 and 20 concurrent "make me default" updates and creates leaves exactly one default', async () => {
+    const video = { model_type: 'text_to_video', provider: 'runway', is_default: true };
+    expect((await createModel(harness, admin.token, video)).body.code).toBe(0);
     const ids: string[] = [];
     for (let i = 0; i < 16; i++) {
       const res = await createModel(harness, admin.token, { model_type: 'stt', name: `stt-${i}` });
@@ -122,12 +124,33 @@ describe('is_default', () => {
       ),
     ]);
     expect(results.map((res) => res.body.code)).toEqual(results.map(() => 0));
+    const defaults = async () => {
+      const { rows } = await harness.models.pool.query<{ count: string }>(
+        "SELECT count(*) FROM models WHERE model_type = 'stt' AND is_default",
+      );
+      return Number(rows[0]!.count);
+    };
+    expect(await defaults()).toBe(1);
+    // Again, now with the current default among the updated ones (its own row locked meanwhile),
+    // and models moving into the type as its default.
+    const again = await Promise.all([
+      ...ids.map((id) =>
+        harness.request('PUT', `/admin/models/${id}`, { token: admin.token, json: { is_default: true } }),
+      ),
+      ...Array.from({ length: 4 }, async (_, i) => {
+        const other = await createModel(harness, admin.token, { model_type: 'tts', name: `tts-${i}` });
+        return harness.request('PUT', `/admin/models/${other.body.data.id}`, {
+          token: admin.token,
+          json: { model_type: 'stt', is_default: true },
+        });
+      }),
+    ]);
+    expect(again.map((res) => res.body.code)).toEqual(again.map(() => 0));
+    expect(await defaults()).toBe(1);
+    // Another type keeps its own default.
     const { rows } = await harness.models.pool.query<{ count: string }>(
-      "SELECT count(*) FROM models WHERE model_type = 'stt' AND is_default",
+      "SELECT count(*) FROM models WHERE model_type = 'text_to_video' AND is_default",
     );
     expect(Number(rows[0]!.count)).toBe(1);
-    // Other types keep their own default.
-    const rerank = await list('?model_type=rerank');
-    expect(rerank.body.data.items.filter((m: { is_default: boolean }) => m.is_default)).toHaveLength(1);
   });
 });

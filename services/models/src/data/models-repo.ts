@@ -125,12 +125,21 @@ export async function deleteModel(db: Queryable, id: string): Promise<boolean> {
 }
 
 /**
- * Makes `id` the only default of its type: serializes every default change of that type (a
- * transaction-scoped advisory lock), then clears the others. The partial unique index
- * `models_one_default_per_type` stays the last line of defence.
+ * Serializes every change that can move a default (a transaction-scoped advisory lock), taken
+ * before any model row is locked: a writer that clears the old default never waits for a row
+ * whose holder waits for this lock. The partial unique index `models_one_default_per_type` stays
+ * the last line of defence.
  */
-export async function takeDefault(tx: PoolClient, modelType: string, id: string | null): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('models.default:' || $1))`, [modelType]);
+export async function lockDefaultChanges(tx: PoolClient): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('models.default'))`);
+}
+
+/** Clears the default of `modelType` except `id` (call under `lockDefaultChanges`). */
+export async function clearOtherDefaults(
+  tx: PoolClient,
+  modelType: string,
+  id: string | null,
+): Promise<void> {
   await tx.query(
     `UPDATE models SET is_default = false, updated_at = now()
      WHERE model_type = $1 AND is_default AND ($2::uuid IS NULL OR id <> $2::uuid)`,

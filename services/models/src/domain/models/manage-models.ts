@@ -1,12 +1,13 @@
 import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
-import { withTransaction, type PoolClient } from '@platform/db';
+import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import {
   deleteModel as deleteModelRow,
   findModelById,
   insertModel,
+  clearOtherDefaults,
   listModels as listModelRows,
-  takeDefault,
+  lockDefaultChanges,
   updateModel,
   type ModelRow,
   type ModelValues,
@@ -99,17 +100,15 @@ function valuesOf(fields: Omit<CreateFields, 'api_key'>, sealed: string | null):
   };
 }
 
-/** A default change takes the type's lock and clears the other default in the same transaction. */
-async function claimDefault(tx: PoolClient, values: ModelValues, id: string | null) {
-  if (values.is_default) await takeDefault(tx, values.model_type, id);
-}
-
 export async function createModel(deps: ManageModelsDeps, input: unknown): Promise<modelsV1.Model> {
   const fields = parseCreateFields(input);
   const values = valuesOf(fields, sealedKey(deps, fields.api_key, null));
   await checkCombination(deps, values, true);
   const row = await withTransaction(deps.pool, async (tx) => {
-    await claimDefault(tx, values, null);
+    if (values.is_default) {
+      await lockDefaultChanges(tx);
+      await clearOtherDefaults(tx, values.model_type, null);
+    }
     return insertModel(tx, values);
   });
   return toModel(row);
@@ -127,11 +126,15 @@ export async function changeModel(
   // Checked before the transaction: no remote call (identity's allowlist) holds a connection open.
   const merged = merge(current, fields, sealedKey(deps, fields.api_key, current.api_key_sealed));
   await checkCombination(deps, merged, fields.base_url !== undefined && fields.base_url !== current.base_url);
+  // A change that can make this model the default of a type (is_default set, or a default moving
+  // to another type) takes the default lock before the row lock.
+  const movesDefault = fields.is_default === true || fields.model_type !== undefined;
   const row = await withTransaction(deps.pool, async (tx) => {
+    if (movesDefault) await lockDefaultChanges(tx);
     const locked = await findModelById(tx, id, { forUpdate: true });
     if (!locked) throw new BusinessError(ErrorCode.MODEL_NOT_FOUND);
     const values = merge(locked, fields, sealedKey(deps, fields.api_key, locked.api_key_sealed));
-    await claimDefault(tx, values, id);
+    if (movesDefault && values.is_default) await clearOtherDefaults(tx, values.model_type, id);
     return updateModel(tx, id, values);
   });
   return toModel(row);
