@@ -16,6 +16,8 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
   it.each([
     ['identity', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
     ['notifications', ['MONGO_URL', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    // models seals provider API keys at rest (docs/models.md).
+    ['models', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
     [
       'gateway',
       [
@@ -34,8 +36,8 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
     if (service !== 'gateway') expect(result.stderr).toContain('GRPC_PORT is invalid');
   });
 
-  // SECRET_KEY (JWT signing, at-rest key) goes to the gateway and identity only.
-  it.each(['apikeys', 'notifications', 'models', 'workflows', 'observability'])(
+  // SECRET_KEY (JWT signing, at-rest keys) goes to the gateway, identity and models only.
+  it.each(['apikeys', 'notifications', 'workflows', 'observability'])(
     '%s does not ask for SECRET_KEY',
     (service) => {
       const result = run(service, { PATH: process.env.PATH });

@@ -16,6 +16,7 @@ import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
 import * as workflowVersionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
+import * as modelGrantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { createOutgoingTrust, createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
 
@@ -34,6 +35,7 @@ export interface ServiceClients {
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
   notifications: ServiceClient<typeof notificationsV1.NotificationsServiceService>;
   models: ServiceClient<typeof modelsV1.ModelsServiceService>;
+  modelGrants: ServiceClient<typeof modelGrantsV1.ModelGrantsServiceService>;
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
   workflowVersions: ServiceClient<typeof workflowVersionsV1.WorkflowVersionsServiceService>;
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
@@ -153,6 +155,12 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     models: createServiceClient(
       modelsV1.ModelsServiceService,
       'platform.models.v1.ModelsService',
+      config.MODELS_GRPC_ADDR,
+      to('models'),
+    ),
+    modelGrants: createServiceClient(
+      modelGrantsV1.ModelGrantsServiceService,
+      'platform.models.v1.ModelGrantsService',
       config.MODELS_GRPC_ADDR,
       to('models'),
     ),

@@ -61,7 +61,7 @@ export async function startIdentity(
     tokens: new TokenService(config.SECRET_KEY),
     sessions: new SessionRegistry(redis),
     secrets,
-    settings: new SettingsStore(pool, secrets),
+    settings: new SettingsStore(pool, secrets, undefined, config.MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES),
     passwords: new PasswordHasher({ N: config.PASSWORD_HASH_N, r: 8, p: 1 }),
     captcha: captchaStore,
     version,

@@ -3,6 +3,7 @@ import { Topics } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestUser, type TestUser } from './support/rbac-users.js';
 import { identityClientsAs } from './support/internal-clients.js';
+import { OFFICIAL_MODEL_ORIGINS as OFFICIAL_ORIGINS } from '../src/domain/settings/model-endpoint-allowlist.js';
 import {
   captureEvents,
   useIdentityHarness,
@@ -36,7 +37,7 @@ describe('GET /admin/site-settings', () => {
       max_login_attempts: 5,
       smtp_port: 587,
       smtp_encryption: 'tls',
-      model_endpoint_allowlist: [],
+      model_endpoint_allowlist: OFFICIAL_ORIGINS,
       webhook_headers: null,
       webhook_headers_set: false,
       smtp_password: null,

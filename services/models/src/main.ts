@@ -1,10 +1,11 @@
-import { runDatabaseService } from '@platform/runtime';
+import { runService } from '@platform/runtime';
 import { loadModelsConfig } from './config.js';
-import { modelsGrpc } from './grpc/models-grpc.js';
+import { startModels } from './models-service.js';
 
-await runDatabaseService({
+const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+await runService({
   name: 'models',
   loadConfig: () => loadModelsConfig(),
-  migrations: new URL('../src/data/migrations', import.meta.url),
-  register: ({ pool, version }) => [modelsGrpc({ pool, version })],
+  start: ({ config, logger }) => startModels(config, logger, VERSION),
 });

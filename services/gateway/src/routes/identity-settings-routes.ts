@@ -8,14 +8,15 @@ const MAX_SETTINGS_PER_UPDATE = 150;
 
 /**
  * The shapes a setting value can take, each bounded by the largest any setting allows (the
- * 64 KiB webhook body template; 200 allowlist origins; 50 webhook headers).
+ * 64 KiB webhook body template; up to 1000 allowlist origins, MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES; 50 webhook
+ * headers).
  */
 const settingValue = z.union([
   z.null(),
   z.boolean(),
   z.number(),
   z.string().max(65_536),
-  z.array(z.string().max(2048)).max(200),
+  z.array(z.string().max(2048)).max(1000),
   z.record(z.string().max(256), z.string().max(4096)),
 ]);
 

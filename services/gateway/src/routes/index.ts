@@ -14,6 +14,8 @@ import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import { workflowsRoutes } from './workflows-routes.js';
 import { workflowVersionsRoutes } from './workflow-versions-routes.js';
+import { modelsGrantsRoutes } from './models-grants-routes.js';
+import { modelsRoutes } from './models-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -33,4 +35,6 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...identitySsoAdminRoutes,
   ...workflowsRoutes,
   ...workflowVersionsRoutes,
+  ...modelsRoutes,
+  ...modelsGrantsRoutes,
 ];

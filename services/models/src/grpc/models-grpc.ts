@@ -1,13 +1,65 @@
-import { modelsV1 } from '@platform/contracts';
-import { schemaVersion, type Pool } from '@platform/db';
+import * as modelsV1 from '@platform/contracts/platform/models/v1/models';
+import { schemaVersion } from '@platform/db';
 import { registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
+import type { ModelsDependencies } from '../deps.js';
+import { listModelTypes, listProviders } from '../domain/catalog/catalog-views.js';
+import { discoverModels } from '../domain/connectivity/discover-models.js';
+import { testModel } from '../domain/connectivity/test-model.js';
+import {
+  requireModelPermission,
+  requireModelReader,
+  requireSignedIn,
+} from '../domain/models/model-access.js';
+import {
+  changeModel,
+  createModel,
+  getModel,
+  listModels,
+  removeModel,
+} from '../domain/models/manage-models.js';
 
 export const SERVICE_NAME = 'platform.models.v1.ModelsService';
 
-/** Entry points of the models service: thin handlers that decode, call a use case, encode. */
-export function modelsGrpc(dependencies: { pool: Pool; version: string }) {
+/** Entry points of the catalog and model administration: thin handlers that decode, call a use case, encode. */
+export function modelsGrpc(deps: ModelsDependencies) {
   return registration(SERVICE_NAME, modelsV1.ModelsServiceService, {
-    getInfo: serviceInfoHandler('models', dependencies.version, () => schemaVersion(dependencies.pool)),
+    getInfo: serviceInfoHandler('models', deps.version, () => schemaVersion(deps.pool)),
+    listProviders: async (_request, { principal }) => {
+      requireSignedIn(principal);
+      return listProviders();
+    },
+    listModelTypes: async (_request, { principal }) => {
+      requireSignedIn(principal);
+      return listModelTypes();
+    },
+    listModels: (request, { principal }) => {
+      requireModelReader(principal);
+      return listModels(deps, request);
+    },
+    getModel: (request, { principal }) => {
+      requireModelReader(principal);
+      return getModel(deps, request.id);
+    },
+    createModel: (request, { principal }) => {
+      requireModelPermission(principal, 'create');
+      return createModel(deps, request.fields);
+    },
+    updateModel: (request, { principal }) => {
+      requireModelPermission(principal, 'update');
+      return changeModel(deps, request.id, request.fields);
+    },
+    deleteModel: (request, { principal }) => {
+      requireModelPermission(principal, 'delete');
+      return removeModel(deps, request.id);
+    },
+    testModel: (request, { principal }) => {
+      requireModelPermission(principal, 'create');
+      return testModel(deps, request);
+    },
+    discoverModels: (request, { principal }) => {
+      requireModelPermission(principal, 'create');
+      return discoverModels(deps, request);
+    },
   });
 }

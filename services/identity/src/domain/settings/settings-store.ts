@@ -2,6 +2,7 @@ import { SecretBox } from '@platform/crypto';
 import type { Pool, PoolClient } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import { readAllSettings, writeSettings } from '../../data/settings-repository.js';
+import { allowlistTooLong } from './model-endpoint-allowlist.js';
 import {
   isSecretSetting,
   SESSION_TIMEOUT_FALLBACK_DAYS,
@@ -45,6 +46,8 @@ export class SettingsStore implements SettingsReader {
     private readonly pool: Pool,
     private readonly secrets: SecretBox,
     private readonly ttlMs = 2_000,
+    /** MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES: the deployment's cap on allowlist entries. */
+    private readonly allowlistMaxEntries = 200,
   ) {}
 
   async current(): Promise<SiteSettings> {
@@ -79,6 +82,12 @@ export class SettingsStore implements SettingsReader {
       const parsed = SETTING_DEFINITIONS[key].schema.safeParse(raw);
       if (!parsed.success) {
         errors[key] = parsed.error.issues.map((issue) => issue.message);
+        continue;
+      }
+      const tooLong =
+        key === 'model_endpoint_allowlist' ? allowlistTooLong(parsed.data, this.allowlistMaxEntries) : null;
+      if (tooLong) {
+        errors[key] = [tooLong];
         continue;
       }
       rows.push({ key, value: isSecretSetting(key) ? this.seal(parsed.data) : parsed.data });

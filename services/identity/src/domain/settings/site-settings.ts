@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allowlistSchema, OFFICIAL_MODEL_ORIGINS } from './model-endpoint-allowlist.js';
 
 /**
  * Every site setting: its spec name, type, default and whether it is a secret (encrypted at rest,
@@ -52,7 +53,7 @@ export const SETTING_DEFINITIONS = {
   password_require_digit: { schema: z.boolean(), default: true },
   password_require_symbol: { schema: z.boolean(), default: false },
   // ---- model endpoint allowlist (origins; the models service validates outbound requests)
-  model_endpoint_allowlist: { schema: z.array(text(512)).max(200), default: [] as string[] },
+  model_endpoint_allowlist: { schema: allowlistSchema, default: [...OFFICIAL_MODEL_ORIGINS] as string[] },
   // ---- email
   smtp_enabled: { schema: z.boolean(), default: false },
   smtp_host: { schema: shortText, default: '' },

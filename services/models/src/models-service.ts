@@ -1,0 +1,80 @@
+import { SecretBox } from '@platform/crypto';
+import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
+import type { Resolver } from '@platform/outbound-http';
+import type { KafkaClient } from '@platform/kafka';
+import type { Logger } from '@platform/logger';
+import { connectInfrastructure } from '@platform/runtime';
+import type { Pool } from '@platform/db';
+import type { ModelsConfig } from './config.js';
+import type { ModelsDependencies } from './deps.js';
+import { identityEndpointAllowlist } from './adapters/endpoint-allowlist.js';
+import { buildGrantsArea, type GrantsArea } from './grants-area.js';
+import { modelsGrpc } from './grpc/models-grpc.js';
+
+const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** The HKDF purpose of the key that seals model API keys (docs/models.md). */
+export const MODEL_KEYS_PURPOSE = 'model-api-keys';
+
+export interface StartedModels {
+  pool: Pool;
+  kafka: KafkaClient;
+  grants: GrantsArea;
+  dependencies: ModelsDependencies;
+  services: ServiceRegistration[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The models service's composition root, separate from main.ts so tests can start the real
+ * service in-process on their own database.
+ */
+export async function startModels(
+  config: ModelsConfig,
+  logger: Logger,
+  version: string,
+  now: () => Date = () => new Date(),
+  options: { resolve?: Resolver } = {},
+): Promise<StartedModels> {
+  const {
+    close: closeInfrastructure,
+    pool,
+    kafka,
+    producer,
+  } = await connectInfrastructure(config, logger, 'models', MIGRATIONS);
+  const dependencies: ModelsDependencies = {
+    config,
+    logger,
+    pool,
+    // Its own HKDF purpose: a model key never decrypts under identity's at-rest key, nor the reverse.
+    secrets: new SecretBox(config.SECRET_KEY, MODEL_KEYS_PURPOSE),
+    allowlist: identityEndpointAllowlist(
+      config.IDENTITY_GRPC_ADDR,
+      createOutgoingTrust({ service: 'models', serviceKeys: config.SERVICE_AUTH_KEY }),
+      logger,
+    ),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    version,
+  };
+  const grants = buildGrantsArea({
+    pool,
+    producer,
+    logger,
+    identityAddress: config.IDENTITY_GRPC_ADDR,
+    serviceKeys: [...config.SERVICE_AUTH_KEY],
+    usageKeyRetentionDays: config.USAGE_KEY_RETENTION_DAYS,
+    now,
+  });
+  await grants.start();
+  return {
+    pool,
+    kafka,
+    grants,
+    dependencies,
+    services: [modelsGrpc(dependencies), ...grants.services],
+    async stop() {
+      await grants.stop();
+      await dependencies.allowlist.close();
+      await closeInfrastructure();
+    },
+  };
+}
