@@ -17,8 +17,10 @@ const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
 
 const lines = [
   `# deploy/.env written by deploy/docker/dev-secrets.mjs on ${new Date().toISOString()}: DEV ONLY.`,
-  '# JWT signing and at-rest encryption (gateway, identity, models).',
+  '# JWT signing and at-rest encryption (gateway, identity).',
   `SECRET_KEY=${hex(32)}`,
+  "# Models' own at-rest key (its SECRET_KEY): never the JWT key.",
+  `MODELS_SECRET_KEY=${hex(32)}`,
   '# The gateway signs the principal it forwards; the domain services verify it.',
   `PRINCIPAL_SIGNING_PRIVATE_KEY='${oneLine(privateKey)}'`,
   `PRINCIPAL_SIGNING_PUBLIC_KEY='${oneLine(publicKey)}'`,

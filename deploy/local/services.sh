@@ -82,10 +82,15 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
     cd "$ROOT/services/$name"
     if [ "$name" = gateway ]; then export HTTP_PORT="$port"; else export GRPC_PORT="$port"; fi
     if [ -n "${!dbvar:-}" ]; then export DATABASE_URL="${!dbvar}"; fi
-    # Only the gateway signs principals; only identity, models (sealed provider keys) and the
-    # gateway hold SECRET_KEY.
+    # Only the gateway signs principals; only identity and the gateway hold SECRET_KEY (it signs
+    # user JWTs). Models seals provider keys under its own MODELS_SECRET_KEY, given as SECRET_KEY.
     if [ "$name" != gateway ]; then unset PRINCIPAL_SIGNING_PRIVATE_KEY; fi
-    case "$name" in identity | gateway | models) ;; *) unset SECRET_KEY ;; esac
+    case "$name" in
+      identity | gateway) ;;
+      models) export SECRET_KEY="$MODELS_SECRET_KEY" ;;
+      *) unset SECRET_KEY ;;
+    esac
+    unset MODELS_SECRET_KEY
     spawn "$LOGS/$name.log" node "$(entry "$name")" >"$RUN/$name.pid"
   )
   log "$name started (pid $(pid_of "$name"), port $port)"

@@ -67,6 +67,9 @@ describe('docker compose', () => {
     }
     const gateway = composeEnv(compose.services!.gateway!);
     expect(gateway.PRINCIPAL_SIGNING_PRIVATE_KEY).toMatch(/^\$\{PRINCIPAL_SIGNING_PRIVATE_KEY:\?/);
+    // Models' SECRET_KEY is a value of its own, never the key that signs user JWTs.
+    expect(gateway.SECRET_KEY).toMatch(/^\$\{SECRET_KEY:\?/);
+    expect(composeEnv(compose.services!.models!).SECRET_KEY).toMatch(/^\$\{MODELS_SECRET_KEY:\?/);
   });
 
   it('dev-secrets.mjs writes every variable compose requires, with a working key pair', () => {

@@ -18,7 +18,7 @@ import {
 import { checkNetworkPolicies, checkSecrets, ingressAllowed } from './support/k8s-security.js';
 import { kubectl, renderKustomization } from './support/kubectl.js';
 import { clone, yamlDocuments } from './support/parse.js';
-import { GRPC_CALLERS, K8S, REPO, SECRET_AUDIENCE, SERVICES } from './support/topology.js';
+import { GRPC_CALLERS, K8S, OWN_SECRET_VALUE, REPO, SECRET_AUDIENCE, SERVICES } from './support/topology.js';
 
 describe('kubernetes manifests', () => {
   const dirs = findKustomizationDirs(K8S);
@@ -49,12 +49,18 @@ describe('kubernetes manifests', () => {
     for (const dir of dirs)
       expect(readKustomization(dir).resources ?? []).not.toContain('secret.example.yaml');
     const holder = (key: string) => examples.filter((e) => e.keys.has(key)).map((e) => e.name);
-    // Each trust key in a Secret of its own audience, never bundled with a wider one.
+    // Each trust key in a Secret of its own audience, never bundled with a wider one; a service
+    // with a value of its own (OWN_SECRET_VALUE) reads it from a Secret for it alone.
     for (const [key, audience] of Object.entries(SECRET_AUDIENCE)) {
-      const [name, ...more] = holder(key);
-      expect(more).toEqual([]);
-      expect(examples.find((e) => e.name === name)?.audience.sort()).toEqual([...audience].sort());
+      const own = Object.keys(OWN_SECRET_VALUE).filter((s) => OWN_SECRET_VALUE[s]?.[key]);
+      const holders = holder(key).map((name) => examples.find((e) => e.name === name)!.audience.sort());
+      expect(holders).toEqual(
+        expect.arrayContaining([audience.filter((s) => !own.includes(s)).sort(), ...own.map((s) => [s])]),
+      );
+      expect(holders).toHaveLength(1 + own.length);
     }
+    // Models never shares the Secret whose SECRET_KEY signs user JWTs.
+    expect(holder('SECRET_KEY').sort()).toEqual(['models-secret-key', 'platform-secret-key']);
     expect(holder('PRINCIPAL_SIGNING_PRIVATE_KEY')).toEqual(['principal-signing-key']);
     for (const key of ['REDIS_URL', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'MONGO_URL'])
       expect(holder(key)).toHaveLength(1);

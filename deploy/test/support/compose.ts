@@ -11,6 +11,7 @@ import {
   REPO,
   SERVICES,
   STORE_IMAGES,
+  OWN_SECRET_VALUE,
   SECRET_AUDIENCE,
   STORES,
   forbiddenSecrets,
@@ -84,8 +85,9 @@ function checkCredentials(where: string, env: Record<string, string>, spec: Serv
   for (const [key, value] of Object.entries(env)) {
     if (!CREDENTIAL.test(key)) continue;
     const required = REQUIRED_VAR.exec(value);
-    if (SECRET_AUDIENCE[key] && required?.[1] !== key) {
-      problems.push(`${where} ${key} must come from the environment as \${${key}:?...}`);
+    const variable = OWN_SECRET_VALUE[spec.name]?.[key] ?? key;
+    if (SECRET_AUDIENCE[key] && required?.[1] !== variable) {
+      problems.push(`${where} ${key} must come from the environment as \${${variable}:?...}`);
     } else if (!required && !/^\$\{\w+:-\}$/.test(value)) {
       problems.push(`${where} ${key} is written into the file; take it from a variable`);
     }

@@ -47,6 +47,13 @@ export const SECRET_AUDIENCE: Record<string, string[]> = {
   PRINCIPAL_SIGNING_PUBLIC_KEY: GRPC_SERVICES.map((g) => g.name),
   SERVICE_AUTH_KEY: SERVICES.map((s) => s.name),
 };
+/**
+ * A secret a service receives under the common name but from a value of its own: models' SECRET_KEY
+ * seals provider keys only, so it must not be the platform SECRET_KEY that signs user JWTs.
+ */
+export const OWN_SECRET_VALUE: Record<string, Record<string, string>> = {
+  models: { SECRET_KEY: 'MODELS_SECRET_KEY' },
+};
 export const KAFKA_CLIENT_ENV = [
   'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME',
@@ -55,13 +62,14 @@ export const KAFKA_CLIENT_ENV = [
 ];
 
 /** Who may open a connection to whose gRPC port (NetworkPolicies): the gateway reaches every
- *  service; services that check API keys, users or settings reach identity; workflows reaches models. */
+ *  service; services that check API keys, users or settings reach identity; workflows reaches models;
+ *  apikeys reaches workflows (workflow names of key bindings). */
 export const GRPC_CALLERS: Record<string, string[]> = {
   identity: ['gateway', 'apikeys', 'notifications', 'models', 'workflows', 'observability'],
   apikeys: ['gateway'],
   notifications: ['gateway'],
   models: ['gateway', 'workflows'],
-  workflows: ['gateway'],
+  workflows: ['gateway', 'apikeys'],
   observability: ['gateway'],
 };
 
