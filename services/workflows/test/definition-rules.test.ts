@@ -24,7 +24,10 @@ describe('definition format', () => {
       {
         schema_version: '2',
         nodes: [node('a'), node('a'), { id: 'c', data: [] }, 'x'],
-        edges: [{ id: 'e', source: 'a', target: 'zz', sourceHandle: 3 }, { source: 'a', target: 'a' }],
+        edges: [
+          { id: 'e', source: 'a', target: 'zz', sourceHandle: 3 },
+          { source: 'a', target: 'a' },
+        ],
       },
       LIMIT,
     );
@@ -54,7 +57,9 @@ describe('definition format', () => {
     } catch (error) {
       expect(isBusinessError(error)).toBe(true);
       expect(error).toMatchObject({ code: 1001, httpStatus: 422 });
-      expect(Object.keys((error as { data: { errors: object } }).data.errors)).toEqual(['definition.schema_version']);
+      expect(Object.keys((error as { data: { errors: object } }).data.errors)).toEqual([
+        'definition.schema_version',
+      ]);
     }
   });
 });

@@ -2,7 +2,12 @@ import { apikeysV1, workflowsV1 } from '@platform/contracts';
 import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import { stackEnv } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './support/harness.js';
+import {
+  chainDefinition,
+  startWorkflowsHarness,
+  type TestUser,
+  type WorkflowsHarness,
+} from './support/harness.js';
 
 let harness: WorkflowsHarness;
 let alice: TestUser;
@@ -88,7 +93,9 @@ describe('GetWorkflowNames (internal, apikeys only)', () => {
 
   it('refuses other callers', async () => {
     const { workflows } = clientAs('notifications');
-    await expect(workflows.call('getWorkflowNames', { ids: [MISSING] })).rejects.toMatchObject({ code: 3000 });
+    await expect(workflows.call('getWorkflowNames', { ids: [MISSING] })).rejects.toMatchObject({
+      code: 3000,
+    });
     workflows.close();
   });
 });
@@ -124,7 +131,12 @@ describe('API keys bound to workflows', () => {
     // The binding to a deleted workflow never widens the key: it runs none of the others.
     const { apikeys } = clientAs('gateway');
     const verify = (secret: string, workflowId: string) =>
-      apikeys.call('verifyKey', { key: secret, scope: 'workflow:execute', agent_id: '', workflow_id: workflowId });
+      apikeys.call('verifyKey', {
+        key: secret,
+        scope: 'workflow:execute',
+        agent_id: '',
+        workflow_id: workflowId,
+      });
     await expect(verify(key.body.data.key, kept)).resolves.toMatchObject({ user_id: alice.id });
     const other = await newWorkflow('other');
     await expect(verify(narrow.body.data.key, other)).rejects.toMatchObject({ code: 3000 });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './support/harness.js';
+import {
+  chainDefinition,
+  startWorkflowsHarness,
+  type TestUser,
+  type WorkflowsHarness,
+} from './support/harness.js';
 
 let harness: WorkflowsHarness;
 let alice: TestUser;
@@ -48,7 +53,9 @@ describe('snapshot now, list and read', () => {
     expect(first.body.data.definition).toEqual(chainDefinition(2, 2, 'v1'));
     for (const label of ['v2', 'v3']) {
       await setDefinition(id, label);
-      expect((await call(alice, 'POST', `/workflows/${id}/versions`, { description: label })).status).toBe(200);
+      expect((await call(alice, 'POST', `/workflows/${id}/versions`, { description: label })).status).toBe(
+        200,
+      );
     }
     const list = await call(alice, 'GET', `/workflows/${id}/versions?page=1&page_size=2`);
     expect(list.body.data).toMatchObject({ total: 3, page: 1, page_size: 2 });
@@ -74,7 +81,9 @@ describe('snapshot now, list and read', () => {
   it('a burst of 15 concurrent snapshot requests writes one snapshot; the others answer 409', async () => {
     const id = await newWorkflow(alice);
     const results = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => call(alice, 'POST', `/workflows/${id}/versions`, { description: `s${i}` })),
+      Array.from({ length: 15 }, (_, i) =>
+        call(alice, 'POST', `/workflows/${id}/versions`, { description: `s${i}` }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(14).fill(409)]);
@@ -100,7 +109,9 @@ describe('snapshot now, list and read', () => {
 describe('publish', () => {
   it('snapshots the current version (skipped if one exists) and marks the workflow published', async () => {
     const id = await newWorkflow(alice);
-    const published = await call(alice, 'POST', `/workflows/${id}/publish`, { presentation_mode: 'result_first' });
+    const published = await call(alice, 'POST', `/workflows/${id}/publish`, {
+      presentation_mode: 'result_first',
+    });
     expect(published.body.data).toMatchObject({
       status: 'published',
       presentation_mode: 'result_first',
@@ -149,7 +160,9 @@ describe('restore', () => {
       trigger_type: 'schedule',
       trigger_config: { cron: '0 * * * *' },
     });
-    const restored = await call(alice, 'POST', `/workflows/${id}/versions/1/restore`, { description: 'back' });
+    const restored = await call(alice, 'POST', `/workflows/${id}/versions/1/restore`, {
+      description: 'back',
+    });
     expect(restored.body.data).toMatchObject({
       version: 3,
       definition: chainDefinition(2, 2, 'v1'),

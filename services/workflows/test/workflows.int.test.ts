@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './support/harness.js';
+import {
+  chainDefinition,
+  startWorkflowsHarness,
+  type TestUser,
+  type WorkflowsHarness,
+} from './support/harness.js';
 
 let harness: WorkflowsHarness;
 let alice: TestUser;
@@ -111,11 +116,15 @@ describe('list', () => {
     for (let i = 0; i < 3; i += 1) await newWorkflow(alice, { name: `${tag} A${i}` });
     await newWorkflow(alice, { name: 'other name' });
     await newWorkflow(bob, { name: `${tag} bob` });
-    const page1 = await harness.request('GET', `/workflows?search=${tag}&page=1&page_size=2`, { token: alice.token });
+    const page1 = await harness.request('GET', `/workflows?search=${tag}&page=1&page_size=2`, {
+      token: alice.token,
+    });
     expect(page1.body.data).toMatchObject({ total: 3, page: 1, page_size: 2 });
     expect(page1.body.data.items).toHaveLength(2);
     expect(page1.body.data.items[0]).not.toHaveProperty('definition');
-    const page2 = await harness.request('GET', `/workflows?search=${tag}&page=2&page_size=2`, { token: alice.token });
+    const page2 = await harness.request('GET', `/workflows?search=${tag}&page=2&page_size=2`, {
+      token: alice.token,
+    });
     expect(page2.body.data.items).toHaveLength(1);
     const all = await harness.request('GET', '/workflows?page_size=100', { token: alice.token });
     expect(all.body.data.total).toBe(4);
@@ -147,7 +156,12 @@ describe('update and versioning', () => {
       trigger_config: { cron: '* * * * *' },
       trigger_type: 'schedule',
     });
-    expect(meta.body.data).toMatchObject({ version: 1, name: 'n2', visibility: 'team', trigger_type: 'schedule' });
+    expect(meta.body.data).toMatchObject({
+      version: 1,
+      name: 'n2',
+      visibility: 'team',
+      trigger_type: 'schedule',
+    });
     const changed = await put(alice, id, { definition: chainDefinition(3) });
     expect(changed.body.data.version).toBe(2);
     // Same JSON, other key order: no change.
@@ -195,7 +209,11 @@ describe('bad input', () => {
         'definition.nodes.1.id',
       ],
       [
-        { schema_version: 2, nodes: [{ id: 'a', type: 't', data: {} }], edges: [{ id: 'e', source: 'a', target: 'b' }] },
+        {
+          schema_version: 2,
+          nodes: [{ id: 'a', type: 't', data: {} }],
+          edges: [{ id: 'e', source: 'a', target: 'b' }],
+        },
         'definition.edges.0.target',
       ],
       [{ schema_version: 2, nodes: [], edges: [], metadata: 3 }, 'definition.metadata'],
@@ -218,12 +236,18 @@ describe('bad input', () => {
       ...chainDefinition(1),
       metadata: { blob: 'x'.repeat(bytes) },
     });
-    const overDefinitionLimit = await create(alice, { name: 'big', definition: big(harness.config.MAX_DEFINITION_BYTES) });
+    const overDefinitionLimit = await create(alice, {
+      name: 'big',
+      definition: big(harness.config.MAX_DEFINITION_BYTES),
+    });
     expect([overDefinitionLimit.status, overDefinitionLimit.body.code]).toEqual([422, 1001]);
     expect(Object.keys(overDefinitionLimit.body.data.errors)).toEqual(['definition']);
     const overBodyLimit = await create(alice, { name: 'big', definition: big(2 * 1024 * 1024) });
     expect(overBodyLimit.status).toBe(413);
-    const justUnder = await create(alice, { name: 'ok', definition: big(harness.config.MAX_DEFINITION_BYTES - 500) });
+    const justUnder = await create(alice, {
+      name: 'ok',
+      definition: big(harness.config.MAX_DEFINITION_BYTES - 500),
+    });
     expect(justUnder.status).toBe(200);
   });
 

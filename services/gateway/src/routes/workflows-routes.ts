@@ -207,7 +207,13 @@ export const workflowsRoutes = [
       ),
     present: toWorkflow,
   }),
-  defineRoute<ServiceClients, WorkflowParams, SnapshotQuery, undefined, workflowsV1.ListWorkflowSnapshotsResponse>({
+  defineRoute<
+    ServiceClients,
+    WorkflowParams,
+    SnapshotQuery,
+    undefined,
+    workflowsV1.ListWorkflowSnapshotsResponse
+  >({
     ...base,
     method: 'get',
     path: '/workflows/:id/versions',
@@ -235,7 +241,11 @@ export const workflowsRoutes = [
     params: versionParams,
     response: snapshotSchema,
     invoke: ({ params }, { clients, principal }) =>
-      clients.workflows.call('getWorkflowSnapshot', { id: params.id, version: params.version }, { principal }),
+      clients.workflows.call(
+        'getWorkflowSnapshot',
+        { id: params.id, version: params.version },
+        { principal },
+      ),
     present: toSnapshot,
   }),
   defineRoute<ServiceClients, WorkflowParams, undefined, SnapshotBody, Snapshot>({
@@ -260,7 +270,8 @@ export const workflowsRoutes = [
     ...base,
     method: 'post',
     path: '/workflows/:id/versions/:version/restore',
-    summary: 'Restore a snapshot: current state snapshotted, target state written at version + 1 and snapshotted',
+    summary:
+      'Restore a snapshot: current state snapshotted, target state written at version + 1 and snapshotted',
     permission: 'workflow:update',
     errors: [...notFound, invalid],
     params: versionParams,
