@@ -52,7 +52,7 @@ describe('parallel bursts', () => {
 
   it(`${BURST} publishes of different versions at once: all answer, exactly one stays published`, async () => {
     const wf = await a.workflow();
-    const versions = [];
+    const versions: { id: string }[] = [];
     for (let i = 0; i < BURST; i += 1) versions.push(await a.create(wf.id, 2 + (i % 3), `p${i}`));
     const results = await Promise.all(versions.map((v, i) => (i % 2 ? a : a2).publish(wf.id, v.id)));
     expect(results.map((r) => [r.status, r.body.code])).toEqual(results.map(() => [200, 0]));
@@ -73,7 +73,7 @@ describe('parallel bursts', () => {
 
   it('rollbacks and publishes racing on both replicas leave exactly one published version', async () => {
     const wf = await a.workflow();
-    const versions = [];
+    const versions: { id: string }[] = [];
     for (let i = 0; i < 6; i += 1) versions.push(await a.create(wf.id, 2 + i, `r${i}`));
     await a.publish(wf.id, versions[0]!.id);
     const calls = Array.from({ length: BURST }, (_, i) => {
