@@ -79,7 +79,7 @@ describe('version content and definitions', () => {
     const definition = composeDefinition(content, 1);
     expect(definition).toEqual({ schema_version: 1, metadata: { m: 1 }, nodes: [node('a')], edges: [] });
     expect(composeDefinition({ ...content, config: { schema_version: 4 } }, 1).schema_version).toBe(4);
-    const body = splitDefinition(JSON.stringify(definition));
+    const body = splitDefinition(definition);
     expect(JSON.parse(body.config)).toEqual({ schema_version: 1, metadata: { m: 1 } });
     expect(JSON.parse(body.nodes)).toEqual([node('a')]);
   });

@@ -7,6 +7,7 @@ import { findVersion, type VersionDeps } from './read-versions.js';
 import {
   checkDescription,
   checkVersionContent,
+  countsOf,
   newVersionMeta,
   type VersionContent,
 } from './version-rules.js';
@@ -31,7 +32,7 @@ export async function createVersion(
     status: 'draft',
     createdBy: caller.user_id,
     now: deps.now(),
-    body,
+    counts: countsOf(content),
   });
   await deps.versions.create(meta, body);
   return { ...meta, body };
@@ -62,7 +63,7 @@ export async function forkVersion(
     status: 'draft',
     createdBy: caller.user_id,
     now: deps.now(),
-    body: source.body,
+    counts: { nodes: source.node_count, edges: source.edge_count },
     sourceVersionId: source.id,
   });
   await deps.versions.create(meta, source.body);

@@ -9,6 +9,7 @@ import { findVersion, type VersionDeps } from './read-versions.js';
 import {
   composeDefinition,
   contentOf,
+  countsOf,
   newVersionMeta,
   schemaVersionOf,
   splitDefinition,
@@ -113,7 +114,8 @@ export async function rollbackVersion(
     const now = deps.now();
     let backupVersionId = createBackup ? previous : null;
     if (createBackup && !previous) {
-      const body = splitDefinition(before.definition);
+      const definition = JSON.parse(before.definition) as Record<string, unknown>;
+      const body = splitDefinition(definition);
       const meta = newVersionMeta({
         id: randomUUID(),
         workflowId,
@@ -121,7 +123,7 @@ export async function rollbackVersion(
         status: 'archived',
         createdBy: caller.user_id,
         now,
-        body,
+        counts: countsOf(definition),
       });
       await deps.versions.create(meta, body);
       backupVersionId = meta.id;
@@ -133,7 +135,7 @@ export async function rollbackVersion(
       status: 'published',
       createdBy: caller.user_id,
       now,
-      body: target.body,
+      counts: { nodes: target.node_count, edges: target.edge_count },
       sourceVersionId: target.id,
     });
     const demoteTo: VersionStatus = createBackup ? 'archived' : 'draft';
