@@ -78,7 +78,10 @@ const create = async () =>
   (
     await client.call(
       'createWorkflow',
-      { ...workflowsV1.CreateWorkflowRequest.fromPartial({ name: 'bench' }), definition_json: definition('v0') },
+      {
+        ...workflowsV1.CreateWorkflowRequest.fromPartial({ name: 'bench' }),
+        definition_json: definition('v0'),
+      },
       { principal: owner },
     )
   ).id;
@@ -136,16 +139,18 @@ try {
   const one = await create();
   const many = await Promise.all(Array.from({ length: writers }, () => create()));
   await run(many.slice(0, 2)); // warm-up (JIT, pools)
+  const single = await run([one]);
   const shared = await run(Array(writers).fill(one));
   const separate = await run(many);
   console.log(
     `\nPUT with a changed definition (${nodeCount}-node graph, ${Math.round(definition('x').length / 1024)} KiB), ` +
       `${writers} closed-loop writers, ${duration}s each, latency in ms\n`,
   );
-  console.log('| writers to | PUTs | PUT/s | p50 ms | p99 ms | p99.9 ms | errors | lost increments |');
+  console.log('| writers | PUTs | PUT/s | p50 ms | p99 ms | p99.9 ms | errors | lost increments |');
   console.log('|---|---|---|---|---|---|---|---|');
-  console.log(`| one workflow | ${shared} |`);
-  console.log(`| ${writers} workflows (one each) | ${separate} |`);
+  console.log(`| 1 writer, one workflow (baseline) | ${single} |`);
+  console.log(`| ${writers} writers, one workflow | ${shared} |`);
+  console.log(`| ${writers} writers, one workflow each | ${separate} |`);
 } finally {
   client.close();
   if (service.exitCode === null) {

@@ -77,6 +77,29 @@ describe('delete', () => {
   });
 });
 
+describe('delete and the ephemeral versions', () => {
+  it('removes the workflow-versions key space of the workflow from Redis', async () => {
+    const id = await newWorkflow('with versions');
+    for (const description of ['one', 'two']) {
+      const created = await call('POST', '/workflow-versions', {
+        workflow_id: id,
+        nodes: chainDefinition().nodes,
+        edges: chainDefinition().edges,
+        config: {},
+        description,
+      });
+      expect(created.status).toBe(200);
+    }
+    const redis = harness.workflows.dependencies.redis;
+    const keys = ['meta', 'body', 'all', 'draft'].map((name) => `workflows:versions:{${id}}:${name}`);
+    expect(await redis.exists(...keys)).toBe(keys.length);
+    expect((await call('DELETE', `/workflows/${id}`)).status).toBe(200);
+    expect(await redis.exists(...keys)).toBe(0);
+    const history = await call('GET', `/workflow-versions/${id}/history`);
+    expect([history.status, history.body.code]).toEqual([404, 4000]);
+  });
+});
+
 describe('GetWorkflowNames (internal, apikeys only)', () => {
   it('names live workflows, flags deleted ones and leaves unknown ids out', async () => {
     const live = await newWorkflow('live one');
