@@ -142,6 +142,43 @@ describe('access', () => {
     expect((await a.read(wf.id, version.id)).body.data.status).toBe('draft');
   });
 
+  it("a team's members read its versions and fork them out; only its OWNER/ADMIN change them", async () => {
+    const team = await a.call('POST', '/teams', { name: `wfv-team-${Date.now()}-${Math.random()}` });
+    const teamId = team.body.data.id as string;
+    const carol = await harness.createUser();
+    const c = versionsClient(harness.request, carol);
+    for (const [user, role] of [
+      [bob, 'MEMBER'],
+      [carol, 'ADMIN'],
+    ] as const) {
+      const added = await a.call('POST', `/teams/${teamId}/members`, { user_id: user.id, role });
+      expect(added.status).toBe(200);
+    }
+    const created = await a.call('POST', '/workflows', {
+      name: 't',
+      team_id: teamId,
+      definition: chainDefinition(),
+    });
+    const wf = created.body.data.id as string;
+    const version = await a.create(wf, 3);
+    expect((await b.read(wf, version.id)).body.data.id).toBe(version.id);
+    expect((await b.history(wf)).body.data.total).toBe(1);
+    expect((await b.stats(wf)).body.data.total).toBe(1);
+    expect((await b.diff(wf, version.id, version.id)).status).toBe(200);
+    const own = await b.workflow();
+    expect((await b.fork(wf, { version_id: version.id, new_workflow_id: own.id })).status).toBe(200);
+    for (const res of [
+      await b.call('POST', '/workflow-versions', versionBody(wf)),
+      await b.publish(wf, version.id),
+      await b.archive(wf, version.id),
+      await b.rollback(wf, { version_id: version.id }),
+    ]) {
+      expect([res.status, res.body.code]).toEqual([404, 4000]);
+    }
+    expect((await c.publish(wf, version.id)).body.data.status).toBe('published');
+    expect((await c.create(wf)).created_by).toBe(carol.id);
+  });
+
   it('without the workflow permissions the gateway refuses with 403', async () => {
     const nobody = versionsClient(harness.request, await harness.createUser({ roles: [] }));
     const wf = await a.workflow();
