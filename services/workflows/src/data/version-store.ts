@@ -131,15 +131,24 @@ export class VersionStore {
   }
 
   async get(workflowId: string, id: string): Promise<StoredVersion | null> {
+    const [version] = await this.getMany(workflowId, [id]);
+    return version ?? null;
+  }
+
+  /** Several versions in one round trip (a diff's two); null for each unknown id. */
+  async getMany(workflowId: string, ids: string[]): Promise<(StoredVersion | null)[]> {
     const base = this.base(workflowId);
-    const [[, meta], [, body]] = (await this.redis
-      .multi()
-      .hget(base + 'meta', id)
-      .hmget(base + 'body', `${id}|nodes`, `${id}|edges`, `${id}|config`)
-      .exec()) as [[null, string | null], [null, (string | null)[]]];
-    const [nodes, edges, config] = body;
-    if (!meta || nodes == null || edges == null || config == null) return null;
-    return { ...(JSON.parse(meta) as VersionMeta), body: { nodes, edges, config } };
+    const multi = this.redis.multi();
+    for (const id of ids) {
+      multi.hget(base + 'meta', id).hmget(base + 'body', `${id}|nodes`, `${id}|edges`, `${id}|config`);
+    }
+    const replies = ((await multi.exec()) ?? []).map(([, value]) => value);
+    return ids.map((_, index) => {
+      const meta = replies[2 * index] as string | null;
+      const [nodes, edges, config] = replies[2 * index + 1] as (string | null)[];
+      if (!meta || nodes == null || edges == null || config == null) return null;
+      return { ...(JSON.parse(meta) as VersionMeta), body: { nodes, edges, config } };
+    });
   }
 
   /** Newest first (the order of creation), optionally of one status only. */

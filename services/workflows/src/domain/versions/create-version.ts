@@ -3,7 +3,7 @@ import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import type { StoredVersion } from '../../data/version-store.js';
 import { isUuid, loadWorkflowFor } from '../workflow-access.js';
-import { findVersion, type VersionDeps } from './read-versions.js';
+import { loadWorkflowAndVersion, type VersionDeps } from './read-versions.js';
 import {
   checkDescription,
   checkVersionContent,
@@ -53,9 +53,10 @@ export async function forkVersion(
     throw BusinessError.validation({ new_workflow_id: ['must be a workflow UUID'] });
   }
   if (request.newName !== undefined) checkDescription(request.newName, 'new_name');
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const source = await findVersion(deps, workflowId, request.versionId);
-  await loadWorkflowFor(deps, caller, request.newWorkflowId, 'change');
+  const [{ version: source }] = await Promise.all([
+    loadWorkflowAndVersion(deps, caller, workflowId, request.versionId, 'read'),
+    loadWorkflowFor(deps, caller, request.newWorkflowId, 'change'),
+  ]);
   const meta = newVersionMeta({
     id: randomUUID(),
     workflowId: request.newWorkflowId,
