@@ -83,8 +83,11 @@ export async function versionHistory(
   workflowId: string,
   page: { limit: number; offset: number; status?: VersionStatus },
 ): Promise<{ items: VersionMeta[]; total: number }> {
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  return deps.versions.history(workflowId, page);
+  const [, history] = await Promise.all([
+    loadWorkflowFor(deps, caller, workflowId, 'read'),
+    deps.versions.history(workflowId, page),
+  ]);
+  return history;
 }
 
 export async function versionStats(
@@ -92,8 +95,11 @@ export async function versionStats(
   caller: Principal,
   workflowId: string,
 ): Promise<VersionStats> {
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  return deps.versions.stats(workflowId);
+  const [, stats] = await Promise.all([
+    loadWorkflowFor(deps, caller, workflowId, 'read'),
+    deps.versions.stats(workflowId),
+  ]);
+  return stats;
 }
 
 /** Both versions must belong to the workflow; each unknown one is 404 / 4000. */
