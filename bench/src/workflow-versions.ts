@@ -189,6 +189,12 @@ try {
       { workflow_id: workflowId, from_version: pick(ids), to_version: pick(ids) },
       meta,
     );
+  // The floor on this machine: an RPC that does one Postgres round trip and no version work.
+  report(
+    'baseline: GetInfo (one Postgres query)',
+    1,
+    await measure(samples, 1, () => workflows.call('getInfo', {}, meta)),
+  );
   report('history (limit 20, random offset)', 1, await measure(samples, 1, history('')));
   report('history ?status=draft', 1, await measure(samples, 1, history('draft')));
   report(
