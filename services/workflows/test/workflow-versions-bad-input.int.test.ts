@@ -40,7 +40,7 @@ describe('POST /workflow-versions bad input', () => {
     [() => body({ edges: 'x' }), 'edges'],
     [() => body({ nodes: [{ type: 'llm', data: {} }] }), 'nodes.0.id'],
     [() => body({ nodes: [node('a', { data: 'x' })] }), 'nodes.0.data'],
-    [() => body({ nodes: [node('a', { position: { x: 'left' } })] }), 'nodes.0.position.x'],
+    [() => body({ nodes: [node('a', { position: { x: 'left' } })] }), 'nodes.0.position'],
     [() => body({ nodes: [node('a'), node('a')], edges: [] }), 'nodes.1.id'],
     [
       () => body({ nodes: [node('a')], edges: [{ id: 'e', source: 'a', target: 'ghost' }] }),
