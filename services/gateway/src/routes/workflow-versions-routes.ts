@@ -22,22 +22,15 @@ const INT32_MAX = 2_147_483_647;
 /**
  * The ephemeral version store (spec "Workflow versions, in-memory store"; docs/workflows.md):
  * versions in Redis, addressed by UUID, apart from the persisted snapshots under /workflows.
- * Shapes here; the definition rules (unique node ids, edges between existing nodes, size) are the
- * workflows service's, answered as 422 / 1001 naming the field.
+ * Shapes here; the definition rules (node and edge fields, unique ids, edges between existing
+ * nodes, size) are the workflows service's, answered as 422 / 1001 naming the field (`nodes.3.id`).
  */
-const node = z.looseObject({
-  id: z.string().min(1).max(200),
-  type: z.string().min(1).max(100),
-  position: z.object({ x: z.number(), y: z.number() }).nullable().optional(),
-  data: z.record(z.string(), z.unknown()),
-});
-const edge = z.looseObject({
-  id: z.string().min(1).max(200),
-  source: z.string().min(1).max(200),
-  target: z.string().min(1).max(200),
-  sourceHandle: z.string().nullable().optional(),
-  targetHandle: z.string().nullable().optional(),
-});
+// Objects here; their fields are checked by the service (one set of rules with PUT /workflows), and
+// a flat schema keeps the OpenAPI document easy for generators (the fuzzer).
+const node = z.record(z.string(), z.unknown()).describe('{id, type, position?, data} (docs/workflows.md)');
+const edge = z
+  .record(z.string(), z.unknown())
+  .describe('{id, source, target, sourceHandle?, targetHandle?} (docs/workflows.md)');
 const config = z
   .record(z.string(), z.unknown())
   .describe('the definition keys besides nodes and edges (schema_version, metadata, …)');

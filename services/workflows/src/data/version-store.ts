@@ -58,6 +58,8 @@ const LOCK_TTL_MS = 10_000;
 export class VersionStore {
   private readonly scripts: ScriptCommands;
   private readonly lock: RedisLock;
+  /** Per workflow: the tail of this process's queue for its version lock. */
+  private readonly localQueue = new Map<string, Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
@@ -129,15 +131,24 @@ export class VersionStore {
   }
 
   async get(workflowId: string, id: string): Promise<StoredVersion | null> {
+    const [version] = await this.getMany(workflowId, [id]);
+    return version ?? null;
+  }
+
+  /** Several versions in one round trip (a diff's two); null for each unknown id. */
+  async getMany(workflowId: string, ids: string[]): Promise<(StoredVersion | null)[]> {
     const base = this.base(workflowId);
-    const [[, meta], [, body]] = (await this.redis
-      .multi()
-      .hget(base + 'meta', id)
-      .hmget(base + 'body', `${id}|nodes`, `${id}|edges`, `${id}|config`)
-      .exec()) as [[null, string | null], [null, (string | null)[]]];
-    const [nodes, edges, config] = body;
-    if (!meta || nodes == null || edges == null || config == null) return null;
-    return { ...(JSON.parse(meta) as VersionMeta), body: { nodes, edges, config } };
+    const multi = this.redis.multi();
+    for (const id of ids) {
+      multi.hget(base + 'meta', id).hmget(base + 'body', `${id}|nodes`, `${id}|edges`, `${id}|config`);
+    }
+    const replies = ((await multi.exec()) ?? []).map(([, value]) => value);
+    return ids.map((_, index) => {
+      const meta = replies[2 * index] as string | null;
+      const [nodes, edges, config] = replies[2 * index + 1] as (string | null)[];
+      if (!meta || nodes == null || edges == null || config == null) return null;
+      return { ...(JSON.parse(meta) as VersionMeta), body: { nodes, edges, config } };
+    });
   }
 
   /** Newest first (the order of creation), optionally of one status only. */
@@ -208,13 +219,33 @@ export class VersionStore {
    * (default 10 s); resolves to `{ ran: false }` when it never came free. Publish, archive and
    * rollback write to two stores (the workflow row in Postgres, the version state here), so they
    * are serialized per workflow: the workflow's definition always matches the last one published.
+   * Callers in this process queue locally first (in arrival order), so only one of them at a time
+   * polls Redis: a burst on one replica is served fairly instead of by whoever polls luckiest.
    */
   async withWorkflowLock<T>(
     workflowId: string,
     fn: () => Promise<T>,
   ): Promise<{ ran: true; value: T } | { ran: false }> {
-    const key = this.base(workflowId) + 'lock';
     const deadline = Date.now() + (this.options.lockWaitMs ?? 10_000);
+    const previous = this.localQueue.get(workflowId) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
+    this.localQueue.set(workflowId, mine);
+    try {
+      await previous;
+      return await this.runLocked(workflowId, deadline, fn);
+    } finally {
+      done();
+      if (this.localQueue.get(workflowId) === mine) this.localQueue.delete(workflowId);
+    }
+  }
+
+  private async runLocked<T>(
+    workflowId: string,
+    deadline: number,
+    fn: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }> {
+    const key = this.base(workflowId) + 'lock';
     let pause = 5;
     for (;;) {
       const token = await this.lock.acquire(key, LOCK_TTL_MS);
@@ -226,7 +257,7 @@ export class VersionStore {
         }
       }
       if (Date.now() >= deadline) return { ran: false };
-      // Jittered, growing pauses: a burst of waiters does not poll Redis in lockstep.
+      // Jittered, growing pauses: replicas waiting for the same workflow do not poll in lockstep.
       await sleep(pause + Math.random() * pause);
       pause = Math.min(pause * 2, 50);
     }

@@ -3,10 +3,11 @@ import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import type { StoredVersion } from '../../data/version-store.js';
 import { isUuid, loadWorkflowFor } from '../workflow-access.js';
-import { findVersion, type VersionDeps } from './read-versions.js';
+import { loadWorkflowAndVersion, type VersionDeps } from './read-versions.js';
 import {
   checkDescription,
   checkVersionContent,
+  countsOf,
   newVersionMeta,
   type VersionContent,
 } from './version-rules.js';
@@ -31,7 +32,7 @@ export async function createVersion(
     status: 'draft',
     createdBy: caller.user_id,
     now: deps.now(),
-    body,
+    counts: countsOf(content),
   });
   await deps.versions.create(meta, body);
   return { ...meta, body };
@@ -52,9 +53,10 @@ export async function forkVersion(
     throw BusinessError.validation({ new_workflow_id: ['must be a workflow UUID'] });
   }
   if (request.newName !== undefined) checkDescription(request.newName, 'new_name');
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const source = await findVersion(deps, workflowId, request.versionId);
-  await loadWorkflowFor(deps, caller, request.newWorkflowId, 'change');
+  const [{ version: source }] = await Promise.all([
+    loadWorkflowAndVersion(deps, caller, workflowId, request.versionId, 'read'),
+    loadWorkflowFor(deps, caller, request.newWorkflowId, 'change'),
+  ]);
   const meta = newVersionMeta({
     id: randomUUID(),
     workflowId: request.newWorkflowId,
@@ -62,7 +64,7 @@ export async function forkVersion(
     status: 'draft',
     createdBy: caller.user_id,
     now: deps.now(),
-    body: source.body,
+    counts: { nodes: source.node_count, edges: source.edge_count },
     sourceVersionId: source.id,
   });
   await deps.versions.create(meta, source.body);

@@ -4,11 +4,11 @@ import type { Principal } from '@platform/grpc';
 import type { StoredVersion, VersionStatus } from '../../data/version-store.js';
 import type { WorkflowRow } from '../../data/workflows-repository.js';
 import { updateWorkflow } from '../update-workflow.js';
-import { loadWorkflowFor } from '../workflow-access.js';
-import { findVersion, type VersionDeps } from './read-versions.js';
+import { loadWorkflowAndVersion, type VersionDeps } from './read-versions.js';
 import {
   composeDefinition,
   contentOf,
+  countsOf,
   newVersionMeta,
   schemaVersionOf,
   splitDefinition,
@@ -57,9 +57,8 @@ export async function publishVersion(
   versionId: string,
 ): Promise<PublishedVersion> {
   return locked(deps, workflowId, async () => {
-    const current = await loadWorkflowFor(deps, caller, workflowId, 'change');
-    const version = await findVersion(deps, workflowId, versionId);
-    const after = await writeBack(deps, caller, current, version);
+    const { workflow, version } = await loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'change');
+    const after = await writeBack(deps, caller, workflow, version);
     const moved = await deps.versions.setStatus(
       workflowId,
       version.id,
@@ -83,8 +82,7 @@ export async function archiveVersion(
   versionId: string,
 ): Promise<StoredVersion> {
   return locked(deps, workflowId, async () => {
-    await loadWorkflowFor(deps, caller, workflowId, 'change');
-    const version = await findVersion(deps, workflowId, versionId);
+    const { version } = await loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'change');
     const moved = await deps.versions.setStatus(workflowId, version.id, 'archived', deps.now().toISOString());
     if (!moved) throw versionNotFound();
     return { ...moved.meta, body: version.body };
@@ -106,14 +104,16 @@ export async function rollbackVersion(
   createBackup: boolean,
 ): Promise<PublishedVersion> {
   return locked(deps, workflowId, async () => {
-    const before = await loadWorkflowFor(deps, caller, workflowId, 'change');
-    const target = await findVersion(deps, workflowId, versionId);
-    const previous = await deps.versions.publishedId(workflowId);
+    const [{ workflow: before, version: target }, previous] = await Promise.all([
+      loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'change'),
+      deps.versions.publishedId(workflowId),
+    ]);
     const after = await writeBack(deps, caller, before, target);
     const now = deps.now();
     let backupVersionId = createBackup ? previous : null;
     if (createBackup && !previous) {
-      const body = splitDefinition(before.definition);
+      const definition = JSON.parse(before.definition) as Record<string, unknown>;
+      const body = splitDefinition(definition);
       const meta = newVersionMeta({
         id: randomUUID(),
         workflowId,
@@ -121,7 +121,7 @@ export async function rollbackVersion(
         status: 'archived',
         createdBy: caller.user_id,
         now,
-        body,
+        counts: countsOf(definition),
       });
       await deps.versions.create(meta, body);
       backupVersionId = meta.id;
@@ -133,7 +133,7 @@ export async function rollbackVersion(
       status: 'published',
       createdBy: caller.user_id,
       now,
-      body: target.body,
+      counts: { nodes: target.node_count, edges: target.edge_count },
       sourceVersionId: target.id,
     });
     const demoteTo: VersionStatus = createBackup ? 'archived' : 'draft';

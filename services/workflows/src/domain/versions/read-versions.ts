@@ -9,7 +9,8 @@ import {
   type VersionStore,
 } from '../../data/version-store.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import { isUuid, loadWorkflowFor } from '../workflow-access.js';
+import type { WorkflowRow } from '../../data/workflows-repository.js';
+import { isUuid, loadWorkflowFor, type WorkflowAccessLevel } from '../workflow-access.js';
 import { diffVersions, type VersionDiff } from './version-diff.js';
 import { contentOf, versionNotFound } from './version-rules.js';
 
@@ -31,14 +32,32 @@ export async function findVersion(
   return version;
 }
 
+/**
+ * The workflow (at `level`) and one of its versions, both round trips at once; the access check
+ * still decides first what the caller learns (no access: the workflow's 404, whatever the version).
+ */
+export async function loadWorkflowAndVersion(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  versionId: string,
+  level: WorkflowAccessLevel,
+): Promise<{ workflow: WorkflowRow; version: StoredVersion }> {
+  const [workflow, version] = await Promise.all([
+    loadWorkflowFor(deps, caller, workflowId, level),
+    findVersion(deps, workflowId, versionId).catch((error: unknown) => error as Error),
+  ]);
+  if (version instanceof Error) throw version;
+  return { workflow, version };
+}
+
 export async function getVersion(
   deps: VersionDeps,
   caller: Principal,
   workflowId: string,
   versionId: string,
 ): Promise<StoredVersion> {
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  return findVersion(deps, workflowId, versionId);
+  return (await loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'read')).version;
 }
 
 /** limit 1-100 (0 = the default 20), offset >= 0, status one of the three or empty. */
@@ -64,8 +83,11 @@ export async function versionHistory(
   workflowId: string,
   page: { limit: number; offset: number; status?: VersionStatus },
 ): Promise<{ items: VersionMeta[]; total: number }> {
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  return deps.versions.history(workflowId, page);
+  const [, history] = await Promise.all([
+    loadWorkflowFor(deps, caller, workflowId, 'read'),
+    deps.versions.history(workflowId, page),
+  ]);
+  return history;
 }
 
 export async function versionStats(
@@ -73,8 +95,11 @@ export async function versionStats(
   caller: Principal,
   workflowId: string,
 ): Promise<VersionStats> {
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  return deps.versions.stats(workflowId);
+  const [, stats] = await Promise.all([
+    loadWorkflowFor(deps, caller, workflowId, 'read'),
+    deps.versions.stats(workflowId),
+  ]);
+  return stats;
 }
 
 /** Both versions must belong to the workflow; each unknown one is 404 / 4000. */
@@ -89,10 +114,12 @@ export async function diffWorkflowVersions(
   if (!isUuid(fromVersion)) errors.from_version = ['must be a version UUID'];
   if (!isUuid(toVersion)) errors.to_version = ['must be a version UUID'];
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
-  await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const [from, to] = await Promise.all([
-    findVersion(deps, workflowId, fromVersion),
-    findVersion(deps, workflowId, toVersion),
+  // The access check and both versions in parallel (one Redis round trip for the two); a caller
+  // without access gets the workflow's 404 whatever the versions are.
+  const [, [from, to]] = await Promise.all([
+    loadWorkflowFor(deps, caller, workflowId, 'read'),
+    deps.versions.getMany(workflowId, [fromVersion, toVersion]),
   ]);
+  if (!from || !to) throw versionNotFound();
   return diffVersions(contentOf(from), contentOf(to));
 }

@@ -29,9 +29,8 @@ export function composeDefinition(
   return { schema_version: fallbackSchemaVersion, ...config, nodes: content.nodes, edges: content.edges };
 }
 
-/** The reverse: a stored definition (JSON text) as a version's content. */
-export function splitDefinition(definitionJson: string): VersionBody {
-  const definition = JSON.parse(definitionJson) as Record<string, unknown>;
+/** The reverse: a stored definition as a version's content. */
+export function splitDefinition(definition: Record<string, unknown>): VersionBody {
   const { nodes, edges, ...config } = definition;
   return {
     nodes: JSON.stringify(nodes ?? []),
@@ -101,7 +100,13 @@ export function versionNotFound(): BusinessError {
   return BusinessError.named('workflow_version_not_found');
 }
 
-/** A new record's metadata; `body` gives the counts. */
+/** How many nodes and edges a version has (its JSON text parsed once, when it is created). */
+export function countsOf(content: { nodes?: unknown; edges?: unknown }) {
+  const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+  return { nodes: length(content.nodes), edges: length(content.edges) };
+}
+
+/** A new record's metadata. */
 export function newVersionMeta(fields: {
   id: string;
   workflowId: string;
@@ -109,14 +114,10 @@ export function newVersionMeta(fields: {
   status: VersionMeta['status'];
   createdBy: string;
   now: Date;
-  body: VersionBody;
+  counts: { nodes: number; edges: number };
   sourceVersionId?: string;
 }): VersionMeta {
   const at = fields.now.toISOString();
-  const count = (json: string) => {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? value.length : 0;
-  };
   return {
     id: fields.id,
     workflow_id: fields.workflowId,
@@ -125,8 +126,8 @@ export function newVersionMeta(fields: {
     created_by: fields.createdBy,
     created_at: at,
     updated_at: at,
-    node_count: count(fields.body.nodes),
-    edge_count: count(fields.body.edges),
+    node_count: fields.counts.nodes,
+    edge_count: fields.counts.edges,
     source_version_id: fields.sourceVersionId ?? null,
   };
 }
