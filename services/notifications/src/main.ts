@@ -8,6 +8,7 @@ import { identitySettingsSource } from './adapters/effective-settings.js';
 import { identityDirectory } from './adapters/identity-directory.js';
 import { loadNotificationsConfig } from './config.js';
 import { createDelivery, startDeliveryWorkers } from './delivery/index.js';
+import { channelTestsGrpc } from './grpc/channel-tests-grpc.js';
 import { notificationsGrpc } from './grpc/notifications-grpc.js';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
@@ -37,7 +38,7 @@ await runService({
     ensurePlatformTopicsInBackground(kafka, logger);
     const workers = startDeliveryWorkers(deliveryDeps, delivery);
     return {
-      services: notificationsGrpc({ connection, version: VERSION, delivery }),
+      services: [notificationsGrpc({ connection, version: VERSION }), channelTestsGrpc(delivery)],
       async stop() {
         await workers.stop();
         await kafka.disconnect();

@@ -12,15 +12,16 @@ import type { DeliveriesRepository, DeliveryDoc } from './deliveries-repository.
 
 export function toDeliveryView(doc: DeliveryDoc, locale: string): DeliveryView {
   return {
+    id: doc._id,
     channel: doc.channel,
     status: doc.status,
     error_message: doc.error_key
       ? translate(doc.error_key, toLocale(locale) ?? 'en', doc.error_params)
       : null,
     retry_count: doc.retry_count,
-    sent_at: doc.sent_at ? doc.sent_at.toISOString() : null,
-    created_at: doc.created_at.toISOString(),
-    updated_at: doc.updated_at.toISOString(),
+    sent_at: doc.sent_at,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
   };
 }
 
@@ -78,7 +79,6 @@ export function deliveryPort(deps: {
       for (const doc of docs) {
         deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
       }
-      return docs.map((doc) => toDeliveryView(doc, 'en'));
     },
     async deliveriesFor(notificationIds, locale) {
       const byNotification = new Map<string, DeliveryView[]>(notificationIds.map((id) => [id, []]));

@@ -1,3 +1,4 @@
+import { EMAIL_SEND_TASK, type EmailTaskArgs } from '@platform/contracts';
 import { NonRetryableError, type TaskMeta } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { sendSmtpMail, type SmtpOptions } from '../adapters/channels/email.js';
@@ -5,17 +6,7 @@ import { SendFailure } from '../adapters/channels/send-failure.js';
 import type { SettingsSource } from '../adapters/effective-settings.js';
 import { channelProblem, channelSettingsFrom } from './channel-settings.js';
 
-/** Task name of an outgoing mail on the `default` queue (identity and this service enqueue it). */
-export const EMAIL_SEND_TASK = 'email.send';
-
-/** Args of `email.send`: a complete, already localized message (usually sealed: codes, links). */
-export interface EmailTaskArgs {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  locale?: string;
-}
+export { EMAIL_SEND_TASK };
 
 function parseArgs(args: Partial<EmailTaskArgs>): EmailTaskArgs {
   const { to, subject, text, html, locale } = args;
