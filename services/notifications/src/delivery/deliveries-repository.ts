@@ -236,7 +236,8 @@ export class DeliveriesRepository {
           $or: [{ submitted_at: null }, { submitted_at: { $lt: submittedBefore } }],
         },
         { $set: { submitted_at: now }, $inc: { submissions: 1 } },
-        { new: true, projection: { submissions: 1 } },
+        // No projection: FerretDB 1.24's findAndModify does not implement `fields`.
+        { new: true },
       )
       .lean<{ submissions: number }>();
     return doc ? doc.submissions : null;

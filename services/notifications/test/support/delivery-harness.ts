@@ -91,7 +91,10 @@ export function notification(overrides: Partial<DeliverableNotification> = {}): 
  * The delivery side in-process on its own FerretDB database, with its own queue topics and worker
  * group (a unique `QUEUE_TOPIC_PREFIX`, so the running services never take its tasks).
  */
-export async function startDeliveryHarness(env: Record<string, string> = {}): Promise<DeliveryHarness> {
+export async function startDeliveryHarness(
+  env: Record<string, string> = {},
+  options: { now?: () => number } = {},
+): Promise<DeliveryHarness> {
   const database = uniqueName('ndeliver').replace(/-/g, '_');
   const prefix = `${uniqueName('t')}.`;
   const baseEnv = {
@@ -126,6 +129,7 @@ export async function startDeliveryHarness(env: Record<string, string> = {}): Pr
     config,
     settings,
     directory,
+    ...(options.now ? { now: options.now } : {}),
   };
   const delivery = createDelivery(base);
   await syncIndexes(connection, { logger });
