@@ -4,7 +4,7 @@ import { createKafka, createProducer, ensurePlatformTopicsInBackground } from '@
 import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
 import { runService } from '@platform/runtime';
-import { identitySettingsSource } from './adapters/effective-settings.js';
+import { createSettingsClient } from '@platform/settings-client';
 import { identityDirectory } from './adapters/identity-directory.js';
 import { loadNotificationsConfig } from './config.js';
 import { createDelivery, startDeliveryWorkers } from './delivery/index.js';
@@ -26,12 +26,17 @@ await runService({
       ...kafkaSecurity('notifications', config),
     });
     const producer = createProducer(kafka);
-    const toIdentity = createOutgoingTrust({
+    const trust = createOutgoingTrust({ service: 'notifications', serviceKeys: config.SERVICE_AUTH_KEY });
+    // Site settings, cached briefly and dropped on `settings.changed` (packages/settings-client).
+    const settings = createSettingsClient({
+      address: config.IDENTITY_GRPC_ADDR,
+      trust,
+      kafka,
       service: 'notifications',
-      serviceKeys: config.SERVICE_AUTH_KEY,
-    }).to('identity');
-    const settings = identitySettingsSource(config.IDENTITY_GRPC_ADDR, toIdentity);
-    const directory = identityDirectory(config.IDENTITY_GRPC_ADDR, toIdentity);
+      logger,
+    });
+    void settings.start();
+    const directory = identityDirectory(config.IDENTITY_GRPC_ADDR, trust.to('identity'));
     const deliveryDeps = { connection, redis, kafka, producer, logger, config, settings, directory };
     const delivery = createDelivery(deliveryDeps);
     await syncIndexes(connection);
@@ -42,7 +47,7 @@ await runService({
       async stop() {
         await workers.stop();
         await kafka.disconnect();
-        settings.close();
+        await settings.stop();
         directory.close();
         await closeRedis(redis);
         await closeMongo(connection);
