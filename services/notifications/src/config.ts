@@ -1,5 +1,6 @@
 import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
+import { deliveryConfigShape } from './delivery/delivery-config.js';
 
 const prefix = (fallback: string) =>
   z
@@ -18,12 +19,10 @@ const schema = z.object({
   REDIS_URL: env.redisUrl(),
   /** Automatic-notification events in, `default`-queue tasks out. */
   ...kafkaShape,
-  /** Users, teams and memberships (identity's DirectoryService). */
+  /** Identity: users, teams and memberships (DirectoryService); site settings (GetEffectiveSettings). */
   IDENTITY_GRPC_ADDR: env.hostPort(),
   /** Prefix of this service's Redis keys; tests use a unique one. */
   REDIS_KEY_PREFIX: prefix('notifications:'),
-  /** Prefix of the work-queue topics (tests isolate themselves; production leaves it empty). */
-  QUEUE_TOPIC_PREFIX: prefix(''),
   /** Prefix of `platform.notification-events` (tests isolate themselves; production leaves it empty). */
   EVENTS_TOPIC_PREFIX: prefix(''),
   /** Consumer group of the automatic-notification consumer (shared by replicas). */
@@ -32,6 +31,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9._-]+$/)
     .max(200)
     .default('notifications.notification-events'),
+  /** Delivery: lease, reconciler, outbound HTTP, SMTP trust, vendor API roots, queue prefix (docs/notifications-delivery.md). */
+  ...deliveryConfigShape,
 });
 
 export type NotificationsConfig = z.infer<typeof schema>;

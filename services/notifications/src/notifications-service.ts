@@ -5,18 +5,22 @@ import type { Logger } from '@platform/logger';
 import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
+import { identitySettingsSource } from './adapters/effective-settings.js';
 import { identityAccess } from './adapters/identity-access.js';
+import { identityDirectory } from './adapters/identity-directory.js';
 import type { NotificationsConfig } from './config.js';
 import { BulkEmailQuota } from './data/bulk-email-quota.js';
 import { notificationModels } from './data/models.js';
 import type { NotificationsDependencies } from './deps.js';
-import type { DeliveryPort } from './domain/delivery-port.js';
+import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery/index.js';
 import { startNotificationEventsConsumer } from './events/notification-events-consumer.js';
+import { channelTestsGrpc } from './grpc/channel-tests-grpc.js';
 import { notificationsGrpc } from './grpc/notifications-grpc.js';
-import { noDelivery } from './no-delivery.js';
 
 export interface StartedNotifications {
   dependencies: NotificationsDependencies;
+  /** The delivery side (deliveries, channels, the `default`-queue worker). */
+  delivery: Delivery;
   services: ServiceRegistration[];
   /** Resolves once the automatic-notification consumer joined its group (tests wait for it). */
   eventsReady: Promise<void>;
@@ -51,7 +55,22 @@ export async function startNotifications(
     'identity',
   );
   const directory = identityAccess(config.IDENTITY_GRPC_ADDR, toIdentity);
-  const delivery: DeliveryPort = noDelivery;
+  const now = options.now ?? (() => new Date());
+  // The delivery side (src/delivery/) reaches the in-app side only through its DeliveryPort.
+  const settings = identitySettingsSource(config.IDENTITY_GRPC_ADDR, toIdentity);
+  const recipients = identityDirectory(config.IDENTITY_GRPC_ADDR, toIdentity);
+  const deliveryDeps = {
+    connection,
+    redis,
+    kafka,
+    producer,
+    logger,
+    config,
+    settings,
+    directory: recipients,
+    now: () => now().getTime(),
+  };
+  const delivery = createDelivery(deliveryDeps);
   await syncIndexes(connection, { logger });
   ensurePlatformTopicsInBackground(kafka, logger);
   const dependencies: NotificationsDependencies = {
@@ -65,8 +84,8 @@ export async function startNotifications(
     queue: new TaskQueue(producer, { topicPrefix: config.QUEUE_TOPIC_PREFIX }),
     directory,
     bulkEmailQuota: new BulkEmailQuota(redis, config.REDIS_KEY_PREFIX),
-    delivery,
-    now: options.now ?? (() => new Date()),
+    delivery: delivery.port,
+    now,
     version,
   };
   // Started in the background, retried while Kafka is unreachable, so the service serves meanwhile.
@@ -76,13 +95,18 @@ export async function startNotifications(
     const consumer = await startNotificationEventsConsumer(dependencies);
     void consumer.ready.then(eventsJoined);
   });
+  const workers = startDeliveryWorkers(deliveryDeps, delivery);
   return {
     dependencies,
-    services: [notificationsGrpc(dependencies)],
+    delivery,
+    services: [notificationsGrpc(dependencies), channelTestsGrpc(delivery)],
     eventsReady,
     async stop() {
+      await workers.stop();
       await kafka.disconnect();
       directory.close();
+      recipients.close();
+      settings.close();
       await closeRedis(redis);
       await closeMongo(connection);
     },

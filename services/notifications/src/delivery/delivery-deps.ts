@@ -1,0 +1,32 @@
+import type { Logger } from '@platform/logger';
+import type { HttpTarget } from '../adapters/channels/http-send.js';
+import type { SmtpOptions } from '../adapters/channels/email.js';
+import type { SettingsSource } from '../adapters/effective-settings.js';
+import type { RecipientDirectory } from '../adapters/identity-directory.js';
+import type { AppTokenCache } from '../adapters/channels/app-token-cache.js';
+import type { DeliveriesRepository } from './deliveries-repository.js';
+import type { DestinationRateLimiter } from './rate-limiter.js';
+
+/** What the delivery use cases need; built once by createDeliveryPort / startDeliveryWorkers. */
+export interface DeliveryDeps {
+  repo: DeliveriesRepository;
+  settings: SettingsSource;
+  directory: RecipientDirectory;
+  limiter: DestinationRateLimiter;
+  appTokens: AppTokenCache;
+  http: HttpTarget;
+  /** Vendor API roots for app modes (production defaults; tests point them at local fakes). */
+  appBaseUrls: { dingtalk: string; wechat: string; feishu: string };
+  smtp: SmtpOptions;
+  logger: Logger;
+  /** How long a claim holds without a heartbeat (a dead worker's delivery is handed on after it). */
+  leaseMs: number;
+  /** Waits for a rate-limit slot up to this long in place; longer waits go back to `pending`. */
+  inlineWaitMs: number;
+  /** Recipients per e-mail batch (one queue task each). */
+  emailBatchSize: number;
+  /** Puts one delivery on the queue (the reconciler's submit). */
+  submit(id: string): Promise<void>;
+  now(): number;
+  random(): number;
+}
