@@ -50,7 +50,6 @@ export const DELIVERY_MESSAGES = {
     en: 'If you can read this, the {channel} channel works.',
     zh: '如果您看到这条消息，说明 {channel} 渠道配置正确。',
   },
-  channel_test_succeeded: { en: 'Test message sent through {channel}', zh: '已通过 {channel} 发送测试消息' },
   channel_test_rate_limited: {
     en: "The channel's rate limit is reached; try again in {seconds} s",
     zh: '已达到该渠道的发送频率上限，请 {seconds} 秒后重试',
