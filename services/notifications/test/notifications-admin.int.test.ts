@@ -1,4 +1,4 @@
-import type { IdentityUser } from '@platform/testing';
+import { waitUntil, type IdentityUser } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
@@ -123,8 +123,15 @@ describe('POST /admin/notifications', () => {
       json: { slack_enabled: true, slack_webhook_url: 'https://hooks.slack.example/services/T/B/X' },
     });
     expect(settings.body.code).toBe(0);
-    const created = await create(admin, { scope: 'user', user_id: plain.id, title: 'to slack', notify_channels: ['slack'] });
-    expect(created.body.code).toBe(0);
+    // Settings are read through a short cache: the change applies within its lifetime.
+    const created = await waitUntil(
+      async () => {
+        const answer = await create(admin, { scope: 'user', user_id: plain.id, title: 'to slack', notify_channels: ['slack'] });
+        return answer.body.code === 0 ? answer : undefined;
+      },
+      15_000,
+      'slack never became deliverable',
+    );
     expect(created.body.data.deliveries).toEqual([
       expect.objectContaining({ channel: 'slack', status: 'pending', retry_count: 0, sent_at: null, error_message: null }),
     ]);
