@@ -98,8 +98,10 @@ const notificationSchema = new Schema<NotificationDoc>(
 );
 // The user list and unread count: visible audiences, newest first.
 notificationSchema.index({ audience: 1, created_at: -1 });
-// The admin list without an audience filter (global admins), newest first.
+// The admin list: everything newest first (global admins), or one team's / one user's.
 notificationSchema.index({ created_at: -1 });
+notificationSchema.index({ team_id: 1, created_at: -1 });
+notificationSchema.index({ user_id: 1, created_at: -1 });
 
 const readSchema = new Schema<ReadDoc>(
   {
@@ -112,8 +114,8 @@ const readSchema = new Schema<ReadDoc>(
   },
   { collection: 'notification_reads', versionKey: false },
 );
-// Unread count and unread_only: one user's read records.
-readSchema.index({ user_id: 1, audience: 1 });
+// Unread count, unread_only, mark-read: one user's read records.
+readSchema.index({ user_id: 1, notification_id: 1 });
 // Deleting a notification drops its read records.
 readSchema.index({ notification_id: 1 });
 

@@ -26,24 +26,30 @@ export async function adminListNotifications(
   locale: string,
 ): Promise<notificationsV1.NotificationPage> {
   const paging = readPaging(request.page, request.page_size);
+  // Exact matches stay top-level equalities (served by indexes; FerretDB pushes only those down).
+  const filter: FilterQuery<NotificationDoc> = {};
   const and: FilterQuery<NotificationDoc>[] = [];
   if (!isGlobalAdmin(caller)) {
     if (request.scope.includes('global')) throw new BusinessError(ErrorCode.INSUFFICIENT_PRIVILEGES);
     if (!request.team_id) throw BusinessError.named('notification_scope_requires_team');
     await requireTeamAdmin(deps, caller, request.team_id);
-    and.push({ scope: 'team' });
+    filter.scope = 'team';
   }
-  if (request.scope.length > 0) and.push({ scope: { $in: request.scope } });
-  if (request.team_id) and.push({ team_id: request.team_id });
-  if (request.user_id) and.push({ user_id: request.user_id });
-  if (request.type) and.push({ type: request.type });
-  if (request.level.length > 0) and.push({ level: { $in: request.level } });
+  const scopes = [...new Set(request.scope)];
+  if (scopes.length === 1) filter.scope = scopes[0]!;
+  else if (scopes.length > 1) and.push({ scope: { $in: scopes } });
+  if (request.team_id) filter.team_id = request.team_id;
+  if (request.user_id) filter.user_id = request.user_id;
+  if (request.type) filter.type = request.type;
+  const levels = [...new Set(request.level)];
+  if (levels.length === 1) filter.level = levels[0]!;
+  else if (levels.length > 1) and.push({ level: { $in: levels } });
   if (request.search) {
     const pattern = literalPattern(request.search);
     and.push({ $or: [{ title: pattern }, { content: pattern }, { type: pattern }] });
   }
   if (!request.include_expired) and.push(notExpired(deps.now()));
-  const filter: FilterQuery<NotificationDoc> = and.length > 0 ? { $and: and } : {};
+  if (and.length > 0) filter.$and = and;
   const [docs, total] = await Promise.all([
     deps.models.notifications
       .find(filter)

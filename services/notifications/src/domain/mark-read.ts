@@ -5,6 +5,7 @@ import { isDuplicateKeyError } from '@platform/mongo';
 import type { FilterQuery } from 'mongoose';
 import { audiencesOf, type NotificationDoc, type ReadDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
+import { audienceFilter, readsOf } from './visible-query.js';
 
 type Deps = Pick<NotificationsDependencies, 'models' | 'now'>;
 
@@ -51,16 +52,20 @@ export async function markRead(
     throw BusinessError.named('validation_error');
   }
   const audiences = audiencesOf(caller.user_id, caller.team_ids);
-  const filter: FilterQuery<NotificationDoc> = { audience: { $in: audiences } };
-  if (!request.mark_all) filter._id = { $in: [...new Set(request.notification_ids)] };
-  const alreadyRead = new Set(
-    (await deps.models.reads.find({ user_id: caller.user_id, audience: { $in: audiences } }, { notification_id: 1 }).lean()).map(
-      (read) => read.notification_id,
-    ),
-  );
-  const visible = await deps.models.notifications
-    .find(filter, { _id: 1, audience: 1, expires_at: 1 })
-    .lean<Pick<NotificationDoc, '_id' | 'audience' | 'expires_at'>[]>();
+  const wanted: FilterQuery<NotificationDoc>[] = request.mark_all
+    ? []
+    : [{ _id: { $in: [...new Set(request.notification_ids)] } }];
+  const alreadyRead = new Set((await readsOf(deps, caller.user_id)).map((read) => read.notification_id));
+  // One query per audience (see audienceFilter): the visibility scope, expired included.
+  const visible = (
+    await Promise.all(
+      audiences.map((audience) =>
+        deps.models.notifications
+          .find(audienceFilter(audience, {}, wanted), { _id: 1, audience: 1, expires_at: 1 })
+          .lean<Pick<NotificationDoc, '_id' | 'audience' | 'expires_at'>[]>(),
+      ),
+    )
+  ).flat();
   const now = deps.now();
   const records = visible
     .filter((doc) => !alreadyRead.has(doc._id))

@@ -6,20 +6,19 @@ import type { NotificationsDependencies } from '../deps.js';
 import { literalPattern } from './notification-types.js';
 import { toNotificationMessage } from './notification-view.js';
 import { readPaging, readTime } from './paging.js';
+import { audienceFilter, notExpired, pageOverAudiences, readsOf } from './visible-query.js';
+
+export { notExpired } from './visible-query.js';
 
 type Deps = Pick<NotificationsDependencies, 'models' | 'now'>;
 
-/** Not expired at `now` (no `expires_at`, or one still ahead). */
-export function notExpired(now: Date): FilterQuery<NotificationDoc> {
-  return { $or: [{ expires_at: null }, { expires_at: { $gt: now } }] };
-}
+const SCOPE_PREFIX = { global: 'g', team: 't:', user: 'u:' } as const;
 
-/** Ids of the caller's read records among these audiences (unread_only and the unread count). */
-async function readIds(deps: Deps, caller: Principal, audiences: string[]): Promise<string[]> {
-  const reads = await deps.models.reads
-    .find({ user_id: caller.user_id, audience: { $in: audiences } }, { notification_id: 1 })
-    .lean();
-  return reads.map((read) => read.notification_id);
+/** The audiences the caller sees (global, themselves, their teams), narrowed to one scope. */
+function visibleAudiences(caller: Principal, scope: string): string[] {
+  const all = audiencesOf(caller.user_id, caller.team_ids);
+  const prefix = SCOPE_PREFIX[scope as keyof typeof SCOPE_PREFIX];
+  return prefix ? all.filter((audience) => audience.startsWith(prefix)) : all;
 }
 
 /** User list: visible (global, own, own teams), not expired, every filter, newest first. */
@@ -30,39 +29,33 @@ export async function listNotifications(
 ): Promise<notificationsV1.NotificationPage> {
   const paging = readPaging(request.page, request.page_size);
   const now = deps.now();
-  let audiences = audiencesOf(caller.user_id, caller.team_ids);
-  if (request.scope) {
-    const prefix = request.scope === 'global' ? 'g' : request.scope === 'team' ? 't:' : 'u:';
-    audiences = audiences.filter((audience) => audience.startsWith(prefix));
-  }
-  const and: FilterQuery<NotificationDoc>[] = [{ audience: { $in: audiences } }, notExpired(now)];
-  if (request.type) and.push({ type: request.type });
-  if (request.level) and.push({ level: request.level });
+  const equal = { ...(request.type && { type: request.type }), ...(request.level && { level: request.level }) };
+  const rest: FilterQuery<NotificationDoc>[] = [notExpired(now)];
   if (request.search) {
     const pattern = literalPattern(request.search);
-    and.push({ $or: [{ title: pattern }, { content: pattern }, { type: pattern }] });
+    rest.push({ $or: [{ title: pattern }, { content: pattern }, { type: pattern }] });
   }
   const from = readTime('created_from', request.created_from);
   const to = readTime('created_to', request.created_to);
-  if (from || to) and.push({ created_at: { ...(from && { $gte: from }), ...(to && { $lte: to }) } });
-  if (request.unread_only) {
-    const read = await readIds(deps, caller, audiences);
-    if (read.length > 0) and.push({ _id: { $nin: read } });
+  if (from || to) rest.push({ created_at: { ...(from && { $gte: from }), ...(to && { $lte: to }) } });
+  const reads = await readsOf(deps, caller.user_id);
+  if (request.unread_only && reads.length > 0) {
+    rest.push({ _id: { $nin: reads.map((read) => read.notification_id) } });
   }
-  const filter: FilterQuery<NotificationDoc> = { $and: and };
-  const [docs, total] = await Promise.all([
-    deps.models.notifications
-      .find(filter)
-      .sort({ created_at: -1, _id: -1 })
-      .skip(paging.skip)
-      .limit(paging.pageSize)
-      .lean<NotificationDoc[]>(),
-    deps.models.notifications.countDocuments(filter),
-  ]);
-  const reads = await deps.models.reads
-    .find({ _id: { $in: docs.map((doc) => `${doc._id}:${caller.user_id}`) } })
-    .lean();
-  const readAt = new Map(reads.map((read) => [read.notification_id, read.read_at]));
+  const audiences = visibleAudiences(caller, request.scope);
+  const { docs, total } = await pageOverAudiences(
+    deps,
+    audiences.map((audience) => audienceFilter(audience, equal, rest)),
+    paging.skip,
+    paging.pageSize,
+  );
+  const readAt = new Map(
+    (
+      await deps.models.reads
+        .find({ user_id: caller.user_id, notification_id: { $in: docs.map((doc) => doc._id) } }, { notification_id: 1, read_at: 1 })
+        .lean()
+    ).map((read) => [read.notification_id, read.read_at]),
+  );
   return {
     items: docs.map((doc) => toNotificationMessage(doc, readAt.get(doc._id) ?? null)),
     total,
@@ -73,16 +66,23 @@ export async function listNotifications(
 
 /**
  * Visible, not expired, not read by the caller: the visible count minus the caller's read records
- * of visible, unexpired notifications (both counts served by an index; no per-recipient rows).
+ * of visible, unexpired notifications. A team or global notification is one document; read state
+ * is one record per (notification, user) that read it, so nothing grows with the audience size.
  */
 export async function unreadCount(deps: Deps, caller: Principal): Promise<notificationsV1.UnreadCount> {
   const now = deps.now();
-  const audiences = audiencesOf(caller.user_id, caller.team_ids);
-  const [visible, read] = await Promise.all([
-    deps.models.notifications.countDocuments({ $and: [{ audience: { $in: audiences } }, notExpired(now)] }),
-    deps.models.reads.countDocuments({
-      $and: [{ user_id: caller.user_id, audience: { $in: audiences } }, notExpired(now)],
-    }),
+  const audiences = visibleAudiences(caller, '');
+  const [counts, reads] = await Promise.all([
+    Promise.all(
+      audiences.map((audience) =>
+        deps.models.notifications.countDocuments(audienceFilter(audience, {}, [notExpired(now)])),
+      ),
+    ),
+    readsOf(deps, caller.user_id),
   ]);
-  return { total: Math.max(0, visible - read) };
+  const visible = new Set(audiences);
+  const read = reads.filter(
+    (record) => visible.has(record.audience) && (record.expires_at === null || record.expires_at > now),
+  ).length;
+  return { total: Math.max(0, counts.reduce((sum, count) => sum + count, 0) - read) };
 }
