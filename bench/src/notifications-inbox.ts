@@ -12,7 +12,11 @@
 // the last 90 days.
 import type { Principal } from '@platform/grpc';
 import { connectMongo, syncIndexes } from '@platform/mongo';
-import { audienceOf, notificationModels, type NotificationDoc } from '@platform/notifications/dist/data/models.js';
+import {
+  audienceOf,
+  notificationModels,
+  type NotificationDoc,
+} from '@platform/notifications/dist/data/models.js';
 import { listNotifications, unreadCount } from '@platform/notifications/dist/domain/user-notifications.js';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -36,7 +40,11 @@ const mongoBase = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:57017/notificati
 const url = new URL(mongoBase);
 url.pathname = `/${values.database}`;
 
-const connection = await connectMongo(url.toString(), { appName: 'bench', socketTimeoutMs: 0, maxPoolSize: 8 });
+const connection = await connectMongo(url.toString(), {
+  appName: 'bench',
+  socketTimeoutMs: 0,
+  maxPoolSize: 8,
+});
 const models = notificationModels(connection);
 // Deterministic ids so a --reuse run finds the same users and teams.
 const uuidOf = (kind: number, n: number) =>
@@ -72,7 +80,7 @@ async function seed(): Promise<void> {
     const scope = n < globals ? 'global' : n < globals + teamScoped ? 'team' : 'user';
     const teamId = scope === 'team' ? teams[n % teamCount]! : null;
     const userId = scope === 'user' ? users[n % userCount]! : null;
-    const created = new Date(now - Math.floor(((n * 7919) % total) / total * 90 * DAY));
+    const created = new Date(now - Math.floor((((n * 7919) % total) / total) * 90 * DAY));
     batch.push({
       _id: randomUUID(),
       scope,
@@ -146,15 +154,39 @@ async function measure(label: string, run: (principal: Principal) => Promise<unk
 
 if (!values.reuse) await seed();
 const count = await models.notifications.estimatedDocumentCount();
-console.log(`\nstore: ${mongoBase.replace(/\/[^/]*$/, '')} (${count} notifications, ${userCount} users, ${teamCount} teams)\n`);
+console.log(
+  `\nstore: ${mongoBase.replace(/\/[^/]*$/, '')} (${count} notifications, ${userCount} users, ${teamCount} teams)\n`,
+);
 const deps = { models, now: () => new Date() };
 const sample = principalOf(1);
-const firstPage = await listNotifications(deps, sample, { scope: '', type: '', level: '', search: '', unread_only: false, created_from: '', created_to: '', page: 1, page_size: 20 });
-console.log(`a user sees ${firstPage.total} notifications; unread ${(await unreadCount(deps, sample)).total}\n`);
+const firstPage = await listNotifications(deps, sample, {
+  scope: '',
+  type: '',
+  level: '',
+  search: '',
+  unread_only: false,
+  created_from: '',
+  created_to: '',
+  page: 1,
+  page_size: 20,
+});
+console.log(
+  `a user sees ${firstPage.total} notifications; unread ${(await unreadCount(deps, sample)).total}\n`,
+);
 console.log('| query | samples | p50 ms | p99 ms | mean ms |');
 console.log('|---|---|---|---|---|');
 await measure('user list, page 1 of 20', (principal) =>
-  listNotifications(deps, principal, { scope: '', type: '', level: '', search: '', unread_only: false, created_from: '', created_to: '', page: 1, page_size: 20 }),
+  listNotifications(deps, principal, {
+    scope: '',
+    type: '',
+    level: '',
+    search: '',
+    unread_only: false,
+    created_from: '',
+    created_to: '',
+    page: 1,
+    page_size: 20,
+  }),
 );
 await measure('unread count', (principal) => unreadCount(deps, principal));
 if (!values.keep) await connection.dropDatabase();

@@ -51,9 +51,10 @@ export async function startNotifications(
     ...kafkaSecurity('notifications', config),
   });
   const producer = createProducer(kafka);
-  const toIdentity = createOutgoingTrust({ service: 'notifications', serviceKeys: config.SERVICE_AUTH_KEY }).to(
-    'identity',
-  );
+  const toIdentity = createOutgoingTrust({
+    service: 'notifications',
+    serviceKeys: config.SERVICE_AUTH_KEY,
+  }).to('identity');
   const directory = identityAccess(config.IDENTITY_GRPC_ADDR, toIdentity);
   const now = options.now ?? (() => new Date());
   // The delivery side (src/delivery/) reaches the in-app side only through its DeliveryPort.

@@ -24,7 +24,11 @@ const config = (token: string) => h.request('GET', '/admin/site-settings/auto-no
 const putConfig = (json: unknown) =>
   h.request('PUT', '/admin/site-settings/auto-notifications', { token: superuser.token, json });
 
-function event(type: string, userId: string, overrides: Partial<notificationEventsV1.NotificationEvent> = {}) {
+function event(
+  type: string,
+  userId: string,
+  overrides: Partial<notificationEventsV1.NotificationEvent> = {},
+) {
   return {
     id: randomUUID(),
     type,
@@ -60,7 +64,14 @@ describe('automatic-notification configuration', () => {
     expect(response.body.data.channels).toEqual([]);
     expect(response.body.data.enabled_types).toHaveLength(19);
     expect(response.body.data.enabled_types).toContain('security.login_anomaly');
-    for (const off of ['workflow.run_success', 'agent.published', 'agent.unpublished', 'password.expiring', 'password.expired', 'password.force_change']) {
+    for (const off of [
+      'workflow.run_success',
+      'agent.published',
+      'agent.unpublished',
+      'password.expiring',
+      'password.expired',
+      'password.force_change',
+    ]) {
       expect(response.body.data.enabled_types).not.toContain(off);
     }
     expect((await config(plain.token)).body.code).toBe(3000);
@@ -82,10 +93,21 @@ describe('platform.notification-events', () => {
     const value = event('security.login_anomaly', plain.id);
     await publish(value);
     await publish(value);
-    await waitUntil(async () => (await countFor(plain.id, 'security.login_anomaly')) === 1, 15_000, 'no notification');
-    const listed = await h.request('GET', '/notifications?type=security.login_anomaly', { token: plain.token });
+    await waitUntil(
+      async () => (await countFor(plain.id, 'security.login_anomaly')) === 1,
+      15_000,
+      'no notification',
+    );
+    const listed = await h.request('GET', '/notifications?type=security.login_anomaly', {
+      token: plain.token,
+    });
     expect(listed.body.data.items, JSON.stringify(listed.body)).toHaveLength(1);
-    expect(listed.body.data.items[0]).toMatchObject({ scope: 'user', user_id: plain.id, level: 'high', data: { source: 'test' } });
+    expect(listed.body.data.items[0]).toMatchObject({
+      scope: 'user',
+      user_id: plain.id,
+      level: 'high',
+      data: { source: 'test' },
+    });
     // The id is a fresh UUID, not the event's idempotency key.
     expect(listed.body.data.items[0].id).not.toBe(value.id);
     const key = await h.notifications.dependencies.models.eventKeys.findById(value.id).lean();
@@ -93,7 +115,11 @@ describe('platform.notification-events', () => {
     // A marker event published after the duplicates: once it is handled, so were they.
     const marker = event('security.account_locked', plain.id);
     await publish(marker);
-    await waitUntil(async () => (await countFor(plain.id, 'security.account_locked')) === 1, 15_000, 'no marker');
+    await waitUntil(
+      async () => (await countFor(plain.id, 'security.account_locked')) === 1,
+      15_000,
+      'no marker',
+    );
     expect(await countFor(plain.id, 'security.login_anomaly')).toBe(1);
   });
 
@@ -104,15 +130,25 @@ describe('platform.notification-events', () => {
     expect(updated.body.data).toEqual({ channels: [], enabled_types: ['security.password_changed'] });
     await publish(event('security.login_anomaly', user.id));
     await publish(event('security.password_changed', user.id));
-    await waitUntil(async () => (await countFor(user.id, 'security.password_changed')) === 1, 15_000, 'no marker');
+    await waitUntil(
+      async () => (await countFor(user.id, 'security.password_changed')) === 1,
+      15_000,
+      'no marker',
+    );
     expect(await countFor(user.id, 'workflow.run_success')).toBe(0);
     expect(await countFor(user.id, 'security.login_anomaly')).toBe(0);
-    expect(await h.notifications.dependencies.models.eventKeys.countDocuments({ type: 'security.login_anomaly' })).toBe(1);
+    expect(
+      await h.notifications.dependencies.models.eventKeys.countDocuments({ type: 'security.login_anomaly' }),
+    ).toBe(1);
     // Enabling it later creates nothing for the dropped event (no backfill).
     await putConfig({ enabled_types: ['security.login_anomaly', 'security.password_changed'] });
     const marker = event('security.password_changed', user.id);
     await publish(marker);
-    await waitUntil(async () => (await countFor(user.id, 'security.password_changed')) === 2, 15_000, 'no marker');
+    await waitUntil(
+      async () => (await countFor(user.id, 'security.password_changed')) === 2,
+      15_000,
+      'no marker',
+    );
     expect(await countFor(user.id, 'security.login_anomaly')).toBe(0);
   });
 });
@@ -129,16 +165,24 @@ describe('configured channels', () => {
     expect(updated.body.data.channels).toEqual(['slack', 'webhook']);
     const user = await h.createUser({ name: 'channels' });
     await publish(event('apikey.expiring', user.id));
-    await waitUntil(async () => (await countFor(user.id, 'apikey.expiring')) === 1, 15_000, 'no notification');
+    await waitUntil(
+      async () => (await countFor(user.id, 'apikey.expiring')) === 1,
+      15_000,
+      'no notification',
+    );
     await waitUntil(
       async () => {
-        const again = await h.request('GET', `/admin/notifications?user_id=${user.id}`, { token: superuser.token });
+        const again = await h.request('GET', `/admin/notifications?user_id=${user.id}`, {
+          token: superuser.token,
+        });
         return again.body.data.items[0]?.deliveries.length === 1;
       },
       15_000,
       'no delivery',
     );
-    const again = await h.request('GET', `/admin/notifications?user_id=${user.id}`, { token: superuser.token });
+    const again = await h.request('GET', `/admin/notifications?user_id=${user.id}`, {
+      token: superuser.token,
+    });
     expect(again.body.data.items).toHaveLength(1);
     expect(again.body.data.items[0].deliveries.map((d: { channel: string }) => d.channel)).toEqual(['slack']);
   });

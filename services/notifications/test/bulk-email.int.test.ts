@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 const send = (sender: IdentityUser, json: Record<string, unknown>) =>
-  h.request('POST', '/admin/users/send-email', { token: sender.token, json: { subject: 'Hello', content: 'Body <b>', ...json } });
+  h.request('POST', '/admin/users/send-email', {
+    token: sender.token,
+    json: { subject: 'Hello', content: 'Body <b>', ...json },
+  });
 
 const mailsTo = (address: string) =>
   capture.messages.filter((message) => {
@@ -40,7 +43,11 @@ describe('POST /admin/users/send-email', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ sent_count: 2, skipped_count: 1 });
     for (const user of users) {
-      const [mail] = await waitUntil(() => (mailsTo(user.email).length > 0 ? mailsTo(user.email) : undefined), 15_000, 'no task');
+      const [mail] = await waitUntil(
+        () => (mailsTo(user.email).length > 0 ? mailsTo(user.email) : undefined),
+        15_000,
+        'no task',
+      );
       expect(mail!.value).toMatchObject({
         task: 'email.send',
         args: { to: user.email, subject: 'Hello', text: 'Body <b>', html: '<p>Body &lt;b&gt;</p>' },
@@ -71,7 +78,9 @@ describe('POST /admin/users/send-email', () => {
     const accepted = answers.filter((answer) => answer.body.code === 0);
     const limited = answers.filter((answer) => answer.body.code === 5400);
     expect(accepted.length + limited.length).toBe(8);
-    expect(accepted.reduce((sum, answer) => sum + (answer.body.data.sent_count as number), 0)).toBeLessThanOrEqual(100);
+    expect(
+      accepted.reduce((sum, answer) => sum + (answer.body.data.sent_count as number), 0),
+    ).toBeLessThanOrEqual(100);
     expect(accepted.length).toBe(3);
     expect(limited[0]!.status).toBe(400);
     expect(limited[0]!.body.data).toMatchObject({ limit: 100, period: 'hour' });

@@ -20,7 +20,10 @@ beforeAll(async () => {
   plain = await h.createUser({ name: 'plain' });
   const role = await h.request('POST', '/admin/roles', {
     token: superuser.token,
-    json: { name: `Notifier ${randomUUID().slice(0, 8)}`, permissions: ['admin:notification:create', 'admin:notification:delete'] },
+    json: {
+      name: `Notifier ${randomUUID().slice(0, 8)}`,
+      permissions: ['admin:notification:create', 'admin:notification:delete'],
+    },
   });
   expect(role.body.code).toBe(0);
   teamAdmin = await h.createUser({ name: 'tadmin', roles: ['User', role.body.data.name] });
@@ -34,8 +37,16 @@ afterAll(async () => {
 });
 
 const create = (user: IdentityUser, json: Record<string, unknown>) =>
-  h.request('POST', '/admin/notifications', { token: user.token, json: { type: 'test.admin', title: 't', content: 'c', ...json } });
-const expectError = (response: { status: number; body: { code: number; data: { error_key?: string } } }, status: number, code: number, key?: string) => {
+  h.request('POST', '/admin/notifications', {
+    token: user.token,
+    json: { type: 'test.admin', title: 't', content: 'c', ...json },
+  });
+const expectError = (
+  response: { status: number; body: { code: number; data: { error_key?: string } } },
+  status: number,
+  code: number,
+  key?: string,
+) => {
   expect([response.status, response.body.code]).toEqual([status, code]);
   if (key) expect(response.body.data.error_key).toBe(key);
 };
@@ -81,7 +92,12 @@ describe('POST /admin/notifications', () => {
     const ok = await create(teamAdmin, { scope: 'team', team_id: teamId, title: 'team note' });
     expect(ok.body.code).toBe(0);
     expect(ok.body.data).toMatchObject({ scope: 'team', team_id: teamId, user_id: null });
-    expectError(await create(teamMember, { scope: 'team', team_id: teamId }), 403, 3003, 'team_admin_required');
+    expectError(
+      await create(teamMember, { scope: 'team', team_id: teamId }),
+      403,
+      3003,
+      'team_admin_required',
+    );
     expectError(await create(admin, { scope: 'team', team_id: randomUUID() }), 404, 4004);
     const memberView = await h.request('GET', '/notifications?scope=team', { token: teamMember.token });
     expect(memberView.body.data.items.map((item: { id: string }) => item.id)).toEqual([ok.body.data.id]);
@@ -105,16 +121,30 @@ describe('POST /admin/notifications', () => {
 
   it('an unknown user in user_ids is 4001 and creates nothing', async () => {
     const known = await h.createUser({ name: 'known' });
-    expectError(await create(admin, { scope: 'user', user_ids: [known.id, randomUUID()], title: 'nope' }), 404, 4001);
+    expectError(
+      await create(admin, { scope: 'user', user_ids: [known.id, randomUUID()], title: 'nope' }),
+      404,
+      4001,
+    );
     expectError(await create(admin, { scope: 'user', user_id: randomUUID(), title: 'nope' }), 404, 4001);
     expect(await h.notifications.dependencies.models.notifications.countDocuments({ title: 'nope' })).toBe(0);
   });
 
   it('every notify_channels entry is checked before anything is created', async () => {
-    const refused = await create(superuser, { scope: 'global', title: 'with email', notify_channels: ['slack', 'email'] });
+    const refused = await create(superuser, {
+      scope: 'global',
+      title: 'with email',
+      notify_channels: ['slack', 'email'],
+    });
     expectError(refused, 400, 1002, 'slack_not_enabled');
-    expectError(await create(admin, { scope: 'user', user_id: plain.id, notify_channels: ['fax'] }), 422, 1001);
-    expect(await h.notifications.dependencies.models.notifications.countDocuments({ title: 'with email' })).toBe(0);
+    expectError(
+      await create(admin, { scope: 'user', user_id: plain.id, notify_channels: ['fax'] }),
+      422,
+      1001,
+    );
+    expect(
+      await h.notifications.dependencies.models.notifications.countDocuments({ title: 'with email' }),
+    ).toBe(0);
   });
 
   it('creates deliveries pending for an enabled channel; the admin list shows them', async () => {
@@ -126,14 +156,25 @@ describe('POST /admin/notifications', () => {
     // Settings are read through a short cache: the change applies within its lifetime.
     const created = await waitUntil(
       async () => {
-        const answer = await create(admin, { scope: 'user', user_id: plain.id, title: 'to slack', notify_channels: ['slack'] });
+        const answer = await create(admin, {
+          scope: 'user',
+          user_id: plain.id,
+          title: 'to slack',
+          notify_channels: ['slack'],
+        });
         return answer.body.code === 0 ? answer : undefined;
       },
       15_000,
       'slack never became deliverable',
     );
     expect(created.body.data.deliveries).toEqual([
-      expect.objectContaining({ channel: 'slack', status: 'pending', retry_count: 0, sent_at: null, error_message: null }),
+      expect.objectContaining({
+        channel: 'slack',
+        status: 'pending',
+        retry_count: 0,
+        sent_at: null,
+        error_message: null,
+      }),
     ]);
     const listed = await h.request('GET', '/admin/notifications?search=to%20slack', { token: admin.token });
     expect(listed.body.data.items).toHaveLength(1);
@@ -171,31 +212,75 @@ describe('GET /admin/notifications', () => {
   it('global admins see every scope with filters; is_read false, read_at null', async () => {
     await h.request('POST', '/notifications/read', { token: admin.token, json: { mark_all: true } });
     const all = await h.request('GET', '/admin/notifications?search=listed', { token: admin.token });
-    expect(all.body.data.items.map((item: { title: string }) => item.title)).toEqual(['listed global', 'listed team']);
-    expect(all.body.data.items.every((item: { is_read: boolean; read_at: null }) => !item.is_read && item.read_at === null)).toBe(true);
-    const expired = await h.request('GET', '/admin/notifications?search=listed&include_expired=true', { token: admin.token });
-    expect(expired.body.data.total).toBe(3);
-    const filtered = await h.request('GET', '/admin/notifications?search=listed&scope=team&scope=user&level=low&level=medium', {
+    expect(all.body.data.items.map((item: { title: string }) => item.title)).toEqual([
+      'listed global',
+      'listed team',
+    ]);
+    expect(
+      all.body.data.items.every(
+        (item: { is_read: boolean; read_at: null }) => !item.is_read && item.read_at === null,
+      ),
+    ).toBe(true);
+    const expired = await h.request('GET', '/admin/notifications?search=listed&include_expired=true', {
       token: admin.token,
     });
+    expect(expired.body.data.total).toBe(3);
+    const filtered = await h.request(
+      'GET',
+      '/admin/notifications?search=listed&scope=team&scope=user&level=low&level=medium',
+      {
+        token: admin.token,
+      },
+    );
     expect(filtered.body.data.items.map((item: { id: string }) => item.id)).toEqual([teamNote]);
   });
 
   it('non-global callers: 3001 for global, 1002 without team_id, 3003 not admin, 4004 unknown team', async () => {
-    expectError(await h.request('GET', `/admin/notifications?team_id=${teamId}&scope=global`, { token: teamAdmin.token }), 403, 3001);
-    expectError(await h.request('GET', '/admin/notifications', { token: teamAdmin.token }), 400, 1002, 'notification_scope_requires_team');
-    expectError(await h.request('GET', `/admin/notifications?team_id=${teamId}`, { token: teamMember.token }), 403, 3003, 'team_admin_required');
-    expectError(await h.request('GET', `/admin/notifications?team_id=${randomUUID()}`, { token: teamAdmin.token }), 404, 4004);
-    const own = await h.request('GET', `/admin/notifications?team_id=${teamId}&search=listed`, { token: teamAdmin.token });
+    expectError(
+      await h.request('GET', `/admin/notifications?team_id=${teamId}&scope=global`, {
+        token: teamAdmin.token,
+      }),
+      403,
+      3001,
+    );
+    expectError(
+      await h.request('GET', '/admin/notifications', { token: teamAdmin.token }),
+      400,
+      1002,
+      'notification_scope_requires_team',
+    );
+    expectError(
+      await h.request('GET', `/admin/notifications?team_id=${teamId}`, { token: teamMember.token }),
+      403,
+      3003,
+      'team_admin_required',
+    );
+    expectError(
+      await h.request('GET', `/admin/notifications?team_id=${randomUUID()}`, { token: teamAdmin.token }),
+      404,
+      4004,
+    );
+    const own = await h.request('GET', `/admin/notifications?team_id=${teamId}&search=listed`, {
+      token: teamAdmin.token,
+    });
     expect(own.body.data.items.map((item: { id: string }) => item.id)).toEqual([teamNote]);
   });
 });
 
 describe('DELETE /admin/notifications/{id}', () => {
   it('deletes after writing the audit record; answers {id}', async () => {
-    const [doc] = await seedNotifications(h.notifications, [{ scope: 'team', team_id: teamId, title: 'to delete' }]);
-    await h.request('POST', '/notifications/read', { token: teamMember.token, json: { notification_ids: [doc!._id] } });
-    expectError(await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: teamMember.token }), 403, 3003);
+    const [doc] = await seedNotifications(h.notifications, [
+      { scope: 'team', team_id: teamId, title: 'to delete' },
+    ]);
+    await h.request('POST', '/notifications/read', {
+      token: teamMember.token,
+      json: { notification_ids: [doc!._id] },
+    });
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: teamMember.token }),
+      403,
+      3003,
+    );
     const response = await h.request('DELETE', `/admin/notifications/${doc!._id}`, {
       token: teamAdmin.token,
       headers: { 'user-agent': 'audit-test' },
@@ -213,7 +298,12 @@ describe('DELETE /admin/notifications/{id}', () => {
       snapshot: { id: doc!._id, title: 'to delete', scope: 'team', team_id: teamId },
     });
     expect(audit!.ip).not.toBe('');
-    expectError(await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: teamAdmin.token }), 404, 4000, 'notification_not_found');
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: teamAdmin.token }),
+      404,
+      4000,
+      'notification_not_found',
+    );
   });
 
   it('global and user notifications need a global admin (3001)', async () => {
@@ -221,12 +311,30 @@ describe('DELETE /admin/notifications/{id}', () => {
       { scope: 'global', title: 'g del' },
       { scope: 'user', user_id: teamAdmin.id, title: 'u del' },
     ]);
-    expectError(await h.request('DELETE', `/admin/notifications/${global!._id}`, { token: teamAdmin.token }), 403, 3001);
-    expectError(await h.request('DELETE', `/admin/notifications/${user!._id}`, { token: teamAdmin.token }), 403, 3001);
-    expect((await h.request('DELETE', `/admin/notifications/${global!._id}`, { token: admin.token })).body.code).toBe(0);
-    expectError(await h.request('DELETE', `/admin/notifications/${randomUUID()}`, { token: admin.token }), 404, 4000);
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${global!._id}`, { token: teamAdmin.token }),
+      403,
+      3001,
+    );
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${user!._id}`, { token: teamAdmin.token }),
+      403,
+      3001,
+    );
+    expect(
+      (await h.request('DELETE', `/admin/notifications/${global!._id}`, { token: admin.token })).body.code,
+    ).toBe(0);
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${randomUUID()}`, { token: admin.token }),
+      404,
+      4000,
+    );
     // House rule for malformed path parameters: 422 / 1001 naming the parameter.
-    expectError(await h.request('DELETE', '/admin/notifications/not-a-uuid', { token: admin.token }), 422, 1001);
+    expectError(
+      await h.request('DELETE', '/admin/notifications/not-a-uuid', { token: admin.token }),
+      422,
+      1001,
+    );
   });
 
   it('a failed audit write means no delete', async () => {
@@ -243,7 +351,9 @@ describe('DELETE /admin/notifications/{id}', () => {
       const response = await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: admin.token });
       expect(response.status).toBe(500);
       expect(response.body.code).toBe(1003);
-      expect(await h.notifications.dependencies.models.notifications.countDocuments({ _id: doc!._id })).toBe(1);
+      expect(await h.notifications.dependencies.models.notifications.countDocuments({ _id: doc!._id })).toBe(
+        1,
+      );
     } finally {
       await audit.dropIndex('test_audit_blocker');
     }

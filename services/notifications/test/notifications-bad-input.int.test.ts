@@ -41,7 +41,10 @@ describe('422 / 1001 on malformed input', () => {
     ['/notifications/read', { mark_all: 'yes' }],
     ['/notifications/read', { notification_ids: 'abc' }],
     ['/notifications/read', { notification_ids: [], extra: true }],
-    ['/notifications/read', { notification_ids: Array.from({ length: 1001 }, () => '00000000-0000-4000-8000-000000000000') }],
+    [
+      '/notifications/read',
+      { notification_ids: Array.from({ length: 1001 }, () => '00000000-0000-4000-8000-000000000000') },
+    ],
   ])('POST %s %j', async (path, json) => {
     const response = await h.request('POST', path, { token: superuser.token, json });
     expect([response.status, response.body.code]).toEqual([422, 1001]);
@@ -54,7 +57,10 @@ describe('422 / 1001 on malformed input', () => {
     [{ enabled_types: ['x'.repeat(101)] }],
     [{ enabled: true }],
   ])('PUT /admin/site-settings/auto-notifications %j', async (json) => {
-    const response = await h.request('PUT', '/admin/site-settings/auto-notifications', { token: superuser.token, json });
+    const response = await h.request('PUT', '/admin/site-settings/auto-notifications', {
+      token: superuser.token,
+      json,
+    });
     expect([response.status, response.body.code]).toEqual([422, 1001]);
   });
 

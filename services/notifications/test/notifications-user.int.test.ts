@@ -34,14 +34,20 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const list = (user: IdentityUser, query = '') => h.request('GET', `/notifications${query}`, { token: user.token });
+const list = (user: IdentityUser, query = '') =>
+  h.request('GET', `/notifications${query}`, { token: user.token });
 const titles = (body: { data: { items: { title: string }[] } }) => body.data.items.map((item) => item.title);
 
 describe('GET /notifications', () => {
   it('shows global, own and own-team notifications, unexpired, newest first', async () => {
     const response = await list(alice);
     expect(response.status).toBe(200);
-    expect(titles(response.body)).toEqual(['Expires later', 'For alice aab', 'Team news', 'Maintenance (a+b) tonight']);
+    expect(titles(response.body)).toEqual([
+      'Expires later',
+      'For alice aab',
+      'Team news',
+      'Maintenance (a+b) tonight',
+    ]);
     expect(response.body.data).toMatchObject({ total: 4, page: 1, page_size: 20 });
     const item = response.body.data.items[1];
     expect(item).toMatchObject({
@@ -61,7 +67,9 @@ describe('GET /notifications', () => {
   it('applies scope, type, level and created_from/created_to', async () => {
     expect(titles((await list(alice, '?scope=team')).body)).toEqual(['Team news']);
     expect(titles((await list(alice, '?scope=user')).body)).toEqual(['For alice aab']);
-    expect(titles((await list(alice, '?type=system.maintenance')).body)).toEqual(['Maintenance (a+b) tonight']);
+    expect(titles((await list(alice, '?type=system.maintenance')).body)).toEqual([
+      'Maintenance (a+b) tonight',
+    ]);
     expect(titles((await list(alice, '?level=low')).body)).toEqual(['For alice aab']);
     const all = (await list(alice)).body.data.items as { title: string; created_at: string }[];
     const teamNews = all.find((item) => item.title === 'Team news')!;
@@ -71,7 +79,10 @@ describe('GET /notifications', () => {
       'For alice aab',
       'Team news',
     ]);
-    expect(titles((await list(alice, `?created_to=${from}`)).body)).toEqual(['Team news', 'Maintenance (a+b) tonight']);
+    expect(titles((await list(alice, `?created_to=${from}`)).body)).toEqual([
+      'Team news',
+      'Maintenance (a+b) tonight',
+    ]);
   });
 
   it('searches title, content and type case-insensitively, regex characters literally', async () => {
@@ -106,17 +117,26 @@ describe('GET /notifications', () => {
 describe('unread count and mark read', () => {
   it('counts, marks (expired included, invisible ignored), and counts only new read records', async () => {
     const user = await h.createUser({ name: 'reader' });
-    const count = async () => (await h.request('GET', '/notifications/unread-count', { token: user.token })).body;
+    const count = async () =>
+      (await h.request('GET', '/notifications/unread-count', { token: user.token })).body;
     expect(await count()).toMatchObject({ code: 0, data: { total: 2 } });
 
     const mark = (json: unknown) => h.request('POST', '/notifications/read', { token: user.token, json });
-    const first = await mark({ notification_ids: [ids['Maintenance (a+b) tonight'], ids['Expired'], ids['For bob']] });
+    const first = await mark({
+      notification_ids: [ids['Maintenance (a+b) tonight'], ids['Expired'], ids['For bob']],
+    });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ updated: 2 });
     expect((await count()).data.total).toBe(1);
-    expect((await mark({ notification_ids: [ids['Maintenance (a+b) tonight']] })).body.data).toEqual({ updated: 0 });
+    expect((await mark({ notification_ids: [ids['Maintenance (a+b) tonight']] })).body.data).toEqual({
+      updated: 0,
+    });
 
-    const items = (await list(user)).body.data.items as { title: string; is_read: boolean; read_at: string | null }[];
+    const items = (await list(user)).body.data.items as {
+      title: string;
+      is_read: boolean;
+      read_at: string | null;
+    }[];
     const read = items.find((item) => item.title === 'Maintenance (a+b) tonight')!;
     expect(read.is_read).toBe(true);
     expect(Date.parse(read.read_at!)).not.toBeNaN();
@@ -145,9 +165,14 @@ describe('unread count and mark read', () => {
     const user = await h.createUser({ name: 'burst' });
     await seedNotifications(
       h.notifications,
-      Array.from({ length: 30 }, (_, index) => ({ scope: 'user' as const, user_id: user.id, title: `b${index}` })),
+      Array.from({ length: 30 }, (_, index) => ({
+        scope: 'user' as const,
+        user_id: user.id,
+        title: `b${index}`,
+      })),
     );
-    const before = (await h.request('GET', '/notifications/unread-count', { token: user.token })).body.data.total;
+    const before = (await h.request('GET', '/notifications/unread-count', { token: user.token })).body.data
+      .total;
     expect(before).toBe(32);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -158,6 +183,8 @@ describe('unread count and mark read', () => {
     // Marking covers expired notifications too: 32 unread plus the expired global one.
     expect(answers.reduce((sum, answer) => sum + (answer.body.data.updated as number), 0)).toBe(33);
     expect(await h.notifications.dependencies.models.reads.countDocuments({ user_id: user.id })).toBe(33);
-    expect((await h.request('GET', '/notifications/unread-count', { token: user.token })).body.data.total).toBe(0);
+    expect(
+      (await h.request('GET', '/notifications/unread-count', { token: user.token })).body.data.total,
+    ).toBe(0);
   });
 });

@@ -42,7 +42,10 @@ const createBody = z
     data: z.record(z.string().max(256), z.unknown()).nullable().optional(),
     link_url: z.string().max(500).nullable().optional(),
     expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
-    notify_channels: z.array(z.enum(CHANNELS)).max(CHANNELS.length * 2).default([]),
+    notify_channels: z
+      .array(z.enum(CHANNELS))
+      .max(CHANNELS.length * 2)
+      .default([]),
   })
   .strict();
 type CreateBody = z.infer<typeof createBody>;
@@ -57,7 +60,10 @@ const autoConfigSchema = z.object({
 /** Types are checked by the service (an unknown one is `invalid_notification_type`, not 422). */
 const autoConfigBody = z
   .object({
-    channels: z.array(z.enum(CHANNELS)).max(CHANNELS.length * 2).optional(),
+    channels: z
+      .array(z.enum(CHANNELS))
+      .max(CHANNELS.length * 2)
+      .optional(),
     enabled_types: z.array(z.string().max(100)).max(100).optional(),
   })
   .strict();

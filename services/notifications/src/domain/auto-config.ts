@@ -19,7 +19,9 @@ export async function readAutoConfig(deps: Deps): Promise<AutoConfig> {
   const doc = await deps.models.autoConfig.findById(CONFIG_ID).lean();
   if (!doc) return { channels: [], enabled_types: [...DEFAULT_ENABLED_TYPES] };
   return {
-    channels: doc.channels.filter((name): name is ChannelName => (CHANNEL_NAMES as readonly string[]).includes(name)),
+    channels: doc.channels.filter((name): name is ChannelName =>
+      (CHANNEL_NAMES as readonly string[]).includes(name),
+    ),
     // Listed in the spec's order, whatever order they were sent in.
     enabled_types: ALL_AUTO_TYPES.filter((type) => doc.enabled_types.includes(type)),
   };
@@ -46,7 +48,10 @@ export async function updateAutoConfig(
   if (channels) {
     const unknown = channels.filter((name) => !(CHANNEL_NAMES as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      throw BusinessError.validation({ channels: [`unknown channel: ${unknown.join(', ')}`] }, { httpStatus: 400 });
+      throw BusinessError.validation(
+        { channels: [`unknown channel: ${unknown.join(', ')}`] },
+        { httpStatus: 400 },
+      );
     }
   }
   await deps.models.autoConfig.updateOne(

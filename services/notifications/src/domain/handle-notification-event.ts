@@ -16,7 +16,12 @@ export type EventOutcome = 'created' | 'disabled' | 'duplicate' | 'invalid';
 /** The notification id an idempotency key stands for: fixed by the first delivery of the event. */
 async function claimKey(deps: Deps, event: NotificationEvent): Promise<EventKeyDoc> {
   const insert = {
-    $setOnInsert: { notification_id: randomUUID(), type: event.type, completed_at: null, created_at: deps.now() },
+    $setOnInsert: {
+      notification_id: randomUUID(),
+      type: event.type,
+      completed_at: null,
+      created_at: deps.now(),
+    },
   };
   try {
     const doc = await deps.models.eventKeys
@@ -63,7 +68,10 @@ export async function handleNotificationEvent(deps: Deps, event: NotificationEve
     (scope !== 'team' || event.team_id) &&
     (scope !== 'user' || event.user_id);
   if (!valid) {
-    deps.logger.warn({ id: event.id, type: event.type }, 'automatic notification event without a target; dropped');
+    deps.logger.warn(
+      { id: event.id, type: event.type },
+      'automatic notification event without a target; dropped',
+    );
     return 'invalid';
   }
   const key = await claimKey(deps, event);

@@ -22,7 +22,11 @@ async function insertReads(deps: Deps, records: ReadDoc[]): Promise<number> {
       inserted += result.insertedCount;
     } catch (error) {
       // Unordered: every non-duplicate of the batch was written; only duplicates may fail.
-      const bulk = error as { insertedCount?: number; result?: { insertedCount?: number }; writeErrors?: unknown };
+      const bulk = error as {
+        insertedCount?: number;
+        result?: { insertedCount?: number };
+        writeErrors?: unknown;
+      };
       const errors = writeErrorsOf(error);
       if (errors.length === 0 || !errors.every(isDuplicateKeyError)) throw error;
       inserted += bulk.insertedCount ?? bulk.result?.insertedCount ?? batch.length - errors.length;

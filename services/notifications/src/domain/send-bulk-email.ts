@@ -9,7 +9,10 @@ import type { NotificationsDependencies } from '../deps.js';
 type Deps = Pick<NotificationsDependencies, 'directory' | 'queue' | 'now' | 'logger' | 'bulkEmailQuota'>;
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 async function recipientsOf(
   deps: Deps,

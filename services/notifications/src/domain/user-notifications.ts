@@ -29,7 +29,10 @@ export async function listNotifications(
 ): Promise<notificationsV1.NotificationPage> {
   const paging = readPaging(request.page, request.page_size);
   const now = deps.now();
-  const equal = { ...(request.type && { type: request.type }), ...(request.level && { level: request.level }) };
+  const equal = {
+    ...(request.type && { type: request.type }),
+    ...(request.level && { level: request.level }),
+  };
   const rest: FilterQuery<NotificationDoc>[] = [notExpired(now)];
   if (request.search) {
     const pattern = literalPattern(request.search);
@@ -52,7 +55,10 @@ export async function listNotifications(
   const readAt = new Map(
     (
       await deps.models.reads
-        .find({ user_id: caller.user_id, notification_id: { $in: docs.map((doc) => doc._id) } }, { notification_id: 1, read_at: 1 })
+        .find(
+          { user_id: caller.user_id, notification_id: { $in: docs.map((doc) => doc._id) } },
+          { notification_id: 1, read_at: 1 },
+        )
         .lean()
     ).map((read) => [read.notification_id, read.read_at]),
   );

@@ -62,7 +62,10 @@ export async function pageOverAudiences(
 }
 
 /** The caller's read records (one equality on `user_id`), for the unread count and unread_only. */
-export async function readsOf(deps: Deps, userId: string): Promise<Pick<ReadDoc, 'notification_id' | 'audience' | 'expires_at'>[]> {
+export async function readsOf(
+  deps: Deps,
+  userId: string,
+): Promise<Pick<ReadDoc, 'notification_id' | 'audience' | 'expires_at'>[]> {
   return deps.models.reads
     .find({ user_id: userId }, { notification_id: 1, audience: 1, expires_at: 1 })
     .lean<Pick<ReadDoc, 'notification_id' | 'audience' | 'expires_at'>[]>();

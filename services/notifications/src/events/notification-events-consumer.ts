@@ -13,7 +13,9 @@ export function notificationEventsTopic(prefix: string): string {
  * MongoDB (the event's key, apart from the notification's id), so no processed-id store is needed
  * and a redelivery after a crash finishes what the first attempt started.
  */
-export async function startNotificationEventsConsumer(deps: NotificationsDependencies): Promise<ConsumerHandle> {
+export async function startNotificationEventsConsumer(
+  deps: NotificationsDependencies,
+): Promise<ConsumerHandle> {
   const topic = notificationEventsTopic(deps.config.EVENTS_TOPIC_PREFIX);
   await ensureTopics(deps.kafka, [topic]);
   return runConsumer(deps.kafka, {

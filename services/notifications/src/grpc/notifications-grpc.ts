@@ -41,7 +41,9 @@ export function notificationsGrpc(deps: NotificationsDependencies) {
       return toConfigMessage(await readAutoConfig(deps));
     },
     updateAutoNotificationConfig: async (request, { principal }) =>
-      toConfigMessage(await updateAutoConfig(deps, requirePermission(principal, 'admin:settings:update'), request)),
+      toConfigMessage(
+        await updateAutoConfig(deps, requirePermission(principal, 'admin:settings:update'), request),
+      ),
     sendBulkEmail: (request, { principal }) =>
       sendBulkEmail(deps, requirePermission(principal, 'admin:notification:create'), request),
   });

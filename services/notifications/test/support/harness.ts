@@ -31,7 +31,10 @@ export interface NotificationsHarness {
   request: Requester;
   createUser(options?: IdentityUserOptions): Promise<IdentityUser>;
   /** A team created through the gateway by `owner` (OWNER), with `members` added as MEMBER. */
-  createTeam(owner: IdentityUser, members?: { user: IdentityUser; role?: 'ADMIN' | 'MEMBER' }[]): Promise<string>;
+  createTeam(
+    owner: IdentityUser,
+    members?: { user: IdentityUser; role?: 'ADMIN' | 'MEMBER' }[],
+  ): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -46,7 +49,9 @@ function mongoUrlFor(database: string): string {
  * its own Kafka topic prefix, consumer group and Redis key prefix; the built identity service as a
  * child process; the real gateway in front of both.
  */
-export async function startNotificationsHarness(env: Record<string, string> = {}): Promise<NotificationsHarness> {
+export async function startNotificationsHarness(
+  env: Record<string, string> = {},
+): Promise<NotificationsHarness> {
   const identity = await startIdentityProcess();
   const topicPrefix = `${uniqueName('nt')}.`;
   const database = uniqueName('notif_t').replace(/-/g, '_');
@@ -104,7 +109,10 @@ export async function startNotificationsHarness(env: Record<string, string> = {}
     request,
     createUser: (options) => identity.createUser(options),
     async createTeam(owner, members = []) {
-      const created = await request('POST', '/teams', { token: owner.token, json: { name: uniqueName('team') } });
+      const created = await request('POST', '/teams', {
+        token: owner.token,
+        json: { name: uniqueName('team') },
+      });
       if (created.body.code !== 0) throw new Error(`team create failed: ${JSON.stringify(created.body)}`);
       const teamId = created.body.data.id as string;
       for (const member of members) {

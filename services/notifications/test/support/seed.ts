@@ -9,7 +9,10 @@ export type Seed = Partial<NewNotification> & Pick<NewNotification, 'scope'> & {
  * Notifications written straight into the service's store (how they were created is the admin
  * create tests' business), so list tests need no identity directory calls.
  */
-export async function seedNotifications(service: StartedNotifications, seeds: Seed[]): Promise<NotificationDoc[]> {
+export async function seedNotifications(
+  service: StartedNotifications,
+  seeds: Seed[],
+): Promise<NotificationDoc[]> {
   const base = Date.now() - 60_000;
   const docs = seeds.map((seed, index) => {
     const doc = toDocument(
