@@ -5,7 +5,12 @@ function localeOf(res: Response): Locale {
   return (res.locals.locale as Locale | undefined) ?? 'en';
 }
 
-export function sendOk(res: Response, data: unknown, msgKey?: MsgKey, params?: Record<string, unknown>): void {
+export function sendOk(
+  res: Response,
+  data: unknown,
+  msgKey?: MsgKey,
+  params?: Record<string, unknown>,
+): void {
   res.locals.code = 0;
   res.status(200).json(ok(data ?? null, localeOf(res), { msgKey, params }));
 }
