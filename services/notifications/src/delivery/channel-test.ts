@@ -37,13 +37,17 @@ export async function testChannel(
   const locale: Locale = toLocale(request.locale) ?? 'en';
   const settings = channelSettingsFrom({ ...(await deps.settings.get()), ...request.overrides });
   const problem = channelProblem(request.channel, settings, { ignoreEnabled: true });
-  if (problem) return { success: false, message: translate(problem, locale) };
+  const failed = (detail: string) => ({
+    success: false,
+    message: translate('channel_test_failed', locale, { detail }),
+  });
+  if (problem) return failed(translate(problem, locale));
   const title = translate('channel_test_title', locale);
   const content = translate('channel_test_content', locale, { channel: request.channel });
   try {
     if (request.channel === 'email') {
       const to = request.to ?? (await deps.directory.contacts([request.callerId]))[0]?.email;
-      if (!to) return { success: false, message: translate('delivery_no_recipients', locale) };
+      if (!to) return failed(translate('delivery_no_recipients', locale));
       await sendSmtpMail(settings, { to, subject: title, text: content, locale }, deps.smtp);
     } else {
       const channel = request.channel as ChatChannel;

@@ -20,39 +20,59 @@ type Outcome = { kind: 'sent'; note?: SendFailure } | { kind: 'more' } | { kind:
  */
 export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promise<void> {
   const token = randomUUID();
-  const claimedAt = new Date(deps.now());
-  const doc = await deps.repo.claim(deliveryId, claimedAt, deps.leaseMs, token);
+  const doc = await deps.repo.claim(deliveryId, new Date(deps.now()), deps.leaseMs, token);
   if (!doc) return;
+  // Off the queue now: a later resubmission (retry, next e-mail batch) may go at once.
+  await deps.marks.clear(deliveryId).catch(() => undefined);
+  // FerretDB applies each update as a whole-document write-back, so this claim's own writes (the
+  // heartbeat, e-mail progress, the outcome) must never overlap: one chain runs them in order.
+  let chain: Promise<unknown> = Promise.resolve();
+  const write = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  };
   const heartbeat = setInterval(
     () => {
-      void deps.repo
-        .extendLease(deliveryId, token, new Date(deps.now() + deps.leaseMs))
-        .catch((err: unknown) =>
-          deps.logger.warn({ err, delivery_id: deliveryId }, 'could not extend the lease'),
-        );
+      void write(() => deps.repo.extendLease(deliveryId, token, new Date(deps.now() + deps.leaseMs))).catch(
+        (err: unknown) => deps.logger.warn({ err, delivery_id: deliveryId }, 'could not extend the lease'),
+      );
     },
     Math.max(1, Math.floor(deps.leaseMs / 3)),
   );
   try {
-    const outcome = await attempt(deps, doc, token).catch((err: unknown) => ({
+    const progress: ClaimWrites = {
+      saveEmailProgress: (p) => write(() => deps.repo.saveEmailProgress(deliveryId, token, p)),
+    };
+    const outcome = await attempt(deps, doc, progress).catch((err: unknown) => ({
       kind: 'failed' as const,
       err,
     }));
+    clearInterval(heartbeat);
     const now = new Date(deps.now());
     if (outcome.kind === 'sent') {
       const note = outcome.note ? { key: outcome.note.key, params: outcome.note.params } : null;
-      await deps.repo.succeed(deliveryId, token, now, note);
+      await write(() => deps.repo.succeed(deliveryId, token, now, note));
     } else if (outcome.kind === 'more') {
-      await deps.repo.reschedule(deliveryId, token, now, now, null, false);
+      await write(() => deps.repo.reschedule(deliveryId, token, now, now, null, false));
       await deps.submit(deliveryId).catch(() => undefined); // the reconciler submits otherwise
     } else if (outcome.kind === 'wait') {
-      await deps.repo.reschedule(deliveryId, token, now, new Date(now.getTime() + outcome.ms), null, false);
+      await write(() =>
+        deps.repo.reschedule(deliveryId, token, now, new Date(now.getTime() + outcome.ms), null, false),
+      );
     } else {
-      await recordFailure(deps, doc, token, now, outcome.err);
+      await write(() => recordFailure(deps, doc, token, now, outcome.err));
     }
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** The writes a claim's holder makes while sending (serialized by deliverOnce). */
+export interface ClaimWrites {
+  saveEmailProgress(
+    progress: Pick<DeliveryDoc, 'email_cursor' | 'email_offset' | 'email_sent' | 'email_failed'>,
+  ): Promise<unknown>;
 }
 
 async function recordFailure(deps: DeliveryDeps, doc: DeliveryDoc, token: string, now: Date, err: unknown) {
@@ -77,14 +97,14 @@ async function recordFailure(deps: DeliveryDeps, doc: DeliveryDoc, token: string
   }
 }
 
-async function attempt(deps: DeliveryDeps, doc: DeliveryDoc, token: string): Promise<Outcome> {
+async function attempt(deps: DeliveryDeps, doc: DeliveryDoc, writes: ClaimWrites): Promise<Outcome> {
   const settings = channelSettingsFrom(await deps.settings.get());
   // Switched off or emptied since the notification was created: nothing will make it work.
   const problem = channelProblem(doc.channel, settings);
   if (problem)
     throw permanentFailure('delivery_channel_unavailable', { channel: doc.channel, reason: problem });
   if (doc.channel === 'email') {
-    const result = await sendEmailBatch(deps, doc, token, settings);
+    const result = await sendEmailBatch(deps, doc, writes, settings);
     if (!result.done) return { kind: 'more' };
     if (result.sent === 0 && result.failed === 0) throw permanentFailure('delivery_no_recipients', {});
     const params = { failed: result.failed, total: result.sent + result.failed };

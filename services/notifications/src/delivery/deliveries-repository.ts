@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@platform/mongo';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import type { ChannelName, DeliverableNotification } from '../domain/delivery-port.js';
 import type { DeliveryErrorKey, FailureParams } from '../adapters/channels/send-failure.js';
@@ -19,9 +20,6 @@ export interface DeliveryDoc {
   /** While `sending`: the claim holds until then; past it the reconciler hands the delivery on. */
   lease_until: Date | null;
   claim_token: string | null;
-  /** Last time it was put on the queue, and how often (task ids are `<id>:<submissions>`). */
-  submitted_at: Date | null;
-  submissions: number;
   error_key: DeliveryErrorKey | null;
   error_params: FailureParams | null;
   sent_at: Date | null;
@@ -51,8 +49,6 @@ const schema = new mongoose.Schema<DeliveryDoc>(
     next_attempt_at: { type: Date, required: true },
     lease_until: { type: Date, default: null },
     claim_token: { type: String, default: null },
-    submitted_at: { type: Date, default: null },
-    submissions: { type: Number, default: 0 },
     error_key: { type: String, default: null },
     error_params: { type: mongoose.Schema.Types.Mixed, default: null },
     sent_at: { type: Date, default: null },
@@ -72,6 +68,38 @@ schema.index({ notification_id: 1, created_at: 1 });
 schema.index({ status: 1, next_attempt_at: 1 });
 schema.index({ status: 1, lease_until: 1 });
 
+/**
+ * One row per claimed attempt, `_id` = `<delivery id>:<attempt>`. FerretDB 1.24 runs
+ * findAndModify and filtered updates as a read then a write without isolation, so fifty parallel
+ * compare-and-sets on one document can all "win" (measured: up to 49 of 50). Its unique `_id`,
+ * enforced by PostgreSQL, is atomic: the one insert that succeeds owns the attempt.
+ */
+interface ClaimDoc {
+  _id: string;
+  delivery_id: string;
+  token: string;
+  created_at: Date;
+}
+
+const claimSchema = new mongoose.Schema<ClaimDoc>(
+  {
+    _id: { type: String, required: true },
+    delivery_id: { type: String, required: true },
+    token: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+claimSchema.index({ delivery_id: 1 });
+claimSchema.index({ created_at: 1 });
+
+function claimModel(connection: Connection): Model<ClaimDoc> {
+  return (
+    (connection.models.DeliveryClaim as Model<ClaimDoc> | undefined) ??
+    connection.model('DeliveryClaim', claimSchema, 'delivery_claims')
+  );
+}
+
 export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
   return (
     (connection.models.Delivery as Model<DeliveryDoc> | undefined) ??
@@ -85,16 +113,19 @@ export interface FailureRecord {
 }
 
 /**
- * Every state change is a single-document compare-and-set (FerretDB has no multi-document
- * transactions): a claim moves `pending` (due) or `sending` (lease run out) to `sending` with a
- * fresh token, and every later write names that token, so a worker that lost its claim changes
- * nothing.
+ * FerretDB 1.24 has no transactions and applies an update as read, change, write back the whole
+ * document, so two writers of one delivery can undo each other. Hence: a claim is won by a unique
+ * insert (`delivery_claims`), only the claim's holder writes the delivery afterwards (serialized
+ * in deliver.ts), and queue submissions are tracked in Redis, never on the document. Later writes
+ * still name the claim token, so a worker whose lease lapsed changes nothing once another claimed.
  */
 export class DeliveriesRepository {
   readonly model: Model<DeliveryDoc>;
+  private readonly claims: Model<ClaimDoc>;
 
   constructor(connection: Connection) {
     this.model = deliveryModel(connection);
+    this.claims = claimModel(connection);
   }
 
   async insert(docs: DeliveryDoc[]): Promise<void> {
@@ -113,28 +144,33 @@ export class DeliveriesRepository {
     return this.model.findById(id).lean<DeliveryDoc>();
   }
 
+  /**
+   * Takes the next attempt of a delivery that is due (`pending` past `next_attempt_at`) or whose
+   * claim lapsed (`sending` past `lease_until`): whoever inserts `<id>:<attempt>` first owns it.
+   */
   async claim(id: string, now: Date, leaseMs: number, token: string): Promise<DeliveryDoc | null> {
-    return this.model
-      .findOneAndUpdate(
-        {
-          _id: id,
-          $or: [
-            { status: 'pending', next_attempt_at: { $lte: now } },
-            { status: 'sending', lease_until: { $lt: now } },
-          ],
-        },
-        {
-          $set: {
-            status: 'sending',
-            lease_until: new Date(now.getTime() + leaseMs),
-            claim_token: token,
-            updated_at: now,
-          },
-          $inc: { attempts: 1 },
-        },
-        { new: true },
-      )
-      .lean<DeliveryDoc>();
+    const doc = await this.get(id);
+    if (!doc) return null;
+    const due =
+      (doc.status === 'pending' && doc.next_attempt_at.getTime() <= now.getTime()) ||
+      (doc.status === 'sending' && (doc.lease_until?.getTime() ?? 0) < now.getTime());
+    if (!due) return null;
+    const attempt = doc.attempts + 1;
+    try {
+      await this.claims.create({ _id: `${id}:${attempt}`, delivery_id: id, token, created_at: now });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
+    const claimed = {
+      status: 'sending' as const,
+      lease_until: new Date(now.getTime() + leaseMs),
+      claim_token: token,
+      attempts: attempt,
+      updated_at: now,
+    };
+    await this.model.updateOne({ _id: id }, { $set: claimed });
+    return { ...doc, ...claimed };
   }
 
   async extendLease(id: string, token: string, until: Date): Promise<boolean> {
@@ -186,7 +222,6 @@ export class DeliveriesRepository {
       {
         status: 'pending',
         next_attempt_at: at,
-        submitted_at: null,
         updated_at: now,
         ...(error ? { error_key: error.key, error_params: error.params } : {}),
       },
@@ -208,46 +243,24 @@ export class DeliveriesRepository {
   }
 
   /** Deliveries the reconciler should (re)submit: due `pending` ones and `sending` ones whose lease ran out. */
-  async dueForSubmission(now: Date, submittedBefore: Date, limit: number): Promise<string[]> {
-    const notRecentlySubmitted = {
-      $or: [{ submitted_at: null }, { submitted_at: { $lt: submittedBefore } }],
-    };
+  async dueForSubmission(now: Date, limit: number): Promise<string[]> {
     const [pending, stale] = await Promise.all([
       this.model
-        .find({ status: 'pending', next_attempt_at: { $lte: now }, ...notRecentlySubmitted }, { _id: 1 })
+        .find({ status: 'pending', next_attempt_at: { $lte: now } }, { _id: 1 })
         .sort({ next_attempt_at: 1 })
         .limit(limit)
         .lean<{ _id: string }[]>(),
       this.model
-        .find({ status: 'sending', lease_until: { $lt: now }, ...notRecentlySubmitted }, { _id: 1 })
+        .find({ status: 'sending', lease_until: { $lt: now } }, { _id: 1 })
         .limit(limit)
         .lean<{ _id: string }[]>(),
     ]);
     return [...pending, ...stale].map((d) => d._id);
   }
 
-  /** Marks one submission (compare-and-set on `submitted_at`); the new count, or null when another replica did. */
-  async markSubmitted(id: string, now: Date, submittedBefore: Date): Promise<number | null> {
-    const doc = await this.model
-      .findOneAndUpdate(
-        {
-          _id: id,
-          status: { $in: ['pending', 'sending'] },
-          $or: [{ submitted_at: null }, { submitted_at: { $lt: submittedBefore } }],
-        },
-        { $set: { submitted_at: now }, $inc: { submissions: 1 } },
-        { new: true, projection: { submissions: 1 } },
-      )
-      .lean<{ submissions: number }>();
-    return doc ? doc.submissions : null;
-  }
-
-  /** Lets the reconciler resubmit at once (an enqueue that failed). */
-  async clearSubmitted(id: string): Promise<void> {
-    await this.model.updateOne(
-      { _id: id, status: { $in: ['pending', 'sending'] } },
-      { $set: { submitted_at: null } },
-    );
+  /** Claim rows older than `before` (their deliveries finished or moved on long ago). */
+  async pruneClaims(before: Date): Promise<void> {
+    await this.claims.deleteMany({ created_at: { $lt: before } });
   }
 
   private async finish(

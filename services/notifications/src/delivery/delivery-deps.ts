@@ -6,10 +6,13 @@ import type { RecipientDirectory } from '../adapters/identity-directory.js';
 import type { AppTokenCache } from '../adapters/channels/app-token-cache.js';
 import type { DeliveriesRepository } from './deliveries-repository.js';
 import type { DestinationRateLimiter } from './rate-limiter.js';
+import type { SubmissionMarks } from './submit.js';
 
 /** What the delivery use cases need; built once by createDeliveryPort / startDeliveryWorkers. */
 export interface DeliveryDeps {
   repo: DeliveriesRepository;
+  /** Which deliveries sit on the queue (Redis). */
+  marks: SubmissionMarks;
   settings: SettingsSource;
   directory: RecipientDirectory;
   limiter: DestinationRateLimiter;

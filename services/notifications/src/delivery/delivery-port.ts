@@ -54,8 +54,6 @@ export function deliveryPort(deps: {
         next_attempt_at: now,
         lease_until: null,
         claim_token: null,
-        submitted_at: null,
-        submissions: 0,
         error_key: null,
         error_params: null,
         sent_at: null,

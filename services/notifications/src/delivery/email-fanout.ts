@@ -3,6 +3,7 @@ import { SendFailure } from '../adapters/channels/send-failure.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { DeliveryDoc } from './deliveries-repository.js';
 import type { DeliveryDeps } from './delivery-deps.js';
+import type { ClaimWrites } from './deliver.js';
 import { recipientPage } from './recipients.js';
 
 export type FanoutResult = { done: false } | { done: true; sent: number; failed: number };
@@ -23,7 +24,7 @@ export function notificationMail(message: DeliveryDoc['message'], to: string) {
 export async function sendEmailBatch(
   deps: DeliveryDeps,
   doc: DeliveryDoc,
-  token: string,
+  writes: ClaimWrites,
   settings: ChannelSettings,
 ): Promise<FanoutResult> {
   const cursor = doc.email_cursor ?? '';
@@ -47,7 +48,7 @@ export async function sendEmailBatch(
         'mail refused',
       );
     }
-    await deps.repo.saveEmailProgress(doc._id, token, {
+    await writes.saveEmailProgress({
       email_cursor: cursor,
       email_offset: index + 1,
       email_sent: sent,
@@ -55,7 +56,7 @@ export async function sendEmailBatch(
     });
   }
   if (page.next) {
-    await deps.repo.saveEmailProgress(doc._id, token, {
+    await writes.saveEmailProgress({
       email_cursor: page.next,
       email_offset: 0,
       email_sent: sent,

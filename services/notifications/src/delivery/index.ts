@@ -19,7 +19,7 @@ import type { EmailTaskArgs } from '@platform/contracts';
 import { EMAIL_SEND_TASK, sendQueuedEmail } from './email-send-task.js';
 import { DestinationRateLimiter } from './rate-limiter.js';
 import { startReconciler, type Reconciler } from './reconciler.js';
-import { DELIVER_TASK, submitDelivery, type DeliverTaskArgs } from './submit.js';
+import { DELIVER_TASK, SubmissionMarks, submitDelivery, type DeliverTaskArgs } from './submit.js';
 
 export { deliveryConfigShape, type DeliveryConfig } from './delivery-config.js';
 export { DELIVER_TASK } from './submit.js';
@@ -54,10 +54,11 @@ export function createDelivery(service: DeliveryServiceDeps): Delivery {
   const repo = new DeliveriesRepository(service.connection);
   const queue = new TaskQueue(service.producer, { topicPrefix: config.QUEUE_TOPIC_PREFIX });
   const logger = service.logger.child({ component: 'delivery' });
-  const submit = (id: string) =>
-    submitDelivery(repo, queue, id, new Date(now()), config.DELIVERY_RESUBMIT_AFTER_MS);
+  const marks = new SubmissionMarks(service.redis, config.DELIVERY_RESUBMIT_AFTER_MS);
+  const submit = (id: string) => submitDelivery(marks, queue, id);
   const deps: DeliveryDeps = {
     repo,
+    marks,
     settings: service.settings,
     directory: service.directory,
     limiter: new DestinationRateLimiter(service.redis),
@@ -106,6 +107,7 @@ export interface DeliveryWorkers {
  */
 export function startDeliveryWorkers(service: DeliveryServiceDeps, delivery: Delivery): DeliveryWorkers {
   const { config, logger } = service;
+  const queue = new TaskQueue(service.producer, { topicPrefix: config.QUEUE_TOPIC_PREFIX });
   const worker = new TaskWorker(service.kafka, {
     queue: 'default',
     redis: service.redis,
@@ -130,15 +132,7 @@ export function startDeliveryWorkers(service: DeliveryServiceDeps, delivery: Del
     redis: service.redis,
     logger,
     intervalMs: config.DELIVERY_RECONCILE_INTERVAL_MS,
-    resubmitAfterMs: config.DELIVERY_RESUBMIT_AFTER_MS,
-    submit: (id, now) =>
-      submitDelivery(
-        delivery.repo,
-        new TaskQueue(service.producer, { topicPrefix: config.QUEUE_TOPIC_PREFIX }),
-        id,
-        now,
-        config.DELIVERY_RESUBMIT_AFTER_MS,
-      ),
+    submit: (id) => submitDelivery(delivery.deps.marks, queue, id),
     now: delivery.deps.now,
     lockKey: `delivery-reconciler:${config.QUEUE_TOPIC_PREFIX}`,
   });

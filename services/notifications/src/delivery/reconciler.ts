@@ -7,15 +7,18 @@ export interface ReconcilerOptions {
   redis: Redis;
   logger: Logger;
   intervalMs: number;
-  /** A submitted delivery not picked up within this long is submitted again. */
-  resubmitAfterMs: number;
-  submit(id: string, now: Date): Promise<unknown>;
+  /** Submits one delivery unless it already sits on the queue (submit.ts). */
+  submit(id: string): Promise<unknown>;
   now(): number;
   /** Deliveries handled per pass. Default 500. */
   batchSize?: number;
   /** Lock key; one replica scans per pass. */
   lockKey?: string;
 }
+
+/** Claim rows are kept a week (far beyond any lease), pruned about hourly. */
+const CLAIM_RETENTION_MS = 7 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface Reconciler {
   /** One pass now (tests call it instead of waiting for the timer); how many were submitted. */
@@ -35,6 +38,7 @@ export function startReconciler(options: ReconcilerOptions): Reconciler {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
+  let lastPrune = 0;
 
   const pass = async (): Promise<number> => {
     const token = await lock.acquire(lockKey, Math.max(options.intervalMs, 1_000));
@@ -42,13 +46,15 @@ export function startReconciler(options: ReconcilerOptions): Reconciler {
     let submitted = 0;
     try {
       const now = new Date(options.now());
-      const before = new Date(now.getTime() - options.resubmitAfterMs);
-      const ids = await options.repo.dueForSubmission(now, before, options.batchSize ?? 500);
+      const ids = await options.repo.dueForSubmission(now, options.batchSize ?? 500);
       for (const id of ids) {
         if (stopped) break;
-        // Kafka down: stop this pass; the marks were cleared and the next pass tries again.
-        await options.submit(id, now);
-        submitted += 1;
+        // Kafka down: the enqueue throws and ends this pass; the next pass tries again.
+        if (await options.submit(id)) submitted += 1;
+      }
+      if (now.getTime() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = now.getTime();
+        await options.repo.pruneClaims(new Date(now.getTime() - CLAIM_RETENTION_MS));
       }
     } finally {
       await lock.release(lockKey, token).catch(() => undefined);

@@ -91,6 +91,10 @@ function smtpFailure(err: Error & { code?: string; responseCode?: number; respon
       ? transientFailure('delivery_smtp_rejected', params)
       : permanentFailure('delivery_smtp_rejected', params);
   }
+  // A certificate or TLS-version problem does not heal by retrying; it needs a settings change.
+  if (/certificate|self[- ]signed|\bSSL\b|TLS|wrong version/i.test(err.message)) {
+    return permanentFailure('delivery_smtp_rejected', { code: err.code ?? 'TLS', detail });
+  }
   if (err.code && TRANSIENT_CODES.has(err.code)) {
     return transientFailure('delivery_connection_failed', { reason: `${err.code}: ${detail}` });
   }
