@@ -11,3 +11,5 @@ export { serviceInfoHandler } from './service-info.js';
 export { runDatabaseService, type DatabaseServiceOptions } from './run-database-service.js';
 export { connectInfrastructure, type Infrastructure, type InfrastructureConfig } from './infrastructure.js';
 export { startWhenKafkaIsReachable, type BackgroundStartOptions } from './kafka-background.js';
+export { DailyTask, type DailyTaskOptions } from './daily-task.js';
+export { calendarDaysBetween, localDate, nextLocalTime } from './local-calendar.js';

@@ -1,11 +1,11 @@
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
+import { connectInfrastructure, DailyTask, startWhenKafkaIsReachable } from '@platform/runtime';
 import type { ApiKeysConfig } from './config.js';
 import type { ApiKeysDependencies } from './deps.js';
 import { identityUserDirectory } from './adapters/identity-users.js';
-import { ExpiryScheduler } from './domain/expiry/expiry-scheduler.js';
+import { checkApiKeyExpiration, EXPIRY_TASK } from './domain/expiry/check-api-key-expiration.js';
 import { KeyRevisions } from './domain/keys/key-revisions.js';
 import { LastUsedBuffer } from './domain/usage/last-used-buffer.js';
 import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
@@ -63,7 +63,15 @@ export async function startApiKeys(
   const outbox = new OutboxRelay({ pool, producer, logger });
   await outbox.start();
   dependencies.lastUsed.start(config.LAST_USED_FLUSH_MS);
-  const scheduler = new ExpiryScheduler(dependencies);
+  // Daily at EXPIRY_CHECK_AT (default 09:00) server time, once per cluster (docs/apikeys.md).
+  const scheduler = new DailyTask({
+    name: EXPIRY_TASK,
+    at: config.EXPIRY_CHECK_AT,
+    redis,
+    lockPrefix: `${config.REDIS_KEY_PREFIX}lock:`,
+    logger,
+    run: (now) => checkApiKeyExpiration(dependencies, now),
+  });
   scheduler.start();
   return {
     dependencies,

@@ -36,6 +36,11 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9._-]*$/)
     .max(100)
     .default(''),
+  /** Local time of the daily `tasks.check_password_expiration` (server timezone, HH:MM). */
+  PASSWORD_EXPIRY_CHECK_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')
+    .default('08:00'),
 });
 
 export type IdentityConfig = z.infer<typeof schema>;

@@ -4,7 +4,8 @@ import type { ServiceRegistration } from '@platform/grpc';
 import { ensurePlatformTopicsInBackground } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
+import { connectInfrastructure, DailyTask, startWhenKafkaIsReachable } from '@platform/runtime';
+import { followSettingsChanges } from '@platform/settings-client';
 import type { IdentityConfig } from './config.js';
 import type { IdentityDependencies } from './deps.js';
 import { SettingsStore } from './domain/settings/settings-store.js';
@@ -21,8 +22,10 @@ import { teamsGrpc } from './grpc/teams-grpc.js';
 import { verificationGrpc } from './grpc/verification-grpc.js';
 import { ssoGrpc } from './grpc/sso-grpc.js';
 import { directoryGrpc } from './grpc/directory-grpc.js';
-import { startEmailWorker } from './events/email-worker.js';
-import { startSettingsCacheConsumer } from './events/settings-cache-consumer.js';
+import {
+  checkPasswordExpiration,
+  PASSWORD_EXPIRY_TASK,
+} from './domain/passwords/check-password-expiration.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
@@ -75,23 +78,39 @@ export async function startIdentity(
     ssoGrpc(dependencies),
     directoryGrpc(dependencies),
   ];
-  // Every replica drops its settings cache on `settings.changed`, and sends queued mails
-  // (`email.send` on the default queue). Both start in the background, retried while Kafka is
-  // unreachable, so the service serves meanwhile; kafka.disconnect() stops them.
+  // Every replica drops its own settings cache on `settings.changed` (the consumer other services'
+  // settings clients use too), started in the background, retried while Kafka is unreachable, so
+  // the service serves meanwhile; kafka.disconnect() stops it. Mails identity queues
+  // (`email.send` on the default queue) are sent by the default queue's one worker fleet, the
+  // notifications service.
   startWhenKafkaIsReachable(kafka, logger, 'settings cache consumer', () =>
-    startSettingsCacheConsumer(dependencies),
+    followSettingsChanges(kafka, {
+      service: 'identity',
+      logger,
+      onChange: () => dependencies.settings.invalidate(),
+    }),
   );
-  startWhenKafkaIsReachable(kafka, logger, 'email worker', () => startEmailWorker(dependencies));
   // A fresh deployment needs no separate topic step; producers never auto-create topics.
   ensurePlatformTopicsInBackground(kafka, logger);
   // Relays events (publish-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox
   // table to Kafka, retrying while Kafka is down.
   const outbox = new OutboxRelay({ pool, producer, logger });
   await outbox.start();
+  // Daily at PASSWORD_EXPIRY_CHECK_AT (default 08:00) server time, once per cluster (Redis lock).
+  const passwordExpiry = new DailyTask({
+    name: PASSWORD_EXPIRY_TASK,
+    at: config.PASSWORD_EXPIRY_CHECK_AT,
+    redis,
+    lockPrefix: 'identity:lock:',
+    logger,
+    run: (now) => checkPasswordExpiration(dependencies, now),
+  });
+  passwordExpiry.start();
   return {
     dependencies,
     services,
     async stop() {
+      passwordExpiry.stop();
       await outbox.stop();
       await closeInfrastructure();
     },

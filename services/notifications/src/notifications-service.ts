@@ -5,7 +5,7 @@ import type { Logger } from '@platform/logger';
 import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
-import { identitySettingsSource } from './adapters/effective-settings.js';
+import { createSettingsClient } from '@platform/settings-client';
 import { identityAccess } from './adapters/identity-access.js';
 import { identityDirectory } from './adapters/identity-directory.js';
 import type { NotificationsConfig } from './config.js';
@@ -51,14 +51,20 @@ export async function startNotifications(
     ...kafkaSecurity('notifications', config),
   });
   const producer = createProducer(kafka);
-  const toIdentity = createOutgoingTrust({
-    service: 'notifications',
-    serviceKeys: config.SERVICE_AUTH_KEY,
-  }).to('identity');
+  const trust = createOutgoingTrust({ service: 'notifications', serviceKeys: config.SERVICE_AUTH_KEY });
+  const toIdentity = trust.to('identity');
   const directory = identityAccess(config.IDENTITY_GRPC_ADDR, toIdentity);
   const now = options.now ?? (() => new Date());
   // The delivery side (src/delivery/) reaches the in-app side only through its DeliveryPort.
-  const settings = identitySettingsSource(config.IDENTITY_GRPC_ADDR, toIdentity);
+  // Site settings, cached briefly and dropped on `settings.changed` (packages/settings-client).
+  const settings = createSettingsClient({
+    address: config.IDENTITY_GRPC_ADDR,
+    trust,
+    kafka,
+    service: 'notifications',
+    logger,
+  });
+  void settings.start();
   const recipients = identityDirectory(config.IDENTITY_GRPC_ADDR, toIdentity);
   const deliveryDeps = {
     connection,
@@ -107,7 +113,7 @@ export async function startNotifications(
       await kafka.disconnect();
       directory.close();
       recipients.close();
-      settings.close();
+      await settings.stop();
       await closeRedis(redis);
       await closeMongo(connection);
     },

@@ -14,6 +14,7 @@ import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import { notificationsRoutes } from './notifications-routes.js';
 import { notificationsAdminRoutes } from './notifications-admin-routes.js';
+import { notificationsChannelTestRoutes } from './notifications-channel-test-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -33,4 +34,5 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...identitySsoAdminRoutes,
   ...notificationsRoutes,
   ...notificationsAdminRoutes,
+  ...notificationsChannelTestRoutes,
 ];

@@ -13,6 +13,9 @@ export interface UserNotification {
   content: string;
   level?: 'low' | 'medium' | 'high';
   data?: Record<string, unknown>;
+  /** The idempotency key; default a fresh UUID. Deterministic for scheduled notices. */
+  id?: string;
+  occurredAt?: Date;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface UserNotification {
  */
 export async function notifyUser(tx: Queryable, event: UserNotification): Promise<void> {
   const value: notificationEventsV1.NotificationEvent = {
-    id: randomUUID(),
+    id: event.id ?? randomUUID(),
     type: event.type,
     scope: 'user',
     team_id: event.teamId ?? '',
@@ -34,7 +37,7 @@ export async function notifyUser(tx: Queryable, event: UserNotification): Promis
     level: event.level ?? 'medium',
     data: event.data ?? {},
     link_url: '',
-    occurred_at: new Date().toISOString(),
+    occurred_at: (event.occurredAt ?? new Date()).toISOString(),
     source_service: SOURCE,
   };
   await enqueueEvent(tx, {

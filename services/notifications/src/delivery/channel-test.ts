@@ -54,10 +54,7 @@ export async function testChannel(
       const limit = rateLimitOf(channel, settings);
       const wait = await deps.limiter.take(limit.key, limit.windows);
       if (wait > 0) {
-        return {
-          success: false,
-          message: translate('channel_test_rate_limited', locale, { seconds: Math.ceil(wait / 1000) }),
-        };
+        return failed(translate('channel_test_rate_limited', locale, { seconds: Math.ceil(wait / 1000) }));
       }
       const message = { deliveryId: randomUUID(), title, content, linkUrl: null };
       if (isAppMode(channel, settings)) {
@@ -71,12 +68,8 @@ export async function testChannel(
       }
     }
   } catch (err) {
-    if (err instanceof SendFailure)
-      return { success: false, message: translate(err.key, locale, err.params) };
+    if (err instanceof SendFailure) return failed(translate(err.key, locale, err.params));
     throw err;
   }
-  return {
-    success: true,
-    message: translate('channel_test_succeeded', locale, { channel: request.channel }),
-  };
+  return { success: true, message: translate('channel_test_succeeded', locale) };
 }

@@ -2,13 +2,13 @@ import type { apikeysV1, notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
 import { withTransaction } from '@platform/db';
 import { enqueueEvent } from '@platform/outbox';
+import { calendarDaysBetween, localDate } from '@platform/runtime';
 import {
   claimNotice,
   findExpiryCandidates,
   type ExpiryCandidate,
 } from '../../data/expiry-notices-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
-import { calendarDaysBetween, localDate } from './local-calendar.js';
 
 export const EXPIRY_TASK = 'tasks.check_api_key_expiration';
 /** The spec reminds only at exactly these numbers of days remaining. */

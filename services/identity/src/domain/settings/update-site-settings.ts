@@ -1,9 +1,8 @@
+import { SETTINGS_CHANGED } from '@platform/settings-client';
 import { writeAudit } from '../../data/audit-repository.js';
 import { publishDomainEvent } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { adminSettingsView, isSecretName, isSecretSetFlag } from './admin-settings-view.js';
-
-export const SETTINGS_CHANGED = 'settings.changed';
 
 export interface UpdateSettingsInput {
   changes: Record<string, unknown>;

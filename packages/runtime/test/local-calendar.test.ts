@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateKey, keyMatchesHash, keyPrefixOf } from '../src/domain/keys/key-format.js';
-import { calendarDaysBetween, localDate, nextLocalTime } from '../src/domain/expiry/local-calendar.js';
+import { calendarDaysBetween, localDate, nextLocalTime } from '../src/local-calendar.js';
 
+// Moved with the calendar from services/apikeys (its expiry check was the first user).
 const local = (y: number, m: number, d: number, h = 0, min = 0) => new Date(y, m - 1, d, h, min);
 
 describe('server-time calendar of the expiry check', () => {
@@ -17,19 +17,5 @@ describe('server-time calendar of the expiry check', () => {
     expect(calendarDaysBetween(local(2030, 6, 15, 9), local(2030, 6, 15, 23))).toBe(0);
     expect(calendarDaysBetween(local(2030, 3, 25, 9), local(2030, 4, 1, 9))).toBe(7); // across DST in most zones
     expect(localDate(local(2030, 1, 2))).toBe('2030-01-02');
-  });
-});
-
-describe('key format', () => {
-  it('is sk- + 12-character prefix + _ + 43-character secret, hashed with SHA-256', () => {
-    const fresh = generateKey();
-    expect(fresh.key).toMatch(/^sk-[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
-    expect(fresh.prefix).toBe(fresh.key.slice(0, 15));
-    expect(keyPrefixOf(fresh.key)).toBe(fresh.prefix);
-    expect(fresh.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(keyMatchesHash(fresh.key, fresh.hash)).toBe(true);
-    expect(keyMatchesHash(`${fresh.key}x`, fresh.hash)).toBe(false);
-    expect(keyPrefixOf('sk-short')).toBeNull();
-    expect(generateKey().key).not.toBe(fresh.key);
   });
 });

@@ -1,0 +1,9 @@
+export {
+  createSettingsClient,
+  DEFAULT_SETTINGS_TTL_MS,
+  type EffectiveSettings,
+  type IdentitySettingsClient,
+  type SettingsClient,
+  type SettingsClientOptions,
+} from './settings-client.js';
+export { followSettingsChanges, SETTINGS_CHANGED, type SettingsChangesOptions } from './settings-changes.js';
