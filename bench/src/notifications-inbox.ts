@@ -155,7 +155,9 @@ async function measure(label: string, run: (principal: Principal) => Promise<unk
 
 if (!values.reuse) await seed();
 // (No collection count here: FerretDB 1.24 answers it by decoding every document.)
-console.log(`\nstore: ${mongoBase.replace(/\/[^/]*$/, '')} (${total} notifications, ${userCount} users, ${teamCount} teams)\n`);
+console.log(
+  `\nstore: ${mongoBase.replace(/\/[^/]*$/, '')} (${total} notifications, ${userCount} users, ${teamCount} teams)\n`,
+);
 const deps = { models, now: () => new Date() };
 console.log('| query | samples | p50 ms | p99 ms | mean ms |');
 console.log('|---|---|---|---|---|');
@@ -170,9 +172,7 @@ const listFirstPage = {
   page: 1,
   page_size: 20,
 };
-await measure('user list, page 1 of 20', (principal) =>
-  listNotifications(deps, principal, listFirstPage),
-);
+await measure('user list, page 1 of 20', (principal) => listNotifications(deps, principal, listFirstPage));
 await measure('unread count', (principal) => unreadCount(deps, principal));
 const sample = principalOf(1);
 const page = await listNotifications(deps, sample, listFirstPage);
