@@ -18,14 +18,18 @@ import type { DeliveryDoc } from './deliveries-repository.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { recipientPage } from './recipients.js';
 
-/** Every recipient of the notification, page by page (as e-mail resolves them). */
-async function* recipients(deps: DeliveryDeps, doc: DeliveryDoc): AsyncGenerator<Contact[]> {
+/** Every recipient of the notification (resolved as for e-mail), collected from all pages. */
+async function recipients(deps: DeliveryDeps, doc: DeliveryDoc, needsEmail: boolean): Promise<Contact[]> {
+  const all: Contact[] = [];
   let cursor = '';
   do {
-    const page = await recipientPage(deps.directory, doc.message, cursor, deps.emailBatchSize);
-    if (page.contacts.length > 0) yield page.contacts;
+    const page = await recipientPage(deps.directory, doc.message, cursor, deps.emailBatchSize, {
+      needsEmail,
+    });
+    all.push(...page.contacts);
     cursor = page.next;
   } while (cursor);
+  return all;
 }
 
 const chunks = <T>(items: T[], size: number): T[][] =>
@@ -84,15 +88,11 @@ export async function sendAppMessage(
         sendDingtalkAppMessage(app, token, { all: true }, message, context),
       );
     }
-    for await (const page of recipients(deps, doc)) {
-      for (const ids of chunks(
-        page.map((c) => c.username),
-        100,
-      )) {
-        await withToken(deps, 'dingtalk', credentials, fetch, DINGTALK_TOKEN_CODES, (token) =>
-          sendDingtalkAppMessage(app, token, { userIds: ids }, message, context),
-        );
-      }
+    const usernames = (await recipients(deps, doc, false)).map((c) => c.username);
+    for (const ids of chunks(usernames, 100)) {
+      await withToken(deps, 'dingtalk', credentials, fetch, DINGTALK_TOKEN_CODES, (token) =>
+        sendDingtalkAppMessage(app, token, { userIds: ids }, message, context),
+      );
     }
     return;
   }
@@ -110,15 +110,11 @@ export async function sendAppMessage(
         sendWecomAppMessage(app, token, { all: true }, message, context),
       );
     }
-    for await (const page of recipients(deps, doc)) {
-      for (const ids of chunks(
-        page.map((c) => c.username),
-        1000,
-      )) {
-        await withToken(deps, 'wechat', credentials, fetch, WECOM_TOKEN_CODES, (token) =>
-          sendWecomAppMessage(app, token, { userIds: ids }, message, context),
-        );
-      }
+    const usernames = (await recipients(deps, doc, false)).map((c) => c.username);
+    for (const ids of chunks(usernames, 1000)) {
+      await withToken(deps, 'wechat', credentials, fetch, WECOM_TOKEN_CODES, (token) =>
+        sendWecomAppMessage(app, token, { userIds: ids }, message, context),
+      );
     }
     return;
   }
@@ -126,12 +122,10 @@ export async function sendAppMessage(
     const app = { baseUrl: deps.appBaseUrls.feishu, appId: s.feishu_app_id, appSecret: s.feishu_app_secret };
     const credentials = `${app.appId}:${app.appSecret}`;
     const fetch = () => fetchFeishuToken(app, context);
-    for await (const page of recipients(deps, doc)) {
-      for (const contact of page) {
-        await withToken(deps, 'feishu', credentials, fetch, FEISHU_TOKEN_CODES, (token) =>
-          sendFeishuAppMessage(app, token, contact.email, message, context),
-        );
-      }
+    for (const contact of await recipients(deps, doc, true)) {
+      await withToken(deps, 'feishu', credentials, fetch, FEISHU_TOKEN_CODES, (token) =>
+        sendFeishuAppMessage(app, token, contact.email, message, context),
+      );
     }
     return;
   }

@@ -5,7 +5,7 @@ import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
 import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
 import type { DeliveryDoc } from './deliveries-repository.js';
-import type { DeliveryDeps } from './delivery-deps.js';
+import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';
 import { sendEmailBatch } from './email-fanout.js';
 import { RETRY_SCHEDULES, nextRetryDelay } from './retry-policy.js';
 
@@ -66,13 +66,6 @@ export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promi
   } finally {
     clearInterval(heartbeat);
   }
-}
-
-/** The writes a claim's holder makes while sending (serialized by deliverOnce). */
-export interface ClaimWrites {
-  saveEmailProgress(
-    progress: Pick<DeliveryDoc, 'email_cursor' | 'email_offset' | 'email_sent' | 'email_failed'>,
-  ): Promise<unknown>;
 }
 
 async function recordFailure(deps: DeliveryDeps, doc: DeliveryDoc, token: string, now: Date, err: unknown) {

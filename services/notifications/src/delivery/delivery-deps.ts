@@ -4,7 +4,7 @@ import type { SmtpOptions } from '../adapters/channels/email.js';
 import type { SettingsSource } from '../adapters/effective-settings.js';
 import type { RecipientDirectory } from '../adapters/identity-directory.js';
 import type { AppTokenCache } from '../adapters/channels/app-token-cache.js';
-import type { DeliveriesRepository } from './deliveries-repository.js';
+import type { DeliveriesRepository, DeliveryDoc } from './deliveries-repository.js';
 import type { DestinationRateLimiter } from './rate-limiter.js';
 import type { SubmissionMarks } from './submit.js';
 
@@ -32,4 +32,11 @@ export interface DeliveryDeps {
   submit(id: string): Promise<void>;
   now(): number;
   random(): number;
+}
+
+/** The writes a claim's holder makes while sending (serialized by deliverOnce). */
+export interface ClaimWrites {
+  saveEmailProgress(
+    progress: Pick<DeliveryDoc, 'email_cursor' | 'email_offset' | 'email_sent' | 'email_failed'>,
+  ): Promise<unknown>;
 }

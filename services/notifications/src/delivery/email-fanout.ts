@@ -2,8 +2,7 @@ import { sendSmtpMail } from '../adapters/channels/email.js';
 import { SendFailure } from '../adapters/channels/send-failure.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { DeliveryDoc } from './deliveries-repository.js';
-import type { DeliveryDeps } from './delivery-deps.js';
-import type { ClaimWrites } from './deliver.js';
+import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';
 import { recipientPage } from './recipients.js';
 
 export type FanoutResult = { done: false } | { done: true; sent: number; failed: number };

@@ -8,7 +8,8 @@ export interface RecipientPage {
 }
 
 /**
- * One page of a notification's recipients, active and with an address: `user` → that user;
+ * One page of a notification's recipients, active (and with an address unless `needsEmail` is
+ * false, as for the DingTalk and WeCom apps, which address users by username): `user` → that user;
  * `team` → its members; `global` → every active user. Ids come in identity's stable order, so a
  * batch resumed from its cursor and offset sees the same list.
  */
@@ -17,6 +18,7 @@ export async function recipientPage(
   message: DeliveryDoc['message'],
   cursor: string,
   limit: number,
+  options: { needsEmail: boolean } = { needsEmail: true },
 ): Promise<RecipientPage> {
   let ids: string[];
   let next = '';
@@ -31,7 +33,9 @@ export async function recipientPage(
     ids = page.ids;
     next = page.next;
   }
-  const contacts = (await directory.contacts(ids)).filter((c) => c.is_active && c.email);
+  const contacts = (await directory.contacts(ids)).filter(
+    (c) => c.is_active && (c.email || !options.needsEmail),
+  );
   // Keep the directory's order (contacts may come back in any order).
   const order = new Map(ids.map((id, index) => [id, index]));
   contacts.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
