@@ -2,18 +2,36 @@ import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@pl
 import { z } from 'zod';
 import { deliveryConfigShape } from './delivery/delivery-config.js';
 
+const prefix = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]*$/)
+    .max(100)
+    .default(fallback);
+
 const schema = z.object({
   ...commonShape,
   /** Principal signature and service-token checks (docs/security.md). */
   ...serviceTrustShape,
   GRPC_PORT: env.port().default(50063),
   MONGO_URL: env.mongoUrl(),
+  /** Bulk e-mail quotas (per sender per hour, per recipient per day). */
   REDIS_URL: env.redisUrl(),
-  /** Brokers, and SASL/TLS when the cluster asks for them. */
+  /** Automatic-notification events in, `default`-queue tasks out. */
   ...kafkaShape,
-  /** Identity: site settings (GetEffectiveSettings) and the user/team directory. */
+  /** Identity: users, teams and memberships (DirectoryService); site settings (GetEffectiveSettings). */
   IDENTITY_GRPC_ADDR: env.hostPort(),
-  /** Delivery: lease, reconciler, outbound HTTP, SMTP trust, vendor API roots (docs/notifications-delivery.md). */
+  /** Prefix of this service's Redis keys; tests use a unique one. */
+  REDIS_KEY_PREFIX: prefix('notifications:'),
+  /** Prefix of `platform.notification-events` (tests isolate themselves; production leaves it empty). */
+  EVENTS_TOPIC_PREFIX: prefix(''),
+  /** Consumer group of the automatic-notification consumer (shared by replicas). */
+  NOTIFICATION_EVENTS_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .max(200)
+    .default('notifications.notification-events'),
+  /** Delivery: lease, reconciler, outbound HTTP, SMTP trust, vendor API roots, queue prefix (docs/notifications-delivery.md). */
   ...deliveryConfigShape,
 });
 

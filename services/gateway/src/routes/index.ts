@@ -12,6 +12,8 @@ import { identitySsoRoutes } from './identity-sso-routes.js';
 import { identitySsoAdminRoutes } from './identity-sso-admin-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
+import { notificationsRoutes } from './notifications-routes.js';
+import { notificationsAdminRoutes } from './notifications-admin-routes.js';
 import { notificationsChannelTestRoutes } from './notifications-channel-test-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
@@ -30,5 +32,7 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...apikeysAdminRoutes,
   ...identitySsoRoutes,
   ...identitySsoAdminRoutes,
+  ...notificationsRoutes,
+  ...notificationsAdminRoutes,
   ...notificationsChannelTestRoutes,
 ];

@@ -119,6 +119,10 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
           MONGO_URL: stackEnv.mongoUrl.replace(/\/[^/]*$/, '/identity_mail_worker'),
           IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
           QUEUE_TOPIC_PREFIX: identityConfig.QUEUE_TOPIC_PREFIX,
+          // Its automatic-notification consumer on this test's own (empty) topic and group, so it
+          // never takes events from the shared stack's notifications service.
+          EVENTS_TOPIC_PREFIX: `${identityConfig.QUEUE_TOPIC_PREFIX}mail-worker.`,
+          NOTIFICATION_EVENTS_GROUP: `${identityConfig.QUEUE_TOPIC_PREFIX}mail-worker.notification-events`,
           KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
           PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
           SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
