@@ -17,7 +17,7 @@ const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
 
 const lines = [
   `# deploy/.env written by deploy/docker/dev-secrets.mjs on ${new Date().toISOString()}: DEV ONLY.`,
-  '# JWT signing and at-rest encryption (gateway, identity, models).',
+  '# JWT signing and at-rest encryption (gateway, identity, notifications, models).',
   `SECRET_KEY=${hex(32)}`,
   '# The gateway signs the principal it forwards; the domain services verify it.',
   `PRINCIPAL_SIGNING_PRIVATE_KEY='${oneLine(privateKey)}'`,

@@ -82,9 +82,10 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
     cd "$ROOT/services/$name"
     if [ "$name" = gateway ]; then export HTTP_PORT="$port"; else export GRPC_PORT="$port"; fi
     if [ -n "${!dbvar:-}" ]; then export DATABASE_URL="${!dbvar}"; fi
-    # Only the gateway signs principals; only identity (and the gateway) hold SECRET_KEY.
+    # Only the gateway signs principals; only identity, the gateway and notifications (it opens
+    # the sealed mails of the default queue) hold SECRET_KEY.
     if [ "$name" != gateway ]; then unset PRINCIPAL_SIGNING_PRIVATE_KEY; fi
-    if [ "$name" != identity ] && [ "$name" != gateway ]; then unset SECRET_KEY; fi
+    case "$name" in identity | gateway | notifications) ;; *) unset SECRET_KEY ;; esac
     spawn "$LOGS/$name.log" node "$(entry "$name")" >"$RUN/$name.pid"
   )
   log "$name started (pid $(pid_of "$name"), port $port)"

@@ -15,7 +15,8 @@ function run(service: string, env: Record<string, string | undefined>) {
 describe('a service started with a bad environment', { timeout: 30_000 }, () => {
   it.each([
     ['identity', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
-    ['notifications', ['MONGO_URL', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    // notifications runs the default queue's worker: it opens identity's sealed mails (SECRET_KEY).
+    ['notifications', ['MONGO_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
     [
       'gateway',
       [
@@ -34,8 +35,8 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
     if (service !== 'gateway') expect(result.stderr).toContain('GRPC_PORT is invalid');
   });
 
-  // SECRET_KEY (JWT signing, at-rest key) goes to the gateway and identity only.
-  it.each(['apikeys', 'notifications', 'models', 'workflows', 'observability'])(
+  // SECRET_KEY (JWT signing, at-rest key) goes to the gateway, identity and notifications only.
+  it.each(['apikeys', 'models', 'workflows', 'observability'])(
     '%s does not ask for SECRET_KEY',
     (service) => {
       const result = run(service, { PATH: process.env.PATH });
