@@ -2,13 +2,15 @@ import { CATALOG } from './catalog.js';
 import type { DefaultMsgKey } from './codes.js';
 import { ERROR_KEY_MESSAGES, type ErrorKey } from './messages/error-keys.js';
 import { GENERAL_MESSAGES, type GeneralKey } from './messages/general.js';
+import { DELIVERY_MESSAGES, type DeliveryMessageKey } from './messages/delivery.js';
 import type { Translations } from './types.js';
 
 export { ERROR_KEY_MESSAGES, type ErrorKey } from './messages/error-keys.js';
 export { GENERAL_MESSAGES, type GeneralKey } from './messages/general.js';
+export { DELIVERY_MESSAGES, type DeliveryMessageKey } from './messages/delivery.js';
 
 /** Every msg key this package can translate. */
-export type MsgKey = DefaultMsgKey | ErrorKey | GeneralKey;
+export type MsgKey = DefaultMsgKey | ErrorKey | GeneralKey | DeliveryMessageKey;
 
 /**
  * All message texts by key, in `en` and `zh` (Simplified Chinese): each catalog code's default key,
@@ -26,6 +28,7 @@ function buildMessages(): Readonly<Record<MsgKey, Translations>> {
   for (const entry of CATALOG) add(entry.msgKey, entry.messages);
   for (const [key, texts] of Object.entries(ERROR_KEY_MESSAGES)) add(key, texts);
   for (const [key, texts] of Object.entries(GENERAL_MESSAGES)) add(key, texts);
+  for (const [key, texts] of Object.entries(DELIVERY_MESSAGES)) add(key, texts);
   return Object.freeze(all) as Record<MsgKey, Translations>;
 }
 

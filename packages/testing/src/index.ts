@@ -3,7 +3,14 @@ export { listen, type RunningHttp } from './http-server.js';
 export { requester, type HttpResult, type RequestOptions, type Requester } from './requester.js';
 export { waitUntil } from './wait-until.js';
 export { captureEvents, type EventCapture } from './event-capture.js';
-export { startSmtpSink, parseMail, type ReceivedMail, type SmtpSink } from './smtp-sink.js';
+export {
+  startSmtpSink,
+  parseMail,
+  SMTP_SINK_CA,
+  type ReceivedMail,
+  type SmtpSink,
+  type SmtpSinkOptions,
+} from './smtp-sink.js';
 export {
   startHttpReceiver,
   type HttpReceiver,

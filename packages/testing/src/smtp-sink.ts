@@ -1,5 +1,23 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+
+const FIXTURES = new URL('../fixtures/', import.meta.url);
+
+/**
+ * The sink's self-signed certificate (CN localhost, SAN 127.0.0.1): pass it as the trusted CA of
+ * a client that talks TLS to a sink started with `tls: 'ssl' | 'starttls'`.
+ */
+export const SMTP_SINK_CA = readFileSync(new URL('smtp-test-cert.pem', FIXTURES), 'utf8');
+const SMTP_SINK_KEY = readFileSync(new URL('smtp-test-key.pem', FIXTURES), 'utf8');
+
+export interface SmtpSinkOptions {
+  /**
+   * `none` (default): plain SMTP, STARTTLS not offered. `starttls`: plain SMTP offering STARTTLS.
+   * `ssl`: TLS from the first byte. Both TLS modes use SMTP_SINK_CA's certificate.
+   */
+  tls?: 'none' | 'starttls' | 'ssl';
+}
 
 /** One message the sink received, with its text part decoded. */
 export interface ReceivedMail {
@@ -9,6 +27,10 @@ export interface ReceivedMail {
   text: string;
   html: string;
   raw: string;
+  /** Whether the session was encrypted (implicit TLS or after STARTTLS) when the mail arrived. */
+  secure: boolean;
+  /** The user the client logged in as, if it did. */
+  authUser: string | undefined;
 }
 
 export interface SmtpSink {
@@ -79,37 +101,60 @@ function collectParts(raw: string, out: { text: string; html: string }): Map<str
   return headers;
 }
 
-export function parseMail(raw: string, to: string[], from: string): ReceivedMail {
+export function parseMail(
+  raw: string,
+  to: string[],
+  from: string,
+  session: { secure: boolean; authUser?: string } = { secure: false },
+): ReceivedMail {
   const parts = { text: '', html: '' };
   const headers = collectParts(raw, parts);
-  return { to, from, subject: decodeHeader(headers.get('subject') ?? ''), ...parts, raw };
+  return {
+    to,
+    from,
+    subject: decodeHeader(headers.get('subject') ?? ''),
+    ...parts,
+    raw,
+    secure: session.secure,
+    authUser: session.authUser,
+  };
 }
 
 /**
  * A local SMTP server (no TLS, any or no login) that keeps every message in memory; tests point
  * the SMTP site settings at it with `smtp_encryption: none`.
  */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
+  const tls = options.tls ?? 'none';
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
+    ...(tls === 'none' ? { disabledCommands: ['STARTTLS'] } : { key: SMTP_SINK_KEY, cert: SMTP_SINK_CA }),
+    secure: tls === 'ssl',
     logger: false,
-    onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
+    onAuth: (auth, _session, callback) => callback(null, { user: auth.username ?? 'test' }),
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to, from));
+        const user = (session as { user?: unknown }).user;
+        mails.push(
+          parseMail(Buffer.concat(chunks).toString('utf8'), to, from, {
+            secure: session.secure,
+            authUser: typeof user === 'string' ? user : undefined,
+          }),
+        );
         for (const wake of waiters) wake();
         callback();
       });
     },
   });
+  // A client that gives up mid-handshake (an untrusted certificate) is the client's failure, not the sink's.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
 

@@ -11,6 +11,7 @@ import * as authV1 from '@platform/contracts/platform/identity/v1/auth';
 import * as captchaV1 from '@platform/contracts/platform/identity/v1/captcha';
 import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
 import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
+import * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
@@ -34,6 +35,7 @@ export interface ServiceClients {
   sso: ServiceClient<typeof ssoV1.SsoServiceService>;
   apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>;
   notifications: ServiceClient<typeof notificationsV1.NotificationsServiceService>;
+  channelTests: ServiceClient<typeof channelTestsV1.ChannelTestServiceService>;
   models: ServiceClient<typeof modelsV1.ModelsServiceService>;
   modelGrants: ServiceClient<typeof modelGrantsV1.ModelGrantsServiceService>;
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
@@ -149,6 +151,12 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     notifications: createServiceClient(
       notificationsV1.NotificationsServiceService,
       'platform.notifications.v1.NotificationsService',
+      config.NOTIFICATIONS_GRPC_ADDR,
+      to('notifications'),
+    ),
+    channelTests: createServiceClient(
+      channelTestsV1.ChannelTestServiceService,
+      'platform.notifications.v1.ChannelTestService',
       config.NOTIFICATIONS_GRPC_ADDR,
       to('notifications'),
     ),

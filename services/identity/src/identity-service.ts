@@ -26,7 +26,6 @@ import {
   checkPasswordExpiration,
   PASSWORD_EXPIRY_TASK,
 } from './domain/passwords/check-password-expiration.js';
-import { startEmailWorker } from './events/email-worker.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
@@ -80,9 +79,10 @@ export async function startIdentity(
     directoryGrpc(dependencies),
   ];
   // Every replica drops its own settings cache on `settings.changed` (the consumer other services'
-  // settings clients use too), and sends queued mails (`email.send` on the default queue). Both
-  // start in the background, retried while Kafka is unreachable, so the service serves meanwhile;
-  // kafka.disconnect() stops them.
+  // settings clients use too), started in the background, retried while Kafka is unreachable, so
+  // the service serves meanwhile; kafka.disconnect() stops it. Mails identity queues
+  // (`email.send` on the default queue) are sent by the default queue's one worker fleet, the
+  // notifications service.
   startWhenKafkaIsReachable(kafka, logger, 'settings cache consumer', () =>
     followSettingsChanges(kafka, {
       service: 'identity',
@@ -90,7 +90,6 @@ export async function startIdentity(
       onChange: () => dependencies.settings.invalidate(),
     }),
   );
-  startWhenKafkaIsReachable(kafka, logger, 'email worker', () => startEmailWorker(dependencies));
   // A fresh deployment needs no separate topic step; producers never auto-create topics.
   ensurePlatformTopicsInBackground(kafka, logger);
   // Relays events (publish-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox

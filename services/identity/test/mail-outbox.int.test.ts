@@ -59,7 +59,8 @@ describe('mail through the outbox while Kafka is down', () => {
       KAFKA_BROKERS: '127.0.0.1:1',
       QUEUE_TOPIC_PREFIX: prefix,
     });
-    await useSmtpSink(down, sink);
+    // No mail worker for this replica: nothing reaches the queue while Kafka is unreachable.
+    await useSmtpSink(down, sink, false);
     const user = await insertUser(down, { verified: true });
 
     const sent = await down.request('POST', '/forgot-password', { json: { email: user.email } });
@@ -88,6 +89,8 @@ describe('mail through the outbox while Kafka is down', () => {
 
     // Kafka "is back": a replica with the real broker on the same database relays and sends.
     up = await startIdentityHarness({ DATABASE_URL: databaseUrl, QUEUE_TOPIC_PREFIX: prefix });
+    // The mail worker is the notifications service (the default queue's one worker fleet).
+    await up.startMailWorker();
     const mail = await sink.waitForMail(user.email, { timeoutMs: 60_000 });
     const { code, token } = extractSecrets(mail);
     expect(mail.subject).toContain('reset your password');

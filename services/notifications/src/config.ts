@@ -1,5 +1,13 @@
-import { commonShape, env, loadConfig, serviceTrustShape } from '@platform/config';
+import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
+import { deliveryConfigShape } from './delivery/delivery-config.js';
+
+const prefix = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]*$/)
+    .max(100)
+    .default(fallback);
 
 const schema = z.object({
   ...commonShape,
@@ -7,6 +15,24 @@ const schema = z.object({
   ...serviceTrustShape,
   GRPC_PORT: env.port().default(50063),
   MONGO_URL: env.mongoUrl(),
+  /** Bulk e-mail quotas (per sender per hour, per recipient per day). */
+  REDIS_URL: env.redisUrl(),
+  /** Automatic-notification events in, `default`-queue tasks out. */
+  ...kafkaShape,
+  /** Identity: users, teams and memberships (DirectoryService); site settings (GetEffectiveSettings). */
+  IDENTITY_GRPC_ADDR: env.hostPort(),
+  /** Prefix of this service's Redis keys; tests use a unique one. */
+  REDIS_KEY_PREFIX: prefix('notifications:'),
+  /** Prefix of `platform.notification-events` (tests isolate themselves; production leaves it empty). */
+  EVENTS_TOPIC_PREFIX: prefix(''),
+  /** Consumer group of the automatic-notification consumer (shared by replicas). */
+  NOTIFICATION_EVENTS_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .max(200)
+    .default('notifications.notification-events'),
+  /** Delivery: lease, reconciler, outbound HTTP, SMTP trust, vendor API roots, queue prefix (docs/notifications-delivery.md). */
+  ...deliveryConfigShape,
 });
 
 export type NotificationsConfig = z.infer<typeof schema>;

@@ -5,9 +5,14 @@ function localeOf(res: Response): Locale {
   return (res.locals.locale as Locale | undefined) ?? 'en';
 }
 
-export function sendOk(res: Response, data: unknown, msgKey?: MsgKey): void {
+export function sendOk(
+  res: Response,
+  data: unknown,
+  msgKey?: MsgKey,
+  params?: Record<string, unknown>,
+): void {
   res.locals.code = 0;
-  res.status(200).json(ok(data ?? null, localeOf(res), { msgKey }));
+  res.status(200).json(ok(data ?? null, localeOf(res), { msgKey, params }));
 }
 
 /** 302 for the redirecting routes (SSO); the URL may carry a token, so nothing may cache it. */

@@ -16,6 +16,9 @@ import { workflowsRoutes } from './workflows-routes.js';
 import { workflowVersionsRoutes } from './workflow-versions-routes.js';
 import { modelsGrantsRoutes } from './models-grants-routes.js';
 import { modelsRoutes } from './models-routes.js';
+import { notificationsRoutes } from './notifications-routes.js';
+import { notificationsAdminRoutes } from './notifications-admin-routes.js';
+import { notificationsChannelTestRoutes } from './notifications-channel-test-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -37,4 +40,7 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...workflowVersionsRoutes,
   ...modelsRoutes,
   ...modelsGrantsRoutes,
+  ...notificationsRoutes,
+  ...notificationsAdminRoutes,
+  ...notificationsChannelTestRoutes,
 ];

@@ -78,6 +78,14 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
   /** Success message key (default `success`). */
   successMsgKey?: MsgKey;
   /**
+   * A success message that depends on the answer, with values for its `{placeholders}` (e.g.
+   * `notifications_created` with `{count}`); wins over `successMsgKey`.
+   */
+  successMessage?: (
+    response: R,
+    input: RouteInput<P, Q, B>,
+  ) => { msgKey: MsgKey; params?: Record<string, unknown> };
+  /**
    * HTTP-native answer for the few routes that send a browser elsewhere (SSO): a returned URL
    * makes the handler answer 302 with that `Location` (no envelope, `Cache-Control: no-store`);
    * `undefined` keeps the envelope. `wantsJson`: the client prefers `application/json` to HTML.

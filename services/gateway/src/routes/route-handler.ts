@@ -1,4 +1,4 @@
-import { BusinessError, type Locale } from '@platform/errors';
+import { BusinessError, type Locale, type MsgKey } from '@platform/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
@@ -89,7 +89,11 @@ export function routeHandler<Clients>(
         sendRedirect(res, location);
         return;
       }
-      sendOk(res, route.present ? route.present(response, input) : response, route.successMsgKey);
+      const message: { msgKey?: MsgKey; params?: Record<string, unknown> } = route.successMessage?.(
+        response,
+        input,
+      ) ?? { msgKey: route.successMsgKey };
+      sendOk(res, route.present ? route.present(response, input) : response, message.msgKey, message.params);
     } catch (error) {
       next(error);
     }

@@ -6,12 +6,14 @@ import {
   freshDatabase,
   listen,
   requester,
+  startServiceProcess,
   stackEnv,
   uniqueName,
   type HttpResult,
   type Requester,
   type RequestOptions,
   type RunningHttp,
+  type ServiceProcess,
 } from '@platform/testing';
 import { loadIdentityConfig } from '../../src/config.js';
 import { startIdentity, type StartedIdentity } from '../../src/identity-service.js';
@@ -32,6 +34,12 @@ export interface IdentityHarness {
    * identity; stopped with the harness.
    */
   startGatewayReplica(): Promise<GatewayReplica>;
+  /**
+   * Starts the notifications service (its build output) as this identity's mail worker: the
+   * `default` queue's one worker fleet, on this harness's queue topics, reading SMTP settings from
+   * this identity. Idempotent; stopped with the harness.
+   */
+  startMailWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,6 +95,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
   const http: RunningHttp = await listen(gateway.app);
 
   const replicas: { gateway: Gateway; http: RunningHttp }[] = [];
+  let mailWorker: Promise<ServiceProcess> | undefined;
 
   return {
     baseUrl: http.baseUrl,
@@ -103,7 +112,27 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
       replicas.push({ gateway: replica, http: replicaHttp });
       return { request: requester(replicaHttp.baseUrl) };
     },
+    async startMailWorker() {
+      mailWorker ??= startServiceProcess('notifications', {
+        env: {
+          // One shared database for these workers: mail tasks never write to it.
+          MONGO_URL: stackEnv.mongoUrl.replace(/\/[^/]*$/, '/identity_mail_worker'),
+          IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
+          QUEUE_TOPIC_PREFIX: identityConfig.QUEUE_TOPIC_PREFIX,
+          // Its automatic-notification consumer on this test's own (empty) topic and group, so it
+          // never takes events from the shared stack's notifications service.
+          EVENTS_TOPIC_PREFIX: `${identityConfig.QUEUE_TOPIC_PREFIX}mail-worker.`,
+          NOTIFICATION_EVENTS_GROUP: `${identityConfig.QUEUE_TOPIC_PREFIX}mail-worker.notification-events`,
+          KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
+          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
+          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+          DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+        },
+      });
+      await mailWorker;
+    },
     async stop() {
+      if (mailWorker) await (await mailWorker.catch(() => undefined))?.stop();
       for (const replica of replicas) {
         await replica.http.close();
         await replica.gateway.close();

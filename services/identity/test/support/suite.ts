@@ -46,6 +46,7 @@ export function useIdentityHarness(options: SuiteOptions = {}): IdentityHarness 
     request: (method, path, options) => live().request(method, path, options),
     setSettings: (changes) => live().setSettings(changes),
     startGatewayReplica: () => live().startGatewayReplica(),
+    startMailWorker: () => live().startMailWorker(),
     stop: () => live().stop(),
   };
 }

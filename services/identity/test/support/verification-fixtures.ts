@@ -29,7 +29,15 @@ export function unknownEmail(): string {
 }
 
 /** Points the SMTP site settings at the sink (plain SMTP, a login the sink accepts). */
-export async function useSmtpSink(harness: IdentityHarness, sink: SmtpSink): Promise<void> {
+/**
+ * Points the SMTP settings at the sink and, unless `startWorker` is false, starts the mail worker
+ * (the notifications service, which sends what identity queues).
+ */
+export async function useSmtpSink(
+  harness: IdentityHarness,
+  sink: SmtpSink,
+  startWorker = true,
+): Promise<void> {
   await harness.setSettings({
     smtp_enabled: true,
     smtp_host: '127.0.0.1',
@@ -40,6 +48,7 @@ export async function useSmtpSink(harness: IdentityHarness, sink: SmtpSink): Pro
     email_from_name: 'Agent Platform Test',
     email_from_address: 'noreply@example.test',
   });
+  if (startWorker) await harness.startMailWorker();
 }
 
 /** The 6-digit code and the `?token=` link token of a verification or reset mail. */

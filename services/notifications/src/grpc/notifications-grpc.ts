@@ -1,16 +1,50 @@
 import { notificationsV1 } from '@platform/contracts';
-import { registration } from '@platform/grpc';
-import type { Connection } from '@platform/mongo';
+import { readOrigin, registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
 import { mongoSchemaVersion } from '../data/schema.js';
+import type { NotificationsDependencies } from '../deps.js';
+import { adminListNotifications, deleteNotification } from '../domain/admin-notifications.js';
+import { readAutoConfig, toConfigMessage, updateAutoConfig } from '../domain/auto-config.js';
+import { requireCaller, requirePermission } from '../domain/caller.js';
+import { createNotification } from '../domain/create-notification.js';
+import { markRead } from '../domain/mark-read.js';
+import { sendBulkEmail } from '../domain/send-bulk-email.js';
+import { listNotifications, unreadCount } from '../domain/user-notifications.js';
 
 export const SERVICE_NAME = 'platform.notifications.v1.NotificationsService';
 
 /** Entry points of the notifications service: thin handlers that decode, call a use case, encode. */
-export function notificationsGrpc(dependencies: { connection: Connection; version: string }) {
+export function notificationsGrpc(deps: NotificationsDependencies) {
   return registration(SERVICE_NAME, notificationsV1.NotificationsServiceService, {
-    getInfo: serviceInfoHandler('notifications', dependencies.version, () =>
-      mongoSchemaVersion(dependencies.connection),
-    ),
+    getInfo: serviceInfoHandler('notifications', deps.version, () => mongoSchemaVersion(deps.connection)),
+    listNotifications: (request, { principal }) => listNotifications(deps, requireCaller(principal), request),
+    getUnreadCount: (_request, { principal }) => unreadCount(deps, requireCaller(principal)),
+    markRead: (request, { principal }) => markRead(deps, requireCaller(principal), request),
+    adminListNotifications: (request, context) =>
+      adminListNotifications(deps, requireCaller(context.principal), request, context.locale),
+    createNotification: (request, context) =>
+      createNotification(
+        deps,
+        requirePermission(context.principal, 'admin:notification:create'),
+        request,
+        context.locale,
+      ),
+    deleteNotification: (request, context) =>
+      deleteNotification(
+        deps,
+        requirePermission(context.principal, 'admin:notification:delete'),
+        request.id,
+        readOrigin(request.origin, context),
+      ),
+    getAutoNotificationConfig: async (_request, { principal }) => {
+      requirePermission(principal, 'admin:settings:read');
+      return toConfigMessage(await readAutoConfig(deps));
+    },
+    updateAutoNotificationConfig: async (request, { principal }) =>
+      toConfigMessage(
+        await updateAutoConfig(deps, requirePermission(principal, 'admin:settings:update'), request),
+      ),
+    sendBulkEmail: (request, { principal }) =>
+      sendBulkEmail(deps, requirePermission(principal, 'admin:notification:create'), request),
   });
 }

@@ -1,17 +1,9 @@
+import { EMAIL_SEND_TASK, type EmailTaskArgs } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
 import { enqueueTask, type Queryable } from '@platform/outbox';
 
-/** Task name of an outgoing mail on the `default` work queue. */
-export const EMAIL_SEND_TASK = 'email.send';
-
-/** Args of `email.send`: a complete, already localized message. */
-export interface EmailTaskArgs {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  locale: string;
-}
+// The task's name and args are a contract with its worker (notifications): one copy, in contracts.
+export { EMAIL_SEND_TASK, type EmailTaskArgs };
 
 /**
  * Queues one mail (rule 5: success means queued) through the transactional outbox, in the

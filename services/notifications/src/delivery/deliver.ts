@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { SendFailure, clip, permanentFailure, transientFailure } from '../adapters/channels/send-failure.js';
+import type { ChannelMessage } from '../adapters/channels/channel-message.js';
+import { sendAppMessage } from './app-delivery.js';
+import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
+import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
+import type { DeliveryDoc } from './deliveries-repository.js';
+import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';
+import { sendEmailBatch } from './email-fanout.js';
+import { RETRY_SCHEDULES, nextRetryDelay } from './retry-policy.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Outcome = { kind: 'sent'; note?: SendFailure } | { kind: 'more' } | { kind: 'wait'; ms: number };
+
+/**
+ * Runs one attempt of a delivery: claim it (atomically; nothing happens when it is done, not due,
+ * or another worker holds a live claim), send, and record the outcome under the claim. The claim's
+ * lease is extended while the attempt runs, so only a dead worker's delivery is handed on.
+ */
+export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promise<void> {
+  const token = randomUUID();
+  const doc = await deps.repo.claim(deliveryId, new Date(deps.now()), deps.leaseMs, token);
+  if (!doc) return;
+  // Off the queue now: a later resubmission (retry, next e-mail batch) may go at once.
+  await deps.marks.clear(deliveryId).catch(() => undefined);
+  // FerretDB applies each update as a whole-document write-back, so this claim's own writes (the
+  // heartbeat, e-mail progress, the outcome) must never overlap: one chain runs them in order.
+  let chain: Promise<unknown> = Promise.resolve();
+  const write = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  const heartbeat = setInterval(
+    () => {
+      void write(() => deps.repo.extendLease(deliveryId, token, new Date(deps.now() + deps.leaseMs))).catch(
+        (err: unknown) => deps.logger.warn({ err, delivery_id: deliveryId }, 'could not extend the lease'),
+      );
+    },
+    Math.max(1, Math.floor(deps.leaseMs / 3)),
+  );
+  try {
+    const progress: ClaimWrites = {
+      saveEmailProgress: (p) => write(() => deps.repo.saveEmailProgress(deliveryId, token, p)),
+    };
+    const outcome = await attempt(deps, doc, progress).catch((err: unknown) => ({
+      kind: 'failed' as const,
+      err,
+    }));
+    clearInterval(heartbeat);
+    const now = new Date(deps.now());
+    if (outcome.kind === 'sent') {
+      const note = outcome.note ? { key: outcome.note.key, params: outcome.note.params } : null;
+      await write(() => deps.repo.succeed(deliveryId, token, now, note));
+    } else if (outcome.kind === 'more') {
+      await write(() => deps.repo.reschedule(deliveryId, token, now, now, null, false));
+      await deps.submit(deliveryId).catch(() => undefined); // the reconciler submits otherwise
+    } else if (outcome.kind === 'wait') {
+      await write(() =>
+        deps.repo.reschedule(deliveryId, token, now, new Date(now.getTime() + outcome.ms), null, false),
+      );
+    } else {
+      await write(() => recordFailure(deps, doc, token, now, outcome.err));
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function recordFailure(deps: DeliveryDeps, doc: DeliveryDoc, token: string, now: Date, err: unknown) {
+  const failure =
+    err instanceof SendFailure
+      ? err
+      : // Our own trouble (settings or directory unreachable, a bug): retried on the schedule.
+        transientFailure('delivery_connection_failed', {
+          reason: clip(String((err as Error)?.message ?? err)),
+        });
+  if (!(err instanceof SendFailure))
+    deps.logger.error({ err, delivery_id: doc._id }, 'delivery attempt failed unexpectedly');
+  const record = { key: failure.key, params: failure.params };
+  const delay = failure.transient
+    ? nextRetryDelay(RETRY_SCHEDULES[doc.channel], doc.retry_count + 1, failure.retryAfterMs, deps.random)
+    : null;
+  if (delay === null) {
+    await deps.repo.fail(doc._id, token, now, record, true);
+    deps.logger.warn({ delivery_id: doc._id, channel: doc.channel, error: failure.key }, 'delivery failed');
+  } else {
+    await deps.repo.reschedule(doc._id, token, now, new Date(now.getTime() + delay), record, true);
+  }
+}
+
+async function attempt(deps: DeliveryDeps, doc: DeliveryDoc, writes: ClaimWrites): Promise<Outcome> {
+  const settings = channelSettingsFrom(await deps.settings.get());
+  // Switched off or emptied since the notification was created: nothing will make it work.
+  const problem = channelProblem(doc.channel, settings);
+  if (problem)
+    throw permanentFailure('delivery_channel_unavailable', { channel: doc.channel, reason: problem });
+  if (doc.channel === 'email') {
+    const result = await sendEmailBatch(deps, doc, writes, settings);
+    if (!result.done) return { kind: 'more' };
+    if (result.sent === 0 && result.failed === 0) throw permanentFailure('delivery_no_recipients', {});
+    const params = { failed: result.failed, total: result.sent + result.failed };
+    if (result.sent === 0) throw permanentFailure('delivery_recipients_failed', params);
+    return result.failed > 0
+      ? { kind: 'sent', note: permanentFailure('delivery_recipients_failed', params) }
+      : { kind: 'sent' };
+  }
+  return sendToChat(deps, doc, settings);
+}
+
+async function sendToChat(deps: DeliveryDeps, doc: DeliveryDoc, settings: ChannelSettings): Promise<Outcome> {
+  const channel = doc.channel as ChatChannel;
+  const limit = rateLimitOf(channel, settings);
+  // A burst waits its turn: short waits in place, longer ones back to `pending` until the slot.
+  for (;;) {
+    const wait = await deps.limiter.take(limit.key, limit.windows);
+    if (wait === 0) break;
+    if (wait > deps.inlineWaitMs) return { kind: 'wait', ms: wait + Math.floor(deps.random() * 250) };
+    await sleep(wait);
+  }
+  const message: ChannelMessage = {
+    deliveryId: doc._id,
+    title: doc.message.title,
+    content: doc.message.content,
+    linkUrl: doc.message.link_url,
+  };
+  const context = { http: deps.http, now: deps.now };
+  if (isAppMode(channel, settings)) await sendAppMessage(deps, channel, settings, doc, message);
+  else await sendChat(channel, settings, message, context);
+  return { kind: 'sent' };
+}

@@ -1,0 +1,183 @@
+import type { IdentityUser } from '@platform/testing';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCast, expectError } from './support/admin-cast.js';
+import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
+import { seedNotifications } from './support/seed.js';
+
+let h: NotificationsHarness;
+let admin: IdentityUser;
+let teamAdmin: IdentityUser;
+let teamMember: IdentityUser;
+let teamId: string;
+
+beforeAll(async () => {
+  h = await startNotificationsHarness();
+  ({ admin, teamAdmin, teamMember, teamId } = await adminCast(h));
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('GET /admin/notifications', () => {
+  let teamNote: string;
+  beforeAll(async () => {
+    const docs = await seedNotifications(h.notifications, [
+      { scope: 'team', team_id: teamId, title: 'listed team', level: 'low' },
+      { scope: 'global', title: 'listed global', level: 'high' },
+      { scope: 'global', title: 'listed expired', expires_at: new Date(Date.now() - 60_000) },
+    ]);
+    teamNote = docs[0]!._id;
+  });
+
+  it('global admins see every scope with filters; is_read false, read_at null', async () => {
+    await h.request('POST', '/notifications/read', { token: admin.token, json: { mark_all: true } });
+    const all = await h.request('GET', '/admin/notifications?search=listed', { token: admin.token });
+    expect(all.body.data.items.map((item: { title: string }) => item.title)).toEqual([
+      'listed global',
+      'listed team',
+    ]);
+    expect(
+      all.body.data.items.every(
+        (item: { is_read: boolean; read_at: null }) => !item.is_read && item.read_at === null,
+      ),
+    ).toBe(true);
+    const expired = await h.request('GET', '/admin/notifications?search=listed&include_expired=true', {
+      token: admin.token,
+    });
+    expect(expired.body.data.total).toBe(3);
+    const filtered = await h.request(
+      'GET',
+      '/admin/notifications?search=listed&scope=team&scope=user&level=low&level=medium',
+      {
+        token: admin.token,
+      },
+    );
+    expect(filtered.body.data.items.map((item: { id: string }) => item.id)).toEqual([teamNote]);
+  });
+
+  it('non-global callers: 3001 for global, 1002 without team_id, 3003 not admin, 4004 unknown team', async () => {
+    expectError(
+      await h.request('GET', `/admin/notifications?team_id=${teamId}&scope=global`, {
+        token: teamAdmin.token,
+      }),
+      403,
+      3001,
+    );
+    expectError(
+      await h.request('GET', '/admin/notifications', { token: teamAdmin.token }),
+      400,
+      1002,
+      'notification_scope_requires_team',
+    );
+    expectError(
+      await h.request('GET', `/admin/notifications?team_id=${teamId}`, { token: teamMember.token }),
+      403,
+      3003,
+      'team_admin_required',
+    );
+    expectError(
+      await h.request('GET', `/admin/notifications?team_id=${randomUUID()}`, { token: teamAdmin.token }),
+      404,
+      4004,
+    );
+    const own = await h.request('GET', `/admin/notifications?team_id=${teamId}&search=listed`, {
+      token: teamAdmin.token,
+    });
+    expect(own.body.data.items.map((item: { id: string }) => item.id)).toEqual([teamNote]);
+  });
+});
+
+describe('DELETE /admin/notifications/{id}', () => {
+  it('deletes after writing the audit record; answers {id}', async () => {
+    const [doc] = await seedNotifications(h.notifications, [
+      { scope: 'team', team_id: teamId, title: 'to delete' },
+    ]);
+    await h.request('POST', '/notifications/read', {
+      token: teamMember.token,
+      json: { notification_ids: [doc!._id] },
+    });
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: teamMember.token }),
+      403,
+      3003,
+    );
+    const response = await h.request('DELETE', `/admin/notifications/${doc!._id}`, {
+      token: teamAdmin.token,
+      headers: { 'user-agent': 'audit-test' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ id: doc!._id });
+    const { models } = h.notifications.dependencies;
+    expect(await models.notifications.countDocuments({ _id: doc!._id })).toBe(0);
+    expect(await models.reads.countDocuments({ notification_id: doc!._id })).toBe(0);
+    const audit = await models.audit.findOne({ notification_id: doc!._id }).lean();
+    expect(audit).toMatchObject({
+      action: 'notification.delete',
+      actor_user_id: teamAdmin.id,
+      user_agent: 'audit-test',
+      snapshot: { id: doc!._id, title: 'to delete', scope: 'team', team_id: teamId },
+    });
+    expect(audit!.ip).not.toBe('');
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: teamAdmin.token }),
+      404,
+      4000,
+      'notification_not_found',
+    );
+  });
+
+  it('global and user notifications need a global admin (3001)', async () => {
+    const [global, user] = await seedNotifications(h.notifications, [
+      { scope: 'global', title: 'g del' },
+      { scope: 'user', user_id: teamAdmin.id, title: 'u del' },
+    ]);
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${global!._id}`, { token: teamAdmin.token }),
+      403,
+      3001,
+    );
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${user!._id}`, { token: teamAdmin.token }),
+      403,
+      3001,
+    );
+    expect(
+      (await h.request('DELETE', `/admin/notifications/${global!._id}`, { token: admin.token })).body.code,
+    ).toBe(0);
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${randomUUID()}`, { token: admin.token }),
+      404,
+      4000,
+    );
+    // House rule for malformed path parameters: 422 / 1001 naming the parameter.
+    expectError(
+      await h.request('DELETE', '/admin/notifications/not-a-uuid', { token: admin.token }),
+      422,
+      1001,
+    );
+  });
+
+  it('a failed audit write means no delete', async () => {
+    const [doc] = await seedNotifications(h.notifications, [{ scope: 'global', title: 'audit fails' }]);
+    const audit = h.notifications.dependencies.models.audit.collection;
+    // A unique index the real audit insert collides with, so the audit write fails for this id.
+    await audit.createIndex({ notification_id: 1, action: 1 }, { unique: true, name: 'test_audit_blocker' });
+    await audit.insertOne({
+      _id: randomUUID() as never,
+      action: 'notification.delete',
+      notification_id: doc!._id,
+    });
+    try {
+      const response = await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: admin.token });
+      expect(response.status).toBe(500);
+      expect(response.body.code).toBe(1003);
+      expect(await h.notifications.dependencies.models.notifications.countDocuments({ _id: doc!._id })).toBe(
+        1,
+      );
+    } finally {
+      await audit.dropIndex('test_audit_blocker');
+    }
+  });
+});

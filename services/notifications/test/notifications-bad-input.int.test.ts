@@ -1,0 +1,80 @@
+import type { IdentityUser } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
+
+// Bad input on every notification route answers an envelope with the right code, never a 5xx.
+let h: NotificationsHarness;
+let superuser: IdentityUser;
+
+beforeAll(async () => {
+  h = await startNotificationsHarness();
+  superuser = await h.createUser({ name: 'root', superuser: true, roles: ['Super Admin'] });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('422 / 1001 on malformed input', () => {
+  it.each([
+    ['GET', '/notifications?scope=planet'],
+    ['GET', '/notifications?level=urgent'],
+    ['GET', '/notifications?unread_only=maybe'],
+    ['GET', '/notifications?created_from=yesterday'],
+    ['GET', '/notifications?created_to=2026-13-01'],
+    ['GET', `/notifications?search=${'s'.repeat(256)}`],
+    ['GET', `/notifications?type=${'t'.repeat(101)}`],
+    ['GET', '/admin/notifications?page_size=101'],
+    ['GET', '/admin/notifications?scope=global&scope=planet'],
+    ['GET', '/admin/notifications?level=low&level=urgent'],
+    ['GET', '/admin/notifications?team_id=not-a-uuid'],
+    ['GET', '/admin/notifications?user_id=me'],
+    ['GET', '/admin/notifications?include_expired=yes'],
+    ['GET', '/admin/notifications?page=-1'],
+  ])('%s %s', async (method, path) => {
+    const response = await h.request(method, path, { token: superuser.token });
+    expect([response.status, response.body.code]).toEqual([422, 1001]);
+    expect(Object.keys(response.body.data.errors).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['/notifications/read', { mark_all: 'yes' }],
+    ['/notifications/read', { notification_ids: 'abc' }],
+    ['/notifications/read', { notification_ids: [], extra: true }],
+    [
+      '/notifications/read',
+      { notification_ids: Array.from({ length: 1001 }, () => '00000000-0000-4000-8000-000000000000') },
+    ],
+  ])('POST %s %j', async (path, json) => {
+    const response = await h.request('POST', path, { token: superuser.token, json });
+    expect([response.status, response.body.code]).toEqual([422, 1001]);
+  });
+
+  it.each([
+    [{ channels: 'slack' }],
+    [{ channels: ['slack', 'pigeon'] }],
+    [{ enabled_types: [1] }],
+    [{ enabled_types: ['x'.repeat(101)] }],
+    [{ enabled: true }],
+  ])('PUT /admin/site-settings/auto-notifications %j', async (json) => {
+    const response = await h.request('PUT', '/admin/site-settings/auto-notifications', {
+      token: superuser.token,
+      json,
+    });
+    expect([response.status, response.body.code]).toEqual([422, 1001]);
+  });
+
+  it('non-JSON bodies and wrong content types', async () => {
+    const raw = await h.request('POST', '/admin/notifications', {
+      token: superuser.token,
+      raw: { body: '{"scope":', contentType: 'application/json' },
+    });
+    expect(raw.status).toBeLessThan(500);
+    expect(raw.body.code).not.toBe(0);
+    const text = await h.request('POST', '/admin/users/send-email', {
+      token: superuser.token,
+      raw: { body: 'hello', contentType: 'text/plain' },
+    });
+    expect([text.status, text.body.code]).toEqual([415, 1002]);
+  });
+});
