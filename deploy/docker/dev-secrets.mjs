@@ -21,6 +21,8 @@ const lines = [
   `SECRET_KEY=${hex(32)}`,
   "# Models' own at-rest key (its SECRET_KEY): never the JWT key.",
   `MODELS_SECRET_KEY=${hex(32)}`,
+  '# Seals work-queue task args that carry secrets (identity seals, notifications opens).',
+  `TASK_SEAL_KEY=${hex(32)}`,
   '# The gateway signs the principal it forwards; the domain services verify it.',
   `PRINCIPAL_SIGNING_PRIVATE_KEY='${oneLine(privateKey)}'`,
   `PRINCIPAL_SIGNING_PUBLIC_KEY='${oneLine(publicKey)}'`,

@@ -10,6 +10,8 @@ export NODE_ENV="${NODE_ENV:-development}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
 # dev-only key (JWT signing, encryption at rest); >= 32 chars; same default as packages/testing
 export SECRET_KEY="${SECRET_KEY:-local-development-secret-key-change-me-0123456789}"
+# Seals work-queue task args that carry secrets (identity and notifications only).
+export TASK_SEAL_KEY="${TASK_SEAL_KEY:-local-development-task-seal-key-change-me-0123456789}"
 # Models' own at-rest key (passed to models as its SECRET_KEY; never the JWT key).
 export MODELS_SECRET_KEY="${MODELS_SECRET_KEY:-local-development-models-secret-key-change-me-01234}"
 # dev-only trust keys (docs/security.md); same defaults as packages/testing. Never use in production:

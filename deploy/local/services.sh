@@ -91,6 +91,7 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
       *) unset SECRET_KEY ;;
     esac
     unset MODELS_SECRET_KEY
+    case "$name" in identity | notifications) ;; *) unset TASK_SEAL_KEY ;; esac
     spawn "$LOGS/$name.log" node "$(entry "$name")" >"$RUN/$name.pid"
   )
   log "$name started (pid $(pid_of "$name"), port $port)"

@@ -142,9 +142,7 @@ describe('docker compose', () => {
         env('notifications').KAFKA_SASL_PASSWORD = 'hunter2';
         env('workflows').DATABASE_URL = 'postgres://platform:platform@postgres:5432/workflows';
       });
-      expect(out).toMatch(
-        /apikeys is given SECRET_KEY, which only gateway, identity, notifications, models may hold/,
-      );
+      expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, models may hold/);
       expect(out).toMatch(/identity is given PRINCIPAL_SIGNING_PRIVATE_KEY, which only gateway/);
       expect(out).toMatch(/workflows SERVICE_AUTH_KEY must come from the environment/);
       expect(out).toMatch(/models REDIS_URL does not carry the password/);

@@ -153,7 +153,7 @@ describe('kubernetes manifests', () => {
         container(objects, 'observability').envFrom!.push({ secretRef: { name: 'platform-secret-key' } });
       });
       expect(out).toMatch(/workflows reads Secret key PRINCIPAL_SIGNING_PRIVATE_KEY, which only gateway/);
-      expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, notifications, models/);
+      expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, models/);
       expect(out).toMatch(/observability mounts Secret platform-secret-key with SECRET_KEY/);
       expect(out).toMatch(
         /Secret principal-signing-key is read by \[gateway,workflows\], its audience is \[gateway\]/,

@@ -42,7 +42,8 @@ export const grpcAddrVar = (service: string): string => `${service.toUpperCase()
 
 /** Which services may hold each secret (docs/security.md): every other service must not see it. */
 export const SECRET_AUDIENCE: Record<string, string[]> = {
-  SECRET_KEY: ['gateway', 'identity', 'notifications', 'models'],
+  SECRET_KEY: ['gateway', 'identity', 'models'],
+  TASK_SEAL_KEY: ['identity', 'notifications'],
   PRINCIPAL_SIGNING_PRIVATE_KEY: ['gateway'],
   PRINCIPAL_SIGNING_PUBLIC_KEY: GRPC_SERVICES.map((g) => g.name),
   SERVICE_AUTH_KEY: SERVICES.map((s) => s.name),

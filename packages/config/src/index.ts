@@ -1,6 +1,7 @@
 export { loadConfig, ConfigError, type ConfigSchema } from './load-config.js';
 export { env, commonShape } from './env-types.js';
 export { trustEnv, serviceTrustShape } from './trust-env.js';
+export { taskSealShape } from './task-seal-env.js';
 export {
   kafkaShape,
   kafkaSecurity,

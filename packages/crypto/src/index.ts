@@ -1,3 +1,3 @@
 export { deriveKey } from './derive-key.js';
-export { SecretBox } from './secret-box.js';
+export { SecretBox, TASK_ARGS_PURPOSE } from './secret-box.js';
 export { constantTimeEqual, sha256Hex, randomToken } from './tokens.js';

@@ -8,6 +8,9 @@ const VERSION = 'v1';
  * AES-256-GCM under a key derived from SECRET_KEY. Ciphertext format: `v1:<iv>:<tag>:<data>` in
  * base64url, so the version can change without guessing.
  */
+/** Key-derivation purpose of sealed work-queue task args (`TASK_SEAL_KEY`, packages/config). */
+export const TASK_ARGS_PURPOSE = 'queue-task-args';
+
 export class SecretBox {
   private readonly key: Buffer;
 

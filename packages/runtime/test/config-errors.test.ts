@@ -14,8 +14,12 @@ function run(service: string, env: Record<string, string | undefined>) {
 // Each case starts node processes (2–4 s on a busy machine).
 describe('a service started with a bad environment', { timeout: 30_000 }, () => {
   it.each([
-    ['identity', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
-    ['notifications', ['MONGO_URL', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    [
+      'identity',
+      ['DATABASE_URL', 'SECRET_KEY', 'TASK_SEAL_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY'],
+    ],
+    // notifications opens identity's sealed mails with TASK_SEAL_KEY, never SECRET_KEY.
+    ['notifications', ['MONGO_URL', 'TASK_SEAL_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
     // models seals provider API keys at rest (docs/models.md).
     ['models', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
     [
@@ -36,17 +40,22 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
     if (service !== 'gateway') expect(result.stderr).toContain('GRPC_PORT is invalid');
   });
 
-  // SECRET_KEY (JWT signing, at-rest keys) goes to the gateway, identity and models only.
-  it.each(['apikeys', 'notifications', 'workflows', 'observability'])(
-    '%s does not ask for SECRET_KEY',
-    (service) => {
-      const result = run(service, { PATH: process.env.PATH });
-      expect(result.status).toBe(78);
-      expect(result.stderr).toContain('SERVICE_AUTH_KEY is missing');
-      expect(result.stderr).not.toContain('SECRET_KEY is');
-      expect(result.stderr).not.toContain('PRINCIPAL_SIGNING_PRIVATE_KEY');
-    },
-  );
+  // SECRET_KEY (JWT signing, at-rest keys) goes to the gateway, identity and models (its own value)
+  // only; TASK_SEAL_KEY (sealed task args) to identity and notifications only.
+  it.each([
+    ['apikeys', false],
+    ['notifications', true],
+    ['workflows', false],
+    ['observability', false],
+    ['models', false],
+  ])('%s does not ask for the keys outside its audience', (service, sealsTasks) => {
+    const result = run(service, { PATH: process.env.PATH });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toContain('SERVICE_AUTH_KEY is missing');
+    if (service !== 'models') expect(result.stderr).not.toMatch(/(^|[^_])SECRET_KEY is/m);
+    expect(result.stderr.includes('TASK_SEAL_KEY is missing')).toBe(sealsTasks);
+    expect(result.stderr).not.toContain('PRINCIPAL_SIGNING_PRIVATE_KEY');
+  });
 
   it('explains a trust key of the wrong kind or too short', () => {
     const result = run('models', {

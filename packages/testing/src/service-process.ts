@@ -68,6 +68,7 @@ export async function startServiceProcess(
       REDIS_URL: stackEnv.redisUrl,
       KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
       SECRET_KEY: stackEnv.secretKey,
+      TASK_SEAL_KEY: stackEnv.taskSealKey,
       GRPC_PORT: String(port),
       // Own work-queue topics, so no other running copy consumes this one's tasks.
       QUEUE_TOPIC_PREFIX: `${uniqueName('t')}.`,

@@ -7,6 +7,7 @@ export const stackEnv = {
   kafkaBrokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(','),
   gatewayUrl: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.HTTP_PORT ?? '8080'}`,
   secretKey: process.env.SECRET_KEY ?? 'local-development-secret-key-change-me-0123456789',
+  taskSealKey: process.env.TASK_SEAL_KEY ?? 'local-development-task-seal-key-change-me-0123456789',
   // Dev-only trust keys (docs/security.md), the same defaults as deploy/local/env.sh.
   principalSigningPrivateKey:
     process.env.PRINCIPAL_SIGNING_PRIVATE_KEY ??

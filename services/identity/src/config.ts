@@ -1,4 +1,4 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
+import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape, taskSealShape } from '@platform/config';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -11,6 +11,8 @@ const schema = z.object({
   /** Brokers, and SASL/TLS when the cluster asks for them. */
   ...kafkaShape,
   SECRET_KEY: env.secretKey(),
+  /** Seals `email.send` args (codes, links) for the default queue's worker (docs/security.md). */
+  ...taskSealShape,
   /** Most entries `model_endpoint_allowlist` may hold (docs/models.md "Endpoint allowlist"). */
   MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES: z.coerce.number().int().min(1).max(1000).default(200),
   /** Public URL of the web app, for links in verification and reset mails. */

@@ -22,6 +22,8 @@ export interface IdentityDependencies {
   tokens: TokenService;
   sessions: SessionRegistry;
   secrets: SecretBox;
+  /** Seals work-queue task args that carry secrets (TASK_SEAL_KEY, not SECRET_KEY). */
+  taskSeal: SecretBox;
   settings: SettingsStore;
   /** scrypt password hashing (auth area); cost from PASSWORD_HASH_N. */
   passwords: PasswordHasher;

@@ -1,5 +1,5 @@
 import { SessionRegistry, TokenService } from '@platform/auth';
-import { SecretBox } from '@platform/crypto';
+import { SecretBox, TASK_ARGS_PURPOSE } from '@platform/crypto';
 import type { ServiceRegistration } from '@platform/grpc';
 import { ensurePlatformTopicsInBackground } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
@@ -60,6 +60,7 @@ export async function startIdentity(
     tokens: new TokenService(config.SECRET_KEY),
     sessions: new SessionRegistry(redis),
     secrets,
+    taskSeal: new SecretBox(config.TASK_SEAL_KEY, TASK_ARGS_PURPOSE),
     settings: new SettingsStore(pool, secrets, undefined, config.MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES),
     passwords: new PasswordHasher({ N: config.PASSWORD_HASH_N, r: 8, p: 1 }),
     captcha: captchaStore,

@@ -1,5 +1,6 @@
 import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createKafka, ensureTopics, runConsumer, queueTopic, type ConsumerHandle } from '@platform/kafka';
+import { SecretBox, TASK_ARGS_PURPOSE } from '@platform/crypto';
 import { createLogger } from '@platform/logger';
 import { stackEnv, uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +81,13 @@ describe('mail through the outbox while Kafka is down', () => {
     expect(rows[0]!.value.args).toEqual({});
     expect(rows[0]!.value.sealed_args).toEqual(expect.any(String));
     expect(JSON.stringify(rows[0]!.value)).not.toContain(user.email);
+    // Sealed with TASK_SEAL_KEY, which the worker fleet holds; SECRET_KEY (the JWT key, which the
+    // fleet does not hold) does not open it.
+    const sealed = rows[0]!.value.sealed_args as string;
+    expect(JSON.parse(new SecretBox(stackEnv.taskSealKey, TASK_ARGS_PURPOSE).decrypt(sealed))).toMatchObject({
+      to: user.email,
+    });
+    expect(() => new SecretBox(stackEnv.secretKey).decrypt(sealed)).toThrow();
     const tokens = await pool.query('SELECT 1 FROM verification_tokens WHERE email = $1', [user.email]);
     expect(tokens.rowCount).toBe(1);
     expect(sink.mails.filter((m) => m.to.includes(user.email))).toHaveLength(0);

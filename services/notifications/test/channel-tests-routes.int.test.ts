@@ -67,7 +67,7 @@ beforeAll(async () => {
   gateway = buildGateway(
     loadGatewayConfig({
       ...process.env,
-      SECRET_KEY: stackEnv.secretKey,
+      TASK_SEAL_KEY: stackEnv.taskSealKey,
       PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
       SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
       REDIS_URL: stackEnv.redisUrl,

@@ -62,6 +62,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
+    TASK_SEAL_KEY: stackEnv.taskSealKey,
     PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
     SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port

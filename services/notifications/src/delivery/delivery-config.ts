@@ -1,10 +1,10 @@
-import { env } from '@platform/config';
+import { env, taskSealShape } from '@platform/config';
 import { z } from 'zod';
 
 /** Environment of the delivery side; spread into the service's config schema. */
 export const deliveryConfigShape = {
-  /** Opens sealed `email.send` args (identity seals codes and links with the same at-rest key). */
-  SECRET_KEY: env.secretKey(),
+  /** Opens sealed `email.send` args (identity seals codes and links with TASK_SEAL_KEY). */
+  ...taskSealShape,
   /** Prefix of the work-queue topics and worker group; empty in production, unique in tests. */
   QUEUE_TOPIC_PREFIX: z
     .string()

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SecretBox } from '@platform/crypto';
+import { SecretBox, TASK_ARGS_PURPOSE } from '@platform/crypto';
 import { ensureTopics, TaskQueue, TaskWorker, type KafkaClient, type Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import type { Connection } from '@platform/mongo';
@@ -114,8 +114,8 @@ export function startDeliveryWorkers(service: DeliveryServiceDeps, delivery: Del
     logger,
     topicPrefix: config.QUEUE_TOPIC_PREFIX,
     concurrency: config.DEFAULT_QUEUE_CONCURRENCY,
-    // Mails carry codes and reset links: identity seals their args with the at-rest key.
-    cipher: new SecretBox(config.SECRET_KEY),
+    // Mails carry codes and reset links: identity seals their args with TASK_SEAL_KEY.
+    cipher: new SecretBox(config.TASK_SEAL_KEY, TASK_ARGS_PURPOSE),
   })
     .register<Partial<EmailTaskArgs>>(EMAIL_SEND_TASK, (args, meta) =>
       sendQueuedEmail({ settings: service.settings, smtp: delivery.deps.smtp, logger }, args, meta),

@@ -102,7 +102,7 @@ export async function startDeliveryHarness(
     MONGO_URL: stackEnv.mongoUrl.replace(/\/[^/]*$/, `/${database}`),
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
-    SECRET_KEY: stackEnv.secretKey,
+    TASK_SEAL_KEY: stackEnv.taskSealKey,
     PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
     SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     IDENTITY_GRPC_ADDR: '127.0.0.1:1',

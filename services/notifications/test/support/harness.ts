@@ -59,7 +59,7 @@ export async function startNotificationsHarness(
     ...process.env,
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
-    SECRET_KEY: stackEnv.secretKey,
+    TASK_SEAL_KEY: stackEnv.taskSealKey,
     PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
     SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port

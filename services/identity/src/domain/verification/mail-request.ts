@@ -5,7 +5,7 @@ import { MAIL_COOLDOWN_SECONDS } from './email-cooldown.js';
 
 export type VerificationDeps = Pick<
   IdentityDependencies,
-  'pool' | 'redis' | 'secrets' | 'config' | 'settings' | 'logger' | 'passwords'
+  'pool' | 'redis' | 'secrets' | 'taskSeal' | 'config' | 'settings' | 'logger' | 'passwords'
 > & { captcha?: CaptchaVerifier };
 
 /** What the send, resend and forgot-password routes answer: the mail is queued (or silently skipped). */

@@ -11,7 +11,7 @@ import { enqueueEmail } from './email-task.js';
 import { renderVerificationMail } from './mail-templates.js';
 import { CODE_TTL_MINUTES, hashCode, hashLinkToken, newVerificationSecrets } from './verification-secrets.js';
 
-type Deps = Pick<IdentityDependencies, 'pool' | 'secrets' | 'config'>;
+type Deps = Pick<IdentityDependencies, 'pool' | 'taskSeal' | 'config'>;
 
 /**
  * Where the mail's link points: a page a person can read, never an API envelope. `/verify` verifies
@@ -58,7 +58,7 @@ export async function queueVerificationMail(
     });
     await enqueueEmail(
       client,
-      deps.secrets,
+      deps.taskSeal,
       deps.config.QUEUE_TOPIC_PREFIX,
       { to: user.email, subject: mail.subject, text: mail.text, html: mail.html, locale },
       `verification-mail:${tokenId}`,
