@@ -1,9 +1,14 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import {
+  OutboundHttpError,
+  outboundRequest,
+  urlOrigin,
+  type OutboundPolicy,
+  type OutboundResponse,
+} from '@platform/outbound-http';
 import { clip, permanentFailure, SendFailure, transientFailure } from './send-failure.js';
 
 export interface HttpTarget {
-  /** Refuse loopback, private and link-local destinations (production); tests allow them. */
+  /** Let destinations on loopback and private networks through (local stacks, tests); never metadata. */
   allowPrivateNetworks: boolean;
   timeoutMs: number;
 }
@@ -14,38 +19,13 @@ export interface HttpAnswer {
   text: string;
 }
 
-/** Cloud metadata endpoints are refused even when private networks are allowed. */
-const METADATA_HOSTS = new Set([
-  '169.254.169.254',
-  'fd00:ec2::254',
-  'metadata.google.internal',
-  '100.100.100.200',
-]);
-
-function isPrivateAddress(address: string): boolean {
-  if (isIP(address) === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  const lower = address.toLowerCase();
-  if (lower.startsWith('::ffff:')) return isPrivateAddress(lower.slice(7));
-  return lower === '::1' || lower === '::' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower);
-}
-
 /**
- * Refuses URLs a user-configured destination must not reach: other schemes, cloud metadata
- * addresses always, loopback/private/link-local unless allowed. The host is resolved here; a
- * rebinding between this check and the connect is the shared outbound guard's job once it lands.
+ * A destination URL as configured: parsed, http(s) only. Where it may connect to is decided at
+ * connect time by the shared outbound guard (`@platform/outbound-http`, docs/outbound-http.md):
+ * public addresses only, cloud metadata and link-local never, each resolved address checked on the
+ * socket it is used for (no DNS-rebinding window).
  */
-export async function checkDestination(rawUrl: string, target: HttpTarget): Promise<URL> {
+export async function checkDestination(rawUrl: string, _target: HttpTarget): Promise<URL> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -55,23 +35,53 @@ export async function checkDestination(rawUrl: string, target: HttpTarget): Prom
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw permanentFailure('delivery_url_refused', { reason: `scheme ${url.protocol}` });
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (METADATA_HOSTS.has(host))
-    throw permanentFailure('delivery_url_refused', { reason: 'metadata address' });
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  } catch (err) {
-    throw transientFailure('delivery_connection_failed', { reason: clip(String((err as Error).message)) });
+  return Promise.resolve(url);
+}
+
+/**
+ * The guard's rules for a channel destination. Chat services and webhook receivers are public: a
+ * private origin is reachable only where the operator allowed private networks, and then only the
+ * destination's own origin. Redirects are refused (a configured URL must not bounce us elsewhere).
+ */
+function destinationPolicy(url: URL, target: HttpTarget): OutboundPolicy {
+  const origin = urlOrigin(url);
+  return {
+    allowlist: target.allowPrivateNetworks && origin ? [origin] : [],
+    requireAllowlisted: false,
+    maxRedirects: 0,
+    timeoutMs: target.timeoutMs,
+    connectTimeoutMs: Math.min(5_000, target.timeoutMs),
+  };
+}
+
+/** The guard's refusals and limits as delivery failures: policy and redirects are final, the wire is not. */
+function guardFailure(err: OutboundHttpError, target: HttpTarget): SendFailure {
+  switch (err.reason) {
+    case 'timeout':
+      return transientFailure('delivery_timeout', { seconds: Math.round(target.timeoutMs / 1000) });
+    case 'connection_failed':
+      return transientFailure('delivery_connection_failed', { reason: clip(err.message) });
+    case 'too_many_redirects':
+      return permanentFailure('delivery_url_refused', { reason: 'redirect' });
+    case 'response_too_large':
+      return permanentFailure('delivery_url_refused', { reason: 'response too large' });
+    case 'metadata_address':
+      return permanentFailure('delivery_url_refused', { reason: 'metadata address' });
+    case 'blocked_address':
+    case 'not_allowlisted':
+      return permanentFailure('delivery_url_refused', { reason: 'private address' });
+    default:
+      return permanentFailure('delivery_url_refused', { reason: clip(err.message) });
   }
-  for (const address of addresses) {
-    if (METADATA_HOSTS.has(address))
-      throw permanentFailure('delivery_url_refused', { reason: 'metadata address' });
-    if (!target.allowPrivateNetworks && isPrivateAddress(address)) {
-      throw permanentFailure('delivery_url_refused', { reason: 'private address' });
-    }
+}
+
+function toHeaders(raw: OutboundResponse['headers']): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return url;
+  return headers;
 }
 
 /** `Retry-After` as milliseconds (delta-seconds or an HTTP date), capped at one day. */
@@ -103,34 +113,23 @@ export async function sendHttp(
   init: { method: 'POST' | 'GET'; headers: Record<string, string>; body?: string | Buffer },
   target: HttpTarget,
 ): Promise<HttpAnswer> {
-  let response: Response;
+  let response: OutboundResponse;
   try {
-    response = await fetch(url, {
-      method: init.method,
-      headers: init.headers,
-      ...(init.body === undefined ? {} : { body: init.body }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(target.timeoutMs),
-    });
+    response = await outboundRequest(
+      url,
+      { method: init.method, headers: init.headers, ...(init.body === undefined ? {} : { body: init.body }) },
+      destinationPolicy(url, target),
+    );
   } catch (err) {
-    const error = err as Error & { cause?: { code?: string; message?: string } };
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') {
-      throw transientFailure('delivery_timeout', { seconds: Math.round(target.timeoutMs / 1000) });
-    }
-    const reason = error.cause?.code ?? error.cause?.message ?? error.message;
-    throw transientFailure('delivery_connection_failed', { reason: clip(String(reason)) });
-  }
-  let text = '';
-  try {
-    text = await response.text();
-  } catch (err) {
+    if (err instanceof OutboundHttpError) throw guardFailure(err, target);
     throw transientFailure('delivery_connection_failed', { reason: clip(String((err as Error).message)) });
   }
-  if (response.status >= 200 && response.status < 300)
-    return { status: response.status, headers: response.headers, text };
+  const text = response.text();
+  const headers = toHeaders(response.headers);
+  if (response.status >= 200 && response.status < 300) return { status: response.status, headers, text };
   const params = { status: response.status, detail: clip(text) };
   if (isTransientStatus(response.status)) {
-    throw transientFailure('delivery_http_status', params, retryAfterMs(response.headers.get('retry-after')));
+    throw transientFailure('delivery_http_status', params, retryAfterMs(headers.get('retry-after')));
   }
   throw permanentFailure('delivery_http_status', params);
 }
