@@ -51,3 +51,9 @@ export {
 } from './topics.js';
 export { Headers, JSON_CONTENT_TYPE } from './headers.js';
 export { NonRetryableError } from './errors.js';
+export {
+  runAgentDirectoryConsumer,
+  type AgentDirectoryChange,
+  type AgentDirectoryConsumerOptions,
+} from './agent-directory.js';
+export { runBatchConsumer, type RunBatchConsumerOptions } from './batch-consumer.js';
