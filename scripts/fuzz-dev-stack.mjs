@@ -1,16 +1,19 @@
-// Starts identity + apikeys (each on a fresh database) and the real gateway in this process, with
+// Starts identity + apikeys + workflows (each on a fresh database) and the real gateway in this process, with
 // the gateway on FUZZ_HTTP_PORT (default 18080), so the API fuzzer can run without touching the
 // shared platform on :8080. Needs `pnpm run build` and the local stack (deploy/local/env.sh).
 //   source deploy/local/env.sh && node scripts/fuzz-dev-stack.mjs   # then, in another shell:
 //   GATEWAY_URL=http://127.0.0.1:18080 IDENTITY_DATABASE_URL=<printed> bash scripts/fuzz-api.sh
 import { dropDatabase, ensureDatabase, withDatabase } from '../packages/db/dist/index.js';
 import { startGrpcServer } from '../packages/grpc/dist/index.js';
+import { serviceTrust } from '../packages/runtime/dist/index.js';
 import { createLogger } from '../packages/logger/dist/index.js';
 import { stackEnv, uniqueName } from '../packages/testing/dist/index.js';
 import { loadIdentityConfig } from '../services/identity/dist/config.js';
 import { startIdentity } from '../services/identity/dist/identity-service.js';
 import { loadApiKeysConfig } from '../services/apikeys/dist/config.js';
 import { startApiKeys } from '../services/apikeys/dist/apikeys-service.js';
+import { loadWorkflowsConfig } from '../services/workflows/dist/config.js';
+import { startWorkflows } from '../services/workflows/dist/workflows-service.js';
 import { buildGateway, loadGatewayConfig } from '../services/gateway/dist/index.js';
 
 const port = Number(process.env.FUZZ_HTTP_PORT ?? 18080);
@@ -19,6 +22,8 @@ const identityDb = uniqueName('fuzz_idt').replace(/-/g, '_');
 const apikeysDb = uniqueName('fuzz_ak').replace(/-/g, '_');
 await ensureDatabase(stackEnv.postgresAdminUrl, identityDb);
 await ensureDatabase(stackEnv.postgresAdminUrl, apikeysDb);
+const workflowsDb = uniqueName('fuzz_wf').replace(/-/g, '_');
+await ensureDatabase(stackEnv.postgresAdminUrl, workflowsDb);
 const common = {
   ...process.env,
   REDIS_URL: stackEnv.redisUrl,
@@ -27,34 +32,54 @@ const common = {
   GRPC_PORT: '50099', // unused: servers bind free ports below
 };
 const identityUrl = withDatabase(stackEnv.postgresAdminUrl, identityDb);
-const identity = await startIdentity(
-  loadIdentityConfig({ ...common, DATABASE_URL: identityUrl, QUEUE_TOPIC_PREFIX: `${uniqueName('fz')}.` }),
-  logger,
-  'fuzz',
-);
+const identityConfig = loadIdentityConfig({
+  ...common,
+  DATABASE_URL: identityUrl,
+  QUEUE_TOPIC_PREFIX: `${uniqueName('fz')}.`,
+});
+const identity = await startIdentity(identityConfig, logger, 'fuzz');
 const identityGrpc = await startGrpcServer({
   host: '127.0.0.1',
   port: 0,
   logger,
   services: identity.services,
+  trust: serviceTrust('identity', identityConfig),
 });
-const apikeys = await startApiKeys(
-  loadApiKeysConfig({
-    ...common,
-    DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, apikeysDb),
-    IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
-    REDIS_KEY_PREFIX: `${uniqueName('fuzz-ak')}:`,
-    AGENT_DIRECTORY_GROUP: uniqueName('fuzz.apikeys.agent-directory'),
-  }),
+const workflowsConfig = loadWorkflowsConfig({
+  ...common,
+  DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, workflowsDb),
+  IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
+});
+const workflows = await startWorkflows(workflowsConfig, logger, 'fuzz');
+const workflowsGrpc = await startGrpcServer({
+  host: '127.0.0.1',
+  port: 0,
   logger,
-  'fuzz',
-);
-const apikeysGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: apikeys.services });
+  services: workflows.services,
+  trust: serviceTrust('workflows', workflowsConfig),
+});
+const apikeysConfig = loadApiKeysConfig({
+  ...common,
+  DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, apikeysDb),
+  IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
+  WORKFLOWS_GRPC_ADDR: `127.0.0.1:${workflowsGrpc.port}`,
+  REDIS_KEY_PREFIX: `${uniqueName('fuzz-ak')}:`,
+  AGENT_DIRECTORY_GROUP: uniqueName('fuzz.apikeys.agent-directory'),
+});
+const apikeys = await startApiKeys(apikeysConfig, logger, 'fuzz');
+const apikeysGrpc = await startGrpcServer({
+  host: '127.0.0.1',
+  port: 0,
+  logger,
+  services: apikeys.services,
+  trust: serviceTrust('apikeys', apikeysConfig),
+});
 const gateway = buildGateway(
   loadGatewayConfig({
     ...common,
     IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
     APIKEYS_GRPC_ADDR: `127.0.0.1:${apikeysGrpc.port}`,
+    WORKFLOWS_GRPC_ADDR: `127.0.0.1:${workflowsGrpc.port}`,
   }),
   logger,
   'fuzz',
@@ -68,9 +93,12 @@ async function stop() {
   await gateway.close();
   await apikeysGrpc.shutdown(1_000);
   await apikeys.stop();
+  await workflowsGrpc.shutdown(1_000);
+  await workflows.stop();
   await identityGrpc.shutdown(1_000);
   await identity.stop();
   await dropDatabase(stackEnv.postgresAdminUrl, apikeysDb);
+  await dropDatabase(stackEnv.postgresAdminUrl, workflowsDb);
   await dropDatabase(stackEnv.postgresAdminUrl, identityDb);
   process.exit(0);
 }

@@ -47,6 +47,13 @@ export const NAMED_ERRORS = {
   notification_scope_requires_team: { code: ErrorCode.BAD_REQUEST },
   notification_scope_requires_user: { code: ErrorCode.BAD_REQUEST },
   notification_not_found: { code: ErrorCode.NOT_FOUND },
+  // Workflows: not found also for a workflow the caller may not see (existence is not revealed).
+  workflow_not_found: { code: ErrorCode.NOT_FOUND },
+  workflow_snapshot_not_found: { code: ErrorCode.NOT_FOUND },
+  workflow_snapshot_exists: { code: ErrorCode.BAD_REQUEST, httpStatus: 409 },
+  // The ephemeral /workflow-versions store: unknown version id; the workflow's version lock stayed taken.
+  workflow_version_not_found: { code: ErrorCode.NOT_FOUND },
+  workflow_version_busy: { code: ErrorCode.BAD_REQUEST, httpStatus: 409 },
   // Spec names only the key; a domain-raised validation failure: 1001 at HTTP 400.
   invalid_notification_type: { code: ErrorCode.VALIDATION_ERROR, httpStatus: 400 },
   model_type_not_supported: { code: ErrorCode.VALIDATION_ERROR, httpStatus: 400 },

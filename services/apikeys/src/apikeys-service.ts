@@ -5,6 +5,7 @@ import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runt
 import type { ApiKeysConfig } from './config.js';
 import type { ApiKeysDependencies } from './deps.js';
 import { identityUserDirectory } from './adapters/identity-users.js';
+import { workflowsNameDirectory } from './adapters/workflow-names.js';
 import { ExpiryScheduler } from './domain/expiry/expiry-scheduler.js';
 import { KeyRevisions } from './domain/keys/key-revisions.js';
 import { LastUsedBuffer } from './domain/usage/last-used-buffer.js';
@@ -38,14 +39,13 @@ export async function startApiKeys(
     MIGRATIONS,
   );
   const { pool, redis, kafka, producer } = connections;
+  const trust = createOutgoingTrust({ service: 'apikeys', serviceKeys: config.SERVICE_AUTH_KEY });
   const dependencies: ApiKeysDependencies = {
     config,
     logger,
     ...connections,
-    users: identityUserDirectory(
-      config.IDENTITY_GRPC_ADDR,
-      createOutgoingTrust({ service: 'apikeys', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
-    ),
+    users: identityUserDirectory(config.IDENTITY_GRPC_ADDR, trust.to('identity')),
+    workflows: workflowsNameDirectory(config.WORKFLOWS_GRPC_ADDR, trust.to('workflows')),
     revisions: new KeyRevisions(redis, config.REDIS_KEY_PREFIX),
     lastUsed: new LastUsedBuffer(redis, pool, logger, config.REDIS_KEY_PREFIX),
     now,
@@ -74,6 +74,7 @@ export async function startApiKeys(
       await outbox.stop();
       await dependencies.lastUsed.stop();
       dependencies.users.close();
+      dependencies.workflows.close();
       await closeInfrastructure();
     },
   };

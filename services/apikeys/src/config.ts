@@ -14,6 +14,8 @@ const schema = z.object({
   ...kafkaShape,
   /** Usernames of key owners (identity's GetUsers). */
   IDENTITY_GRPC_ADDR: env.hostPort(),
+  /** Names of bound workflows (workflows' GetWorkflowNames). */
+  WORKFLOWS_GRPC_ADDR: env.hostPort(),
   /** How often buffered key uses are written to `api_keys.last_used_at` (docs/apikeys.md). */
   LAST_USED_FLUSH_MS: env.positiveInt().default(30_000),
   /**

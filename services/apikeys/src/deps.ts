@@ -4,6 +4,7 @@ import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
 import type { ApiKeysConfig } from './config.js';
 import type { UserDirectory } from './adapters/identity-users.js';
+import type { WorkflowDirectory } from './adapters/workflow-names.js';
 import type { KeyRevisions } from './domain/keys/key-revisions.js';
 import type { LastUsedBuffer } from './domain/usage/last-used-buffer.js';
 
@@ -18,6 +19,7 @@ export interface ApiKeysDependencies {
   kafka: KafkaClient;
   producer: Producer;
   users: UserDirectory;
+  workflows: WorkflowDirectory;
   revisions: KeyRevisions;
   lastUsed: LastUsedBuffer;
   /** The time key checks go by; tests pass a clock they move instead of waiting. */

@@ -88,7 +88,7 @@ describe('create', () => {
     const got = await harness.request('GET', `/api-keys/${res.body.data.id}`, { token: alice.token });
     expect(sorted(got.body.data)).toEqual(DETAIL);
     expect(got.body.data.agents).toEqual([{ id: agent, name: null, icon: null }]);
-    expect(got.body.data.workflows).toEqual([{ id: workflow, name: null }]);
+    expect(got.body.data.workflows).toEqual([{ id: workflow, name: null, deleted: false }]);
     expect(got.body.data.last_used_at).toBeNull();
   });
 

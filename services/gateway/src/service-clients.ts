@@ -15,6 +15,7 @@ import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
+import * as workflowVersionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { createOutgoingTrust, createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
@@ -35,6 +36,7 @@ export interface ServiceClients {
   notifications: ServiceClient<typeof notificationsV1.NotificationsServiceService>;
   models: ServiceClient<typeof modelsV1.ModelsServiceService>;
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
+  workflowVersions: ServiceClient<typeof workflowVersionsV1.WorkflowVersionsServiceService>;
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
   /** Observability's admin analytics (overview, agents, workflows, timeouts, throughput, tokens). */
   analytics: ServiceClient<typeof analyticsV1.AnalyticsServiceService>;
@@ -160,6 +162,12 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     workflows: createServiceClient(
       workflowsV1.WorkflowsServiceService,
       'platform.workflows.v1.WorkflowsService',
+      config.WORKFLOWS_GRPC_ADDR,
+      to('workflows'),
+    ),
+    workflowVersions: createServiceClient(
+      workflowVersionsV1.WorkflowVersionsServiceService,
+      'platform.workflows.v1.WorkflowVersionsService',
       config.WORKFLOWS_GRPC_ADDR,
       to('workflows'),
     ),

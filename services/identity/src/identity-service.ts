@@ -20,6 +20,7 @@ import { adminUsersGrpc } from './grpc/admin-users-grpc.js';
 import { teamsGrpc } from './grpc/teams-grpc.js';
 import { verificationGrpc } from './grpc/verification-grpc.js';
 import { ssoGrpc } from './grpc/sso-grpc.js';
+import { directoryGrpc } from './grpc/directory-grpc.js';
 import { startEmailWorker } from './events/email-worker.js';
 import { startSettingsCacheConsumer } from './events/settings-cache-consumer.js';
 
@@ -72,6 +73,7 @@ export async function startIdentity(
     teamsGrpc(dependencies),
     verificationGrpc(dependencies),
     ssoGrpc(dependencies),
+    directoryGrpc(dependencies),
   ];
   // Every replica drops its settings cache on `settings.changed`, and sends queued mails
   // (`email.send` on the default queue). Both start in the background, retried while Kafka is

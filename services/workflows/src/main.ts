@@ -1,10 +1,11 @@
-import { runDatabaseService } from '@platform/runtime';
+import { runService } from '@platform/runtime';
 import { loadWorkflowsConfig } from './config.js';
-import { workflowsGrpc } from './grpc/workflows-grpc.js';
+import { startWorkflows } from './workflows-service.js';
 
-await runDatabaseService({
+const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+await runService({
   name: 'workflows',
   loadConfig: () => loadWorkflowsConfig(),
-  migrations: new URL('../src/data/migrations', import.meta.url),
-  register: ({ pool, version }) => [workflowsGrpc({ pool, version })],
+  start: ({ config, logger }) => startWorkflows(config, logger, VERSION),
 });

@@ -60,6 +60,18 @@ export const ERROR_KEY_MESSAGES = {
     zh: '用户范围的通知需要指定用户（user_id 或 user_ids）',
   },
   notification_not_found: { en: 'Notification not found', zh: '通知不存在' },
+  // Workflows
+  workflow_not_found: { en: 'Workflow not found', zh: '工作流不存在' },
+  workflow_snapshot_not_found: { en: 'Workflow version not found', zh: '工作流版本不存在' },
+  workflow_snapshot_exists: {
+    en: 'A snapshot of version {version} already exists',
+    zh: '版本 {version} 的快照已存在',
+  },
+  workflow_version_not_found: { en: 'Workflow version not found', zh: '工作流版本不存在' },
+  workflow_version_busy: {
+    en: "Another change to this workflow's versions is in progress; please retry",
+    zh: '该工作流的版本正在被其他操作修改，请稍后重试',
+  },
   invalid_notification_type: { en: 'Invalid notification type', zh: '无效的通知类型' },
   smtp_not_enabled: { en: 'Email (SMTP) notifications are not enabled', zh: '邮件（SMTP）通知未启用' },
   smtp_not_configured: { en: 'Email (SMTP) is not fully configured', zh: '邮件（SMTP）配置不完整' },

@@ -12,7 +12,8 @@ const orNull = (value: string) => value || null;
 const agentSchema = z.object({ id: z.uuid(), name: z.string().nullable(), icon: z.string().nullable() });
 const workflowSchema = z.object({
   id: z.uuid(),
-  name: z.string().nullable().describe('null until the workflows service resolves names'),
+  name: z.string().nullable().describe('null when the workflow was deleted or is unknown'),
+  deleted: z.boolean().describe('the workflow was deleted; the key stays bound to it (no widening)'),
 });
 const baseSchema = z.object({
   id: z.uuid(),
@@ -70,7 +71,7 @@ export function toApiKeyDetail(key: apikeysV1.ApiKeyRecord) {
     ...toState(key),
     last_used_at: orNull(key.last_used_at),
     agents: key.agents.map((a) => ({ id: a.id, name: orNull(a.name), icon: orNull(a.icon) })),
-    workflows: key.workflows.map((w) => ({ id: w.id, name: orNull(w.name) })),
+    workflows: key.workflows.map((w) => ({ id: w.id, name: orNull(w.name), deleted: w.deleted })),
   };
 }
 

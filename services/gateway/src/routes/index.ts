@@ -12,6 +12,8 @@ import { identitySsoRoutes } from './identity-sso-routes.js';
 import { identitySsoAdminRoutes } from './identity-sso-admin-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
+import { workflowsRoutes } from './workflows-routes.js';
+import { workflowVersionsRoutes } from './workflow-versions-routes.js';
 import { observabilityRoutes } from './observability-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
@@ -30,5 +32,7 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...apikeysAdminRoutes,
   ...identitySsoRoutes,
   ...identitySsoAdminRoutes,
+  ...workflowsRoutes,
+  ...workflowVersionsRoutes,
   ...observabilityRoutes,
 ];

@@ -9,4 +9,13 @@ export const INTERNAL_CALLERS = {
   getUsers: ['apikeys'],
   /** Decrypted settings: SMTP and channels (notifications), the endpoint allowlist (models). */
   getEffectiveSettings: ['notifications', 'models'],
+  // DirectoryService (directory-grpc.ts): what senders and team-scoped services learn about people.
+  /** E-mail address, locale and active flag of recipients (notifications). */
+  getUserContacts: ['notifications'],
+  /** Team existence and a user's role in it: notification scope, model grants, workflow access. */
+  getTeamMembership: ['notifications', 'models', 'workflows'],
+  /** Team recipients (notifications) and the team's OWNER/ADMINs for grant notices (models). */
+  listTeamMemberIds: ['notifications', 'models'],
+  /** Every active user, for `global` e-mail (notifications). */
+  listActiveUserIds: ['notifications'],
 } as const satisfies Record<string, readonly string[]>;

@@ -1,4 +1,5 @@
 import { identityV1 } from '@platform/contracts';
+import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
 import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
 import { createOutgoingTrust, createServiceClient, type OutgoingTrustOptions } from '@platform/grpc';
 import { stackEnv } from '@platform/testing';
@@ -32,12 +33,20 @@ export function identityClientsAs(address: string, caller: InternalCaller) {
     address,
     options,
   );
+  const directory = createServiceClient(
+    directoryV1.DirectoryServiceService,
+    'platform.identity.v1.DirectoryService',
+    address,
+    options,
+  );
   return {
     identity,
     settings,
+    directory,
     close() {
       identity.close();
       settings.close();
+      directory.close();
     },
   };
 }

@@ -1,13 +1,111 @@
 import { workflowsV1 } from '@platform/contracts';
-import { schemaVersion, type Pool } from '@platform/db';
-import { registration } from '@platform/grpc';
+import { schemaVersion } from '@platform/db';
+import { internalOnly, registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
+import type { WorkflowsDependencies } from '../deps.js';
+import { createWorkflow } from '../domain/create-workflow.js';
+import { deleteWorkflow } from '../domain/delete-workflow.js';
+import {
+  checkPaging,
+  getWorkflow,
+  getWorkflowSnapshot,
+  listWorkflows,
+  listWorkflowSnapshots,
+} from '../domain/read-workflows.js';
+import { updateWorkflow } from '../domain/update-workflow.js';
+import { requireCaller } from '../domain/workflow-access.js';
+import { getWorkflowNames } from '../domain/workflow-names.js';
+import { parseJsonField } from '../domain/workflow-rules.js';
+import {
+  createWorkflowSnapshot,
+  publishWorkflow,
+  restoreWorkflowSnapshot,
+} from '../domain/workflow-snapshots.js';
+import { toSnapshot, toWorkflow } from '../domain/workflow-views.js';
+import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.workflows.v1.WorkflowsService';
 
+/** The JSON-text fields of a create or update request, parsed (absent stays undefined). */
+function jsonFields(request: {
+  definition_json?: string;
+  variables_json?: string;
+  trigger_config_json?: string;
+}) {
+  const given = (text: string | undefined) => (text === '' ? undefined : text);
+  return {
+    definition: parseJsonField('definition', given(request.definition_json)),
+    variables: parseJsonField('variables', given(request.variables_json)),
+    triggerConfig: parseJsonField('trigger_config', given(request.trigger_config_json)),
+  };
+}
+
 /** Entry points of the workflows service: thin handlers that decode, call a use case, encode. */
-export function workflowsGrpc(dependencies: { pool: Pool; version: string }) {
-  return registration(SERVICE_NAME, workflowsV1.WorkflowsServiceService, {
-    getInfo: serviceInfoHandler('workflows', dependencies.version, () => schemaVersion(dependencies.pool)),
+export function workflowsGrpc(deps: WorkflowsDependencies) {
+  const service = registration(SERVICE_NAME, workflowsV1.WorkflowsServiceService, {
+    getInfo: serviceInfoHandler('workflows', deps.version, () => schemaVersion(deps.pool)),
+    createWorkflow: async (request, { principal }) =>
+      toWorkflow(
+        await createWorkflow(deps, requireCaller(principal), {
+          name: request.name,
+          description: request.description,
+          icon: request.icon,
+          visibility: request.visibility || undefined,
+          teamId: request.team_id,
+          triggerType: request.trigger_type || undefined,
+          ...jsonFields(request),
+        }),
+      ),
+    listWorkflows: async (request, { principal }) => {
+      const paging = checkPaging(request.page, request.page_size);
+      const { rows, total } = await listWorkflows(deps, requireCaller(principal), {
+        ...paging,
+        search: request.search,
+        teamId: request.team_id,
+        status: request.status,
+      });
+      return { items: rows.map(toWorkflow), total, page: paging.page, page_size: paging.pageSize };
+    },
+    getWorkflow: async (request, { principal }) =>
+      toWorkflow(await getWorkflow(deps, requireCaller(principal), request.id)),
+    updateWorkflow: async (request, { principal }) =>
+      toWorkflow(
+        await updateWorkflow(deps, requireCaller(principal), request.id, {
+          name: request.name,
+          description: request.description,
+          icon: request.icon,
+          visibility: request.visibility,
+          triggerType: request.trigger_type,
+          ...jsonFields(request),
+        }),
+      ),
+    deleteWorkflow: (request, { principal }) => deleteWorkflow(deps, requireCaller(principal), request.id),
+    publishWorkflow: async (request, { principal }) =>
+      toWorkflow(
+        await publishWorkflow(deps, requireCaller(principal), request.id, request.presentation_mode),
+      ),
+    listWorkflowSnapshots: async (request, { principal }) => {
+      const paging = checkPaging(request.page, request.page_size);
+      const { rows, total } = await listWorkflowSnapshots(deps, requireCaller(principal), request.id, paging);
+      return { items: rows.map(toSnapshot), total, page: paging.page, page_size: paging.pageSize };
+    },
+    getWorkflowSnapshot: async (request, { principal }) =>
+      toSnapshot(await getWorkflowSnapshot(deps, requireCaller(principal), request.id, request.version)),
+    createWorkflowSnapshot: async (request, { principal }) =>
+      toSnapshot(
+        await createWorkflowSnapshot(deps, requireCaller(principal), request.id, request.description),
+      ),
+    restoreWorkflowSnapshot: async (request, { principal }) =>
+      toWorkflow(
+        await restoreWorkflowSnapshot(
+          deps,
+          requireCaller(principal),
+          request.id,
+          request.version,
+          request.description,
+        ),
+      ),
+    getWorkflowNames: async (request) => ({ workflows: await getWorkflowNames(deps, request.ids) }),
   });
+  return internalOnly(service, INTERNAL_CALLERS);
 }

@@ -3,24 +3,29 @@ import { findAgents } from '../../data/agent-directory-repository.js';
 import type { ApiKeyRow } from '../../data/api-keys-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
 
-type ViewDeps = Pick<ApiKeysDependencies, 'pool' | 'users' | 'lastUsed' | 'logger'>;
+type ViewDeps = Pick<ApiKeysDependencies, 'pool' | 'users' | 'workflows' | 'lastUsed' | 'logger'>;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : '');
 
 /**
  * Rows → full records (every field; the gateway presents the spec's subset per route): owner
- * usernames from identity, agent names and icons from the agent directory, and uses still in the
- * last-used buffer, in three batched lookups for the whole page.
+ * usernames from identity, agent names and icons from the agent directory, workflow names from the
+ * workflows service, and uses still in the last-used buffer, in four batched lookups for the page.
  */
 export async function toRecords(deps: ViewDeps, rows: ApiKeyRow[]): Promise<apikeysV1.ApiKeyRecord[]> {
   if (rows.length === 0) return [];
-  const [usernames, agents, pending] = await Promise.all([
+  const [usernames, agents, workflows, pending] = await Promise.all([
     deps.users.usernames(rows.map((r) => r.user_id)).catch((err: unknown) => {
       // The list still answers when identity is down; `user.username` is then empty (null).
       deps.logger.warn({ err }, 'owner usernames unavailable');
       return new Map<string, string>();
     }),
     findAgents(deps.pool, [...new Set(rows.flatMap((r) => r.agent_ids))]),
+    deps.workflows.names(rows.flatMap((r) => r.workflow_ids)).catch((err: unknown) => {
+      // As above: names are then null, and `deleted` false (not known to be deleted).
+      deps.logger.warn({ err }, 'workflow names unavailable');
+      return new Map<string, { name: string; deleted: boolean }>();
+    }),
     deps.lastUsed.pending(rows.map((r) => r.id)).catch(() => new Map<string, Date>()),
   ]);
   return rows.map((row) => {
@@ -42,8 +47,11 @@ export async function toRecords(deps: ViewDeps, rows: ApiKeyRow[]): Promise<apik
         const agent = agents.get(id);
         return { id, name: agent?.name ?? '', icon: agent?.icon ?? '', known: Boolean(agent?.name) };
       }),
-      // Names come from the workflows service once it exists; until then only ids.
-      workflows: row.workflow_ids.map((id) => ({ id, name: '' })),
+      // A deleted workflow keeps its binding (an empty list would mean "all workflows").
+      workflows: row.workflow_ids.map((id) => {
+        const workflow = workflows.get(id);
+        return { id, name: workflow?.name ?? '', deleted: workflow?.deleted ?? false };
+      }),
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     };

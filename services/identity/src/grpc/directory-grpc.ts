@@ -1,0 +1,29 @@
+import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
+import { internalOnly, registration } from '@platform/grpc';
+import {
+  getTeamMembership,
+  getUserContacts,
+  listActiveUserIds,
+  listTeamMemberIds,
+} from '../domain/directory/directory-lookups.js';
+import type { IdentityDependencies } from '../deps.js';
+import { INTERNAL_CALLERS } from './internal-callers.js';
+
+export const DIRECTORY_SERVICE_NAME = 'platform.identity.v1.DirectoryService';
+
+/** Users and teams as other services need them; every method internal-only (INTERNAL_CALLERS). */
+export function directoryGrpc(deps: IdentityDependencies) {
+  const { pool } = deps;
+  const service = registration(DIRECTORY_SERVICE_NAME, directoryV1.DirectoryServiceService, {
+    getUserContacts: (request) => getUserContacts(pool, request.ids),
+    getTeamMembership: (request) => getTeamMembership(pool, request.team_id, request.user_id),
+    listTeamMemberIds: (request) => listTeamMemberIds(pool, request),
+    listActiveUserIds: (request) => listActiveUserIds(pool, request),
+  });
+  return internalOnly(service, {
+    getUserContacts: INTERNAL_CALLERS.getUserContacts,
+    getTeamMembership: INTERNAL_CALLERS.getTeamMembership,
+    listTeamMemberIds: INTERNAL_CALLERS.listTeamMemberIds,
+    listActiveUserIds: INTERNAL_CALLERS.listActiveUserIds,
+  });
+}

@@ -1,0 +1,34 @@
+import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
+import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
+
+/** Team facts from identity (the owner of teams), for workflow ownership checks. */
+export interface TeamDirectory {
+  /** The user's role in the team (`OWNER`, `ADMIN`, `MEMBER`), or null when not a member. */
+  roleOf(teamId: string, userId: string): Promise<string | null>;
+  teamExists(teamId: string): Promise<boolean>;
+  close(): void;
+}
+
+/**
+ * `credentials`: workflows' service token for identity (DirectoryService is internal-only). Not
+ * cached: a demoted team admin must lose change rights on the very next request.
+ */
+export function identityTeamDirectory(address: string, credentials: CallCredentials): TeamDirectory {
+  const client: ServiceClient<typeof directoryV1.DirectoryServiceService> = createServiceClient(
+    directoryV1.DirectoryServiceService,
+    'platform.identity.v1.DirectoryService',
+    address,
+    { defaultTimeoutMs: 5_000, credentials },
+  );
+  return {
+    async roleOf(teamId, userId) {
+      const record = await client.call('getTeamMembership', { team_id: teamId, user_id: userId });
+      return record.team_exists && record.role ? record.role : null;
+    },
+    async teamExists(teamId) {
+      const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });
+      return record.team_exists;
+    },
+    close: () => client.close(),
+  };
+}

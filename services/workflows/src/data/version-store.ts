@@ -1,0 +1,234 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RedisLock, type Redis } from '@platform/redis';
+import { CREATE_VERSION, SET_STATUS } from './version-store-scripts.js';
+
+/**
+ * The ephemeral `/workflow-versions` store. It lives in Redis, not in process memory and not in
+ * Postgres: every replica must see the same versions (the HPA runs at least two), the spec keeps
+ * them out of the persisted history, and they expire 30 days after the last write to their
+ * workflow. One key space per workflow (`workflows:versions:{<workflow id>}:…`; the hash tag keeps
+ * it in one cluster slot so the Lua scripts may touch all of it). docs/workflows.md.
+ */
+export const VERSION_STATUSES = ['draft', 'published', 'archived'] as const;
+export type VersionStatus = (typeof VERSION_STATUSES)[number];
+export const VERSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** A version without its bodies (what the history lists). */
+export interface VersionMeta {
+  id: string;
+  workflow_id: string;
+  description: string;
+  status: VersionStatus;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  node_count: number;
+  edge_count: number;
+  /** The version it was copied from (rollback, fork); null when created directly. */
+  source_version_id: string | null;
+}
+
+/** The bodies, as the JSON text they were stored as. */
+export interface VersionBody {
+  nodes: string;
+  edges: string;
+  config: string;
+}
+
+export interface StoredVersion extends VersionMeta {
+  body: VersionBody;
+}
+
+export interface VersionStats {
+  total: number;
+  draft: number;
+  published: number;
+  archived: number;
+  first_version_at: string | null;
+  latest_version_at: string | null;
+}
+
+interface ScriptCommands {
+  wfvCreateVersion(...keysAndArgs: string[]): Promise<(number | string)[]>;
+  wfvSetStatus(...keysAndArgs: string[]): Promise<string[] | null>;
+}
+
+const LOCK_TTL_MS = 10_000;
+
+export class VersionStore {
+  private readonly scripts: ScriptCommands;
+  private readonly lock: RedisLock;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: { ttlSeconds?: number; lockWaitMs?: number } = {},
+  ) {
+    redis.defineCommand('wfvCreateVersion', { numberOfKeys: 7, lua: CREATE_VERSION });
+    redis.defineCommand('wfvSetStatus', { numberOfKeys: 7, lua: SET_STATUS });
+    this.scripts = redis as unknown as ScriptCommands;
+    this.lock = new RedisLock(redis, { prefix: '' });
+  }
+
+  private base(workflowId: string): string {
+    return `workflows:versions:{${workflowId}}:`;
+  }
+
+  /** meta, body, all, draft, published, archived, seq: the KEYS of every script. */
+  private keys(workflowId: string): string[] {
+    const base = this.base(workflowId);
+    return ['meta', 'body', 'all', ...VERSION_STATUSES, 'seq'].map((name) => base + name);
+  }
+
+  private statusKey(workflowId: string, status: VersionStatus | undefined): string {
+    return this.base(workflowId) + (status ?? 'all');
+  }
+
+  private get ttl(): string {
+    return String(this.options.ttlSeconds ?? VERSION_TTL_SECONDS);
+  }
+
+  /**
+   * Adds a version. When it is created `published`, every other published version becomes
+   * `demoteTo` in the same atomic step. Resolves to the ids demoted.
+   */
+  async create(meta: VersionMeta, body: VersionBody, demoteTo?: VersionStatus): Promise<string[]> {
+    const result = await this.scripts.wfvCreateVersion(
+      ...this.keys(meta.workflow_id),
+      meta.id,
+      JSON.stringify(meta),
+      demoteTo ?? '',
+      meta.created_at,
+      this.ttl,
+      body.nodes,
+      body.edges,
+      body.config,
+    );
+    return result.slice(1).map(String);
+  }
+
+  /**
+   * Moves a version to `to`; publishing demotes the previously published one to `demoteTo`.
+   * Null when the version does not exist (in this workflow).
+   */
+  async setStatus(
+    workflowId: string,
+    id: string,
+    to: VersionStatus,
+    now: string,
+    demoteTo: VersionStatus = 'archived',
+  ): Promise<{ meta: VersionMeta; demoted: string[] } | null> {
+    const result = await this.scripts.wfvSetStatus(...this.keys(workflowId), id, to, demoteTo, now, this.ttl);
+    if (!result) return null;
+    const [meta, ...demoted] = result;
+    return { meta: JSON.parse(meta!) as VersionMeta, demoted };
+  }
+
+  async getMeta(workflowId: string, id: string): Promise<VersionMeta | null> {
+    const raw = await this.redis.hget(this.base(workflowId) + 'meta', id);
+    return raw ? (JSON.parse(raw) as VersionMeta) : null;
+  }
+
+  async get(workflowId: string, id: string): Promise<StoredVersion | null> {
+    const base = this.base(workflowId);
+    const [[, meta], [, body]] = (await this.redis
+      .multi()
+      .hget(base + 'meta', id)
+      .hmget(base + 'body', `${id}|nodes`, `${id}|edges`, `${id}|config`)
+      .exec()) as [[null, string | null], [null, (string | null)[]]];
+    const [nodes, edges, config] = body;
+    if (!meta || nodes == null || edges == null || config == null) return null;
+    return { ...(JSON.parse(meta) as VersionMeta), body: { nodes, edges, config } };
+  }
+
+  /** Newest first (the order of creation), optionally of one status only. */
+  async history(
+    workflowId: string,
+    page: { limit: number; offset: number; status?: VersionStatus },
+  ): Promise<{ items: VersionMeta[]; total: number }> {
+    const index = this.statusKey(workflowId, page.status);
+    const [[, total], [, ids]] = (await this.redis
+      .multi()
+      .zcard(index)
+      .zrevrange(index, page.offset, page.offset + page.limit - 1)
+      .exec()) as [[null, number], [null, string[]]];
+    if (ids.length === 0) return { items: [], total };
+    const metas = await this.redis.hmget(this.base(workflowId) + 'meta', ...ids);
+    // A version whose workflow was deleted in between is simply absent.
+    const items = metas
+      .filter((raw): raw is string => raw !== null)
+      .map((raw) => JSON.parse(raw) as VersionMeta);
+    return { items, total };
+  }
+
+  async stats(workflowId: string): Promise<VersionStats> {
+    const all = this.statusKey(workflowId, undefined);
+    const [[, total], [, draft], [, published], [, archived], [, first], [, latest]] = (await this.redis
+      .multi()
+      .zcard(all)
+      .zcard(this.statusKey(workflowId, 'draft'))
+      .zcard(this.statusKey(workflowId, 'published'))
+      .zcard(this.statusKey(workflowId, 'archived'))
+      .zrange(all, 0, 0)
+      .zrange(all, -1, -1)
+      .exec()) as [
+      [null, number],
+      [null, number],
+      [null, number],
+      [null, number],
+      [null, string[]],
+      [null, string[]],
+    ];
+    const ends = [...first, ...latest];
+    const metas = ends.length > 0 ? await this.redis.hmget(this.base(workflowId) + 'meta', ...ends) : [];
+    const createdAt = (raw: string | null | undefined) =>
+      raw ? (JSON.parse(raw) as VersionMeta).created_at : null;
+    return {
+      total,
+      draft,
+      published,
+      archived,
+      first_version_at: createdAt(metas[0]),
+      latest_version_at: createdAt(metas[metas.length - 1]),
+    };
+  }
+
+  /** The published version's id (at most one exists), or null. */
+  async publishedId(workflowId: string): Promise<string | null> {
+    const [id] = await this.redis.zrange(this.statusKey(workflowId, 'published'), 0, 0);
+    return id ?? null;
+  }
+
+  /** Every version of the workflow (its whole key space); for the workflow's delete. */
+  async deleteAllVersions(workflowId: string): Promise<number> {
+    return this.redis.del(...this.keys(workflowId), this.base(workflowId) + 'lock');
+  }
+
+  /**
+   * Runs `fn` holding the workflow's short version lock, waiting for it up to `lockWaitMs`
+   * (default 10 s); resolves to `{ ran: false }` when it never came free. Publish, archive and
+   * rollback write to two stores (the workflow row in Postgres, the version state here), so they
+   * are serialized per workflow: the workflow's definition always matches the last one published.
+   */
+  async withWorkflowLock<T>(
+    workflowId: string,
+    fn: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }> {
+    const key = this.base(workflowId) + 'lock';
+    const deadline = Date.now() + (this.options.lockWaitMs ?? 10_000);
+    let pause = 5;
+    for (;;) {
+      const token = await this.lock.acquire(key, LOCK_TTL_MS);
+      if (token !== null) {
+        try {
+          return { ran: true, value: await fn() };
+        } finally {
+          await this.lock.release(key, token).catch(() => undefined);
+        }
+      }
+      if (Date.now() >= deadline) return { ran: false };
+      // Jittered, growing pauses: a burst of waiters does not poll Redis in lockstep.
+      await sleep(pause + Math.random() * pause);
+      pause = Math.min(pause * 2, 50);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { BusinessError } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { findSnapshot, listSnapshots, type SnapshotRow } from '../data/snapshots-repository.js';
+import { listWorkflows as listRows, type WorkflowRow } from '../data/workflows-repository.js';
+import type { WorkflowsDependencies } from '../deps.js';
+import { isUuid, loadWorkflowFor, seesEverything } from './workflow-access.js';
+import { WORKFLOW_STATUSES } from './workflow-rules.js';
+
+type ReadDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+/** 0 means the default; the gateway validated the range, these re-checks guard direct calls. */
+export function checkPaging(page: number, pageSize: number): Paging {
+  const errors: Record<string, string[]> = {};
+  if (page < 0 || page > 1_000_000) errors.page = ['must be 1-1000000'];
+  if (pageSize < 0 || pageSize > 100) errors.page_size = ['must be 1-100'];
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  return { page: page || 1, pageSize: pageSize || 20 };
+}
+
+export interface WorkflowListQuery extends Paging {
+  search: string;
+  teamId: string;
+  status: string;
+}
+
+/** The workflows the caller may read (all for a superuser), most recently updated first. */
+export async function listWorkflows(
+  deps: ReadDeps,
+  caller: Principal,
+  query: WorkflowListQuery,
+): Promise<{ rows: WorkflowRow[]; total: number }> {
+  const errors: Record<string, string[]> = {};
+  if (query.teamId && !isUuid(query.teamId)) errors.team_id = ['must be a UUID'];
+  if (query.status && !(WORKFLOW_STATUSES as readonly string[]).includes(query.status)) {
+    errors.status = [`allowed values: ${WORKFLOW_STATUSES.join(', ')}`];
+  }
+  if (query.search.length > 200) errors.search = ['must be at most 200 characters'];
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  return listRows(deps.pool, {
+    visibleTo: seesEverything(caller) ? null : { userId: caller.user_id, teamIds: caller.team_ids },
+    search: query.search || undefined,
+    teamId: query.teamId || undefined,
+    status: query.status || undefined,
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+}
+
+export function getWorkflow(deps: ReadDeps, caller: Principal, workflowId: string): Promise<WorkflowRow> {
+  return loadWorkflowFor(deps, caller, workflowId, 'read');
+}
+
+/** Persisted snapshots, newest version first. */
+export async function listWorkflowSnapshots(
+  deps: ReadDeps,
+  caller: Principal,
+  workflowId: string,
+  paging: Paging,
+): Promise<{ rows: SnapshotRow[]; total: number }> {
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  return listSnapshots(deps.pool, workflowId, paging.pageSize, (paging.page - 1) * paging.pageSize);
+}
+
+export async function getWorkflowSnapshot(
+  deps: ReadDeps,
+  caller: Principal,
+  workflowId: string,
+  version: number,
+): Promise<SnapshotRow> {
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  const row =
+    Number.isInteger(version) && version >= 1 ? await findSnapshot(deps.pool, workflowId, version) : null;
+  if (!row) throw BusinessError.named('workflow_snapshot_not_found', { data: { version } });
+  return row;
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { BusinessError } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import type { StoredVersion, VersionStatus } from '../../data/version-store.js';
+import type { WorkflowRow } from '../../data/workflows-repository.js';
+import { updateWorkflow } from '../update-workflow.js';
+import { loadWorkflowFor } from '../workflow-access.js';
+import { findVersion, type VersionDeps } from './read-versions.js';
+import {
+  composeDefinition,
+  contentOf,
+  newVersionMeta,
+  schemaVersionOf,
+  splitDefinition,
+  versionNotFound,
+} from './version-rules.js';
+
+export interface PublishedVersion {
+  version: StoredVersion;
+  /** The workflow's integer `version` after the write-back. */
+  workflowVersion: number;
+  /** Rollback: the version kept as the backup (archived), or null. */
+  backupVersionId: string | null;
+}
+
+/**
+ * Status changes run under the workflow's version lock (VersionStore.withWorkflowLock): each writes
+ * the workflow row in Postgres and then the version state in Redis, and only serializing the pair
+ * keeps the workflow's definition equal to the version last published. The Redis half is one Lua
+ * script besides, so even a lock lost to its TTL never leaves two versions `published`.
+ */
+async function locked<T>(deps: VersionDeps, workflowId: string, fn: () => Promise<T>): Promise<T> {
+  const outcome = await deps.versions.withWorkflowLock(workflowId, fn);
+  if (!outcome.ran) throw BusinessError.named('workflow_version_busy');
+  return outcome.value;
+}
+
+/** Writes the content back through the normal update path (version and snapshot rules apply). */
+async function writeBack(
+  deps: VersionDeps,
+  caller: Principal,
+  current: WorkflowRow,
+  version: StoredVersion,
+): Promise<WorkflowRow> {
+  const definition = composeDefinition(contentOf(version), schemaVersionOf(current.definition));
+  return updateWorkflow(deps, caller, current.id, { definition });
+}
+
+/**
+ * `published`, its nodes, edges and config written back to the workflow's definition; the version
+ * published before becomes `archived`. Publishing the published version again writes it back again.
+ */
+export async function publishVersion(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  versionId: string,
+): Promise<PublishedVersion> {
+  return locked(deps, workflowId, async () => {
+    const current = await loadWorkflowFor(deps, caller, workflowId, 'change');
+    const version = await findVersion(deps, workflowId, versionId);
+    const after = await writeBack(deps, caller, current, version);
+    const moved = await deps.versions.setStatus(
+      workflowId,
+      version.id,
+      'published',
+      deps.now().toISOString(),
+    );
+    if (!moved) throw versionNotFound();
+    return {
+      version: { ...moved.meta, body: version.body },
+      workflowVersion: after.version,
+      backupVersionId: null,
+    };
+  });
+}
+
+/** `archived`; other versions and the workflow are untouched (archiving the published one leaves none). */
+export async function archiveVersion(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  versionId: string,
+): Promise<StoredVersion> {
+  return locked(deps, workflowId, async () => {
+    await loadWorkflowFor(deps, caller, workflowId, 'change');
+    const version = await findVersion(deps, workflowId, versionId);
+    const moved = await deps.versions.setStatus(workflowId, version.id, 'archived', deps.now().toISOString());
+    if (!moved) throw versionNotFound();
+    return { ...moved.meta, body: version.body };
+  });
+}
+
+/**
+ * A new version copied from `versionId`, published (written back to the workflow). With
+ * `createBackup` the version published until now becomes `archived` as the backup; when none was
+ * published, the workflow's definition as it was is saved as an archived version instead, so the
+ * state rolled away from is never lost. Without it the previously published version returns to
+ * `draft` (it cannot stay published: there is only ever one).
+ */
+export async function rollbackVersion(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  versionId: string,
+  createBackup: boolean,
+): Promise<PublishedVersion> {
+  return locked(deps, workflowId, async () => {
+    const before = await loadWorkflowFor(deps, caller, workflowId, 'change');
+    const target = await findVersion(deps, workflowId, versionId);
+    const previous = await deps.versions.publishedId(workflowId);
+    const after = await writeBack(deps, caller, before, target);
+    const now = deps.now();
+    let backupVersionId = createBackup ? previous : null;
+    if (createBackup && !previous) {
+      const body = splitDefinition(before.definition);
+      const meta = newVersionMeta({
+        id: randomUUID(),
+        workflowId,
+        description: `Backup before rollback to ${target.id}`,
+        status: 'archived',
+        createdBy: caller.user_id,
+        now,
+        body,
+      });
+      await deps.versions.create(meta, body);
+      backupVersionId = meta.id;
+    }
+    const meta = newVersionMeta({
+      id: randomUUID(),
+      workflowId,
+      description: `Rollback to ${target.id}`,
+      status: 'published',
+      createdBy: caller.user_id,
+      now,
+      body: target.body,
+      sourceVersionId: target.id,
+    });
+    const demoteTo: VersionStatus = createBackup ? 'archived' : 'draft';
+    await deps.versions.create(meta, target.body, demoteTo);
+    return { version: { ...meta, body: target.body }, workflowVersion: after.version, backupVersionId };
+  });
+}

@@ -1,0 +1,98 @@
+import { BusinessError } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import {
+  VERSION_STATUSES,
+  type StoredVersion,
+  type VersionMeta,
+  type VersionStats,
+  type VersionStatus,
+  type VersionStore,
+} from '../../data/version-store.js';
+import type { WorkflowsDependencies } from '../../deps.js';
+import { isUuid, loadWorkflowFor } from '../workflow-access.js';
+import { diffVersions, type VersionDiff } from './version-diff.js';
+import { contentOf, versionNotFound } from './version-rules.js';
+
+/** What the `/workflow-versions` use cases depend on. */
+export type VersionDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'config' | 'logger' | 'now'> & {
+  versions: VersionStore;
+};
+
+export const HISTORY_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 2_147_483_647 } as const;
+
+/** A version of a workflow the caller may reach at `read`; an unknown or malformed id is 404 / 4000. */
+export async function findVersion(
+  deps: VersionDeps,
+  workflowId: string,
+  versionId: string,
+): Promise<StoredVersion> {
+  const version = isUuid(versionId) ? await deps.versions.get(workflowId, versionId) : null;
+  if (!version) throw versionNotFound();
+  return version;
+}
+
+export async function getVersion(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  versionId: string,
+): Promise<StoredVersion> {
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  return findVersion(deps, workflowId, versionId);
+}
+
+/** limit 1-100 (0 = the default 20), offset >= 0, status one of the three or empty. */
+export function checkHistoryPage(limit: number, offset: number, status: string) {
+  const errors: Record<string, string[]> = {};
+  const effective = limit === 0 ? HISTORY_LIMITS.defaultLimit : limit;
+  if (!Number.isInteger(effective) || effective < 1 || effective > HISTORY_LIMITS.maxLimit) {
+    errors.limit = [`must be between 1 and ${HISTORY_LIMITS.maxLimit}`];
+  }
+  if (!Number.isInteger(offset) || offset < 0 || offset > HISTORY_LIMITS.maxOffset) {
+    errors.offset = ['must be an integer >= 0'];
+  }
+  if (status !== '' && !(VERSION_STATUSES as readonly string[]).includes(status)) {
+    errors.status = [`allowed values: ${VERSION_STATUSES.join(', ')}`];
+  }
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  return { limit: effective, offset, status: (status || undefined) as VersionStatus | undefined };
+}
+
+export async function versionHistory(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  page: { limit: number; offset: number; status?: VersionStatus },
+): Promise<{ items: VersionMeta[]; total: number }> {
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  return deps.versions.history(workflowId, page);
+}
+
+export async function versionStats(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+): Promise<VersionStats> {
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  return deps.versions.stats(workflowId);
+}
+
+/** Both versions must belong to the workflow; each unknown one is 404 / 4000. */
+export async function diffWorkflowVersions(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  fromVersion: string,
+  toVersion: string,
+): Promise<VersionDiff> {
+  const errors: Record<string, string[]> = {};
+  if (!isUuid(fromVersion)) errors.from_version = ['must be a version UUID'];
+  if (!isUuid(toVersion)) errors.to_version = ['must be a version UUID'];
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  const [from, to] = await Promise.all([
+    findVersion(deps, workflowId, fromVersion),
+    findVersion(deps, workflowId, toVersion),
+  ]);
+  return diffVersions(contentOf(from), contentOf(to));
+}

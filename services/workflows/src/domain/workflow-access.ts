@@ -1,0 +1,65 @@
+import type { Pool, PoolClient } from '@platform/db';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import { hasTeamRole, holdsEverything } from '@platform/rbac';
+import { findWorkflow, type WorkflowRow } from '../data/workflows-repository.js';
+import type { WorkflowsDependencies } from '../deps.js';
+
+/**
+ * `read`: see and run it (the owner, members of its team). `change`: update, publish, snapshot,
+ * restore, delete (the owner, the team's OWNER/ADMIN). A superuser (or `*`) may do all.
+ */
+export type WorkflowAccessLevel = 'read' | 'change';
+export type AccessDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The gRPC handlers' guard: every workflow RPC except GetWorkflowNames acts for a user. */
+export function requireCaller(principal: Principal | undefined): Principal {
+  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
+  return principal;
+}
+
+/** Sees and changes every workflow. */
+export function seesEverything(caller: Principal): boolean {
+  return holdsEverything(caller);
+}
+
+export async function hasWorkflowAccess(
+  deps: Pick<AccessDeps, 'teams'>,
+  caller: Principal,
+  workflow: Pick<WorkflowRow, 'owner_id' | 'team_id'>,
+  level: WorkflowAccessLevel,
+): Promise<boolean> {
+  if (seesEverything(caller) || workflow.owner_id === caller.user_id) return true;
+  // Team ids travel in the principal: a caller outside the team is refused without asking identity.
+  if (!workflow.team_id || !caller.team_ids.includes(workflow.team_id)) return false;
+  if (level === 'read') return true;
+  return hasTeamRole(await deps.teams.roleOf(workflow.team_id, caller.user_id), 'ADMIN');
+}
+
+export function workflowNotFound(): BusinessError {
+  return BusinessError.named('workflow_not_found');
+}
+
+/**
+ * Loads a workflow for a caller who needs `level` access to it; a workflow that does not exist and
+ * one the caller may not reach are the same 404 / 4000 (existence is not revealed). With `db` and
+ * `forUpdate` (inside a transaction) the row stays locked until it ends, serializing changes.
+ */
+export async function loadWorkflowFor(
+  deps: AccessDeps,
+  caller: Principal,
+  workflowId: string,
+  level: WorkflowAccessLevel,
+  options: { db?: Pool | PoolClient; forUpdate?: boolean } = {},
+): Promise<WorkflowRow> {
+  if (!UUID.test(workflowId)) throw workflowNotFound();
+  const row = await findWorkflow(options.db ?? deps.pool, workflowId, options.forUpdate ?? false);
+  if (!row || !(await hasWorkflowAccess(deps, caller, row, level))) throw workflowNotFound();
+  return row;
+}
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

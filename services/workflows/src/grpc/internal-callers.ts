@@ -1,0 +1,8 @@
+/**
+ * workflows' internal-only methods and the services allowed to call each (checked against the
+ * caller's service token by packages/grpc; docs/security.md). Anything else is refused 403.
+ */
+export const INTERNAL_CALLERS = {
+  /** Names of bound workflows in API-key views (deleted ones flagged). */
+  getWorkflowNames: ['apikeys'],
+} as const satisfies Record<string, readonly string[]>;

@@ -1,0 +1,58 @@
+import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
+import type { Logger } from '@platform/logger';
+import { connectInfrastructure } from '@platform/runtime';
+import type { WorkflowsConfig } from './config.js';
+import type { WorkflowsDependencies } from './deps.js';
+import { identityTeamDirectory } from './adapters/identity-teams.js';
+import { VersionStore } from './data/version-store.js';
+import { workflowVersionsGrpc } from './grpc/workflow-versions-grpc.js';
+import { workflowsGrpc } from './grpc/workflows-grpc.js';
+
+const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+
+export interface StartedWorkflows {
+  dependencies: WorkflowsDependencies;
+  services: ServiceRegistration[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The workflows service's composition root, separate from main.ts so tests can start the real
+ * service in-process on their own database.
+ */
+export async function startWorkflows(
+  config: WorkflowsConfig,
+  logger: Logger,
+  version: string,
+  now: () => Date = () => new Date(),
+): Promise<StartedWorkflows> {
+  const { close: closeInfrastructure, ...connections } = await connectInfrastructure(
+    config,
+    logger,
+    'workflows',
+    MIGRATIONS,
+  );
+  // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
+  // versions go with it.
+  const versions = new VersionStore(connections.redis);
+  const dependencies: WorkflowsDependencies = {
+    config,
+    logger,
+    ...connections,
+    teams: identityTeamDirectory(
+      config.IDENTITY_GRPC_ADDR,
+      createOutgoingTrust({ service: 'workflows', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
+    ),
+    purgers: [versions],
+    now,
+    version,
+  };
+  return {
+    dependencies,
+    services: [workflowsGrpc(dependencies), workflowVersionsGrpc({ ...dependencies, versions })],
+    async stop() {
+      dependencies.teams.close();
+      await closeInfrastructure();
+    },
+  };
+}
