@@ -1,9 +1,9 @@
-import type { ServiceRegistration } from '@platform/grpc';
+import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { ConsumerHandle } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
 import { noQuotaCounters } from './adapters/quota-usage.js';
-import { noWorkflowNames } from './adapters/workflow-names.js';
+import { workflowsNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
 import { PayloadCache } from './data/payload-cache.js';
 import type { ObservabilityDependencies } from './deps.js';
@@ -48,7 +48,11 @@ export async function startObservability(
     ...connections,
     gate,
     cache: new PayloadCache(connections.redis, config.REDIS_KEY_PREFIX, config.CACHE_TTL_SECONDS),
-    workflowNames: noWorkflowNames,
+    workflowNames: workflowsNameReader(
+      config.WORKFLOWS_GRPC_ADDR,
+      createOutgoingTrust({ service: 'observability', serviceKeys: config.SERVICE_AUTH_KEY }).to('workflows'),
+      logger,
+    ),
     quotaUsage: noQuotaCounters,
     now,
     version,

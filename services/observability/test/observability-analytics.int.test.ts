@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createPool } from '@platform/db';
 import { waitUntil, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { round, run } from './support/fixtures.js';
@@ -37,6 +38,13 @@ async function get(path: string) {
 beforeAll(async () => {
   h = await startObservabilityHarness();
   admin = await h.createUser({ roles: ['Admin'] });
+  // W1 is a workflow the workflows service knows (its name comes from GetWorkflowNames); W2 is not.
+  const workflowsDb = createPool(h.workflows.database.url);
+  await workflowsDb.query(
+    `INSERT INTO workflows (id, name, owner_id, definition) VALUES ($1, 'Flow One', $2, '{}')`,
+    [W1, admin.id],
+  );
+  await workflowsDb.end();
   await h.publishDirectory([
     { id: A, name: 'Alpha', icon: '', deleted: false, updated_at: now.toISOString() },
   ]);
@@ -213,6 +221,7 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
     expect(list.items.map((w: { workflow_id: string }) => w.workflow_id)).toEqual([W1, W2]);
     expect(list.items[0]).toMatchObject({
       workflow_id: W1,
+      workflow_name: 'Flow One',
       runs: 3,
       succeeded: 2,
       failed: 1,
@@ -223,12 +232,19 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
     });
     expect(list.items[0].p90).toBeCloseTo(1760, 9);
     expect(list.items[0].p99).toBeCloseTo(1976, 9);
-    expect(list.items[1]).toMatchObject({ workflow_id: W2, runs: 1, succeeded: 0, failed: 1, p50: 50 });
+    expect(list.items[1]).toMatchObject({
+      workflow_id: W2,
+      workflow_name: null,
+      runs: 1,
+      succeeded: 0,
+      failed: 1,
+      p50: 50,
+    });
     const byNodes = await get('/workflows?time_range=7d&sort_by=failed_nodes&sort_order=asc');
     expect(byNodes.items.map((w: { workflow_id: string }) => w.workflow_id)).toEqual([W2, W1]);
 
     const detail = await get(`/workflow/${W1}`);
-    expect(detail.workflow).toMatchObject({ workflow_id: W1, runs: 3 });
+    expect(detail.workflow).toMatchObject({ workflow_id: W1, workflow_name: 'Flow One', runs: 3 });
     expect(detail.node_types).toEqual([
       { node_type: 'llm', execution_count: 2, failed_count: 1, avg_duration_ms: 1050 },
       { node_type: 'code', execution_count: 1, failed_count: 1, avg_duration_ms: 40 },
@@ -254,7 +270,12 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
       duration_ms: 400,
     });
     const longest = await get('/timeouts?sort_by=duration_ms&page_size=1');
-    expect(longest.items[0]).toMatchObject({ source: 'workflow', entity_id: W1, duration_ms: 2000 });
+    expect(longest.items[0]).toMatchObject({
+      source: 'workflow',
+      entity_id: W1,
+      entity_name: 'Flow One',
+      duration_ms: 2000,
+    });
   });
 
   it('throughput: qps, running workflows, bucketed series', async () => {

@@ -9,7 +9,9 @@ import {
   requester,
   stackEnv,
   startIdentityProcess,
+  startServiceProcess,
   uniqueName,
+  type ServiceProcess,
   type IdentityProcess,
   type IdentityUser,
   type IdentityUserOptions,
@@ -25,6 +27,8 @@ export const testLogger = createLogger('observability-test', process.env.TEST_LO
 export interface ObservabilityHarness {
   observability: StartedObservability;
   identity: IdentityProcess;
+  /** The built workflows service (names for workflow ids), as a child process. */
+  workflows: ServiceProcess;
   gateway: Gateway;
   request: Requester;
   /** Publishes on this harness's telemetry topics (a unique prefix of the real topic names). */
@@ -45,6 +49,7 @@ export async function startObservabilityHarness(
   env: Record<string, string> = {},
 ): Promise<ObservabilityHarness> {
   const identity = await startIdentityProcess();
+  const workflows = await startServiceProcess('workflows', { env: { IDENTITY_GRPC_ADDR: identity.address } });
   const database = await freshDatabase('observability_t');
   const common = {
     ...process.env,
@@ -59,7 +64,7 @@ export async function startObservabilityHarness(
   const config = loadObservabilityConfig({
     ...common,
     DATABASE_URL: database.url,
-    WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
+    WORKFLOWS_GRPC_ADDR: workflows.address,
     MODELS_GRPC_ADDR: '127.0.0.1:50064',
     REDIS_KEY_PREFIX: `${prefix}`.replace(/\.$/, ':'),
     TELEMETRY_TOPIC_PREFIX: prefix,
@@ -101,6 +106,7 @@ export async function startObservabilityHarness(
   return {
     observability,
     identity,
+    workflows,
     gateway,
     request: requester(http.baseUrl),
     publishRounds: (rounds) => publish(topics.rounds, rounds),
@@ -113,6 +119,7 @@ export async function startObservabilityHarness(
       await grpc.shutdown(1_000);
       await observability.stop();
       await database.drop();
+      await workflows.stop();
       await identity.stop();
     },
   };
