@@ -15,6 +15,7 @@ import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
+import * as systemV1 from '@platform/contracts/platform/observability/v1/system';
 import { createOutgoingTrust, createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
 
@@ -35,6 +36,8 @@ export interface ServiceClients {
   models: ServiceClient<typeof modelsV1.ModelsServiceService>;
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
+  /** Observability's system monitors (`/admin/observability/system/*`). */
+  observabilitySystem: ServiceClient<typeof systemV1.SystemMonitorServiceService>;
 }
 
 /** The service names each client's credentials name as audience (each service's `runService` name). */
@@ -163,6 +166,12 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     observability: createServiceClient(
       observabilityV1.ObservabilityServiceService,
       'platform.observability.v1.ObservabilityService',
+      config.OBSERVABILITY_GRPC_ADDR,
+      to('observability'),
+    ),
+    observabilitySystem: createServiceClient(
+      systemV1.SystemMonitorServiceService,
+      'platform.observability.v1.SystemMonitorService',
       config.OBSERVABILITY_GRPC_ADDR,
       to('observability'),
     ),

@@ -12,6 +12,7 @@ import { identitySsoRoutes } from './identity-sso-routes.js';
 import { identitySsoAdminRoutes } from './identity-sso-admin-routes.js';
 import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
+import { observabilitySystemRoutes } from './observability-system-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -29,4 +30,5 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...apikeysAdminRoutes,
   ...identitySsoRoutes,
   ...identitySsoAdminRoutes,
+  ...observabilitySystemRoutes,
 ];
