@@ -2,6 +2,7 @@ import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway
 import { startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import { createPool, withDatabase } from '@platform/db';
 import { createLogger } from '@platform/logger';
+import { closeRedis, createRedis } from '@platform/redis';
 import { connectInfrastructure, serviceTrust, type Infrastructure } from '@platform/runtime';
 import {
   freshDatabase,
@@ -48,7 +49,11 @@ export async function asAdmin(database: string, sql: string): Promise<void> {
  * created, as the operator does), own Redis keys and queue-topic prefix; the real identity
  * service (built, child process) and the real gateway in front.
  */
-export async function startSystemHarness(env: Record<string, string> = {}): Promise<SystemHarness> {
+export async function startSystemHarness(
+  env: Record<string, string> = {},
+  /** The monitors get a Postgres pool and a Redis client on closed ports (nothing listens on 1). */
+  unreachableStores = false,
+): Promise<SystemHarness> {
   const identity = await startIdentityProcess();
   const database = await freshDatabase('obs_sys');
   await asAdmin(database.name, 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
@@ -76,13 +81,21 @@ export async function startSystemHarness(env: Record<string, string> = {}): Prom
     'observability',
     new URL('../../src/data/migrations', import.meta.url),
   );
+  const unreachable = {
+    pool: createPool('postgres://nobody:nothing@127.0.0.1:1/none', { connectionTimeoutMs: 1000 }),
+    redis: createRedis('redis://127.0.0.1:1/0', { logger: testLogger, maxRetriesPerRequest: 1, connectTimeoutMs: 500 }),
+  };
   const server: RunningGrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     logger: testLogger,
     services: [
       observabilityGrpc({ pool: infrastructure.pool, version: 'test' }),
-      systemMonitorsGrpc(config, { ...infrastructure, logger: testLogger }),
+      systemMonitorsGrpc(config, {
+        ...infrastructure,
+        ...(unreachableStores ? unreachable : {}),
+        logger: testLogger,
+      }),
     ],
     trust: serviceTrust('observability', config),
   });
@@ -115,6 +128,8 @@ export async function startSystemHarness(env: Record<string, string> = {}): Prom
       const keys = await infrastructure.redis.keys(`${config.REDIS_KEY_PREFIX}*`);
       if (keys.length) await infrastructure.redis.del(...keys);
       await close();
+      await unreachable.pool.end();
+      await closeRedis(unreachable.redis);
       await database.drop();
       await identity.stop();
     },
