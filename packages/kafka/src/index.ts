@@ -64,3 +64,9 @@ export {
 } from './task-states.js';
 export { Headers, JSON_CONTENT_TYPE } from './headers.js';
 export { NonRetryableError } from './errors.js';
+export {
+  runAgentDirectoryConsumer,
+  type AgentDirectoryChange,
+  type AgentDirectoryConsumerOptions,
+} from './agent-directory.js';
+export { runBatchConsumer, type RunBatchConsumerOptions } from './batch-consumer.js';

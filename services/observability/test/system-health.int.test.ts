@@ -69,7 +69,7 @@ describe('GET /admin/observability/system/health and /trend', () => {
 
     // Fill the list up to the limit with older entries: the next snapshot pushes the oldest out.
     const key = `${harness.config.REDIS_KEY_PREFIX}health:snapshots`;
-    const redis = harness.infrastructure.redis;
+    const redis = harness.dependencies.redis;
     const filler = Array.from({ length: SNAPSHOT_LIMIT - 1 }, (_, i) =>
       JSON.stringify({ status: 'normal', checked_at: new Date(Date.UTC(2020, 0, 1, 0, i)).toISOString() }),
     );

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** `count` tasks named by `name(i)` on `queue`, published in chunks (the scan test needs thousands). */
 async function enqueueMany(queue: QueueName, count: number, name: (i: number) => string): Promise<void> {
-  const { producer } = harness.infrastructure;
+  const { producer } = harness.dependencies;
   const prefix = harness.config.QUEUE_TOPIC_PREFIX;
   for (let start = 0; start < count; start += 1000) {
     const batch = Array.from({ length: Math.min(1000, count - start) }, (_, j) => {
@@ -45,11 +45,11 @@ async function enqueueMany(queue: QueueName, count: number, name: (i: number) =>
 
 it('reports workers, running, fetched and retrying tasks, each queue backlog and a capped scan by task', async () => {
   const prefix = harness.config.QUEUE_TOPIC_PREFIX;
-  const { kafka, redis } = harness.infrastructure;
-  await ensureTopics(
-    kafka,
-    QUEUES.map((q) => ({ topic: queueTopic(q, prefix), partitions: 1 })),
-  );
+  const { kafka, redis } = harness.dependencies;
+  // Right after creation a broker may still answer "does not host this topic-partition" while
+  // leaders settle (seen when other suites create topics at the same time): ask again.
+  const topics = QUEUES.map((q) => ({ topic: queueTopic(q, prefix), partitions: 1 }));
+  await waitUntil(() => ensureTopics(kafka, topics).then(() => true as const, () => undefined), 30_000);
   await enqueueMany('default', 5, (i) => (i < 3 ? 'email.send' : 'channel.deliver'));
   await enqueueMany('knowledge', 5003, (i) => (i % 2 === 0 ? 'doc.index' : 'doc.delete'));
   const queue = new TaskQueue(createProducer(kafka), { topicPrefix: prefix });
@@ -74,7 +74,7 @@ it('reports workers, running, fetched and retrying tasks, each queue backlog and
   });
   workers.push(sandbox, agent);
   await Promise.all([sandbox.start(), agent.start()]);
-  const deps = systemMonitorDeps(harness.config, { ...harness.infrastructure, logger: testLogger });
+  const deps = systemMonitorDeps(harness.dependencies);
   await waitUntil(async () => {
     const state = await getSystemWorkers(deps);
     return state.worker_count === 2 && state.active_tasks === 1 && state.scheduled_tasks === 1 ? true : undefined;

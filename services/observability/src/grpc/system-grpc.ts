@@ -3,7 +3,6 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import { registration, type Principal } from '@platform/grpc';
 import { isGlobalAdmin } from '@platform/rbac';
 import { HealthSnapshots } from '../data/health-snapshots.js';
-import { SystemResponseCache } from '../data/system-response-cache.js';
 import { getSystemHealth, type SystemHealth } from '../domain/system/get-system-health.js';
 import { getSystemWorkers, type SystemWorkers } from '../domain/system/get-system-workers.js';
 import { listSlowQueries, normalizeSlowQueryRequest } from '../domain/system/list-slow-queries.js';
@@ -30,7 +29,6 @@ function toWorkersMessage(workers: SystemWorkers): systemV1.SystemWorkers {
  */
 export function systemGrpc(deps: SystemMonitorDeps) {
   const snapshots = new HealthSnapshots(deps.redis, deps.redisKeyPrefix);
-  const cache = new SystemResponseCache(deps.redis, deps.redisKeyPrefix, deps.logger);
   return registration(SYSTEM_SERVICE_NAME, systemV1.SystemMonitorServiceService, {
     getSystemHealth: async (_request, { principal }) => {
       requireAdmin(principal);
@@ -42,13 +40,13 @@ export function systemGrpc(deps: SystemMonitorDeps) {
     },
     getSystemWorkers: async (_request, { principal }) => {
       requireAdmin(principal);
-      return toWorkersMessage(await cache.get('workers', {}, () => getSystemWorkers(deps)));
+      return toWorkersMessage(await deps.cache.through('system-workers', {}, () => getSystemWorkers(deps)));
     },
     listSlowQueries: async (request, { principal }) => {
       requireAdmin(principal);
       const normalized = normalizeSlowQueryRequest(request);
-      return cache.get('slow-queries', { ...normalized }, () =>
-        listSlowQueries(deps.pool, deps.slowQueryDatabases, normalized),
+      return deps.cache.through('system-slow-queries', { ...normalized }, () =>
+        deps.gate.run(() => listSlowQueries(deps.pool, deps.slowQueryDatabases, normalized)),
       );
     },
   });

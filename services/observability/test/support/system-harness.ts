@@ -3,7 +3,7 @@ import { startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import { createPool, withDatabase } from '@platform/db';
 import { createLogger } from '@platform/logger';
 import { closeRedis, createRedis } from '@platform/redis';
-import { connectInfrastructure, serviceTrust, type Infrastructure } from '@platform/runtime';
+import { serviceTrust } from '@platform/runtime';
 import {
   freshDatabase,
   listen,
@@ -19,14 +19,16 @@ import {
   type RunningHttp,
 } from '@platform/testing';
 import { loadObservabilityConfig, type ObservabilityConfig } from '../../src/config.js';
-import { observabilityGrpc } from '../../src/grpc/observability-grpc.js';
-import { systemMonitorsGrpc } from '../../src/system-monitors.js';
+import type { ObservabilityDependencies } from '../../src/deps.js';
+import { SYSTEM_SERVICE_NAME, systemGrpc } from '../../src/grpc/system-grpc.js';
+import { startObservability } from '../../src/observability-service.js';
+import { systemMonitorDeps } from '../../src/system-monitors.js';
 
 export const testLogger = createLogger('observability-system-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 
 export interface SystemHarness {
   config: ObservabilityConfig;
-  infrastructure: Omit<Infrastructure, 'close'>;
+  dependencies: ObservabilityDependencies;
   database: FreshDatabase;
   identity: IdentityProcess;
   request: Requester;
@@ -45,13 +47,13 @@ export async function asAdmin(database: string, sql: string): Promise<void> {
 }
 
 /**
- * Observability's system monitors in-process on a fresh database (with `pg_stat_statements`
- * created, as the operator does), own Redis keys and queue-topic prefix; the real identity
- * service (built, child process) and the real gateway in front.
+ * The real observability service in-process on a fresh database (with `pg_stat_statements`
+ * created, as the operator does), own Redis keys, consumer groups and topic prefixes; the real
+ * identity service (built, child process) and the real gateway in front.
  */
 export async function startSystemHarness(
   env: Record<string, string> = {},
-  /** The monitors get a Postgres pool and a Redis client on closed ports (nothing listens on 1). */
+  /** The system monitors get a Postgres pool and a Redis client on a closed port (nothing on 1). */
   unreachableStores = false,
 ): Promise<SystemHarness> {
   const identity = await startIdentityProcess();
@@ -65,38 +67,35 @@ export async function startSystemHarness(
     PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
     SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     GRPC_PORT: '50099',
+    WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
+    MODELS_GRPC_ADDR: '127.0.0.1:50064',
   };
   const config = loadObservabilityConfig({
     ...common,
     DATABASE_URL: database.url,
     REDIS_KEY_PREFIX: `${uniqueName('obs-sys')}:`,
     QUEUE_TOPIC_PREFIX: `${uniqueName('obs-sys')}.`,
-    WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
-    MODELS_GRPC_ADDR: '127.0.0.1:50064',
+    TELEMETRY_TOPIC_PREFIX: `${uniqueName('obs-sys')}.`,
+    TELEMETRY_GROUP: uniqueName('test.obs-sys.telemetry'),
+    AGENT_DIRECTORY_GROUP: uniqueName('test.obs-sys.agent-directory'),
     ...env,
   });
-  const { close, ...infrastructure } = await connectInfrastructure(
-    config,
-    testLogger,
-    'observability',
-    new URL('../../src/data/migrations', import.meta.url),
-  );
+  const started = await startObservability(config, testLogger, 'test');
   const unreachable = {
     pool: createPool('postgres://nobody:nothing@127.0.0.1:1/none', { connectionTimeoutMs: 1000 }),
     redis: createRedis('redis://127.0.0.1:1/0', { logger: testLogger, maxRetriesPerRequest: 1, connectTimeoutMs: 500 }),
   };
+  const services = unreachableStores
+    ? [
+        ...started.services.filter((s) => s.name !== SYSTEM_SERVICE_NAME),
+        systemGrpc({ ...systemMonitorDeps(started.dependencies), ...unreachable }),
+      ]
+    : started.services;
   const server: RunningGrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     logger: testLogger,
-    services: [
-      observabilityGrpc({ pool: infrastructure.pool, version: 'test' }),
-      systemMonitorsGrpc(config, {
-        ...infrastructure,
-        ...(unreachableStores ? unreachable : {}),
-        logger: testLogger,
-      }),
-    ],
+    services,
     trust: serviceTrust('observability', config),
   });
   const gateway: Gateway = buildGateway(
@@ -106,8 +105,6 @@ export async function startSystemHarness(
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
-      MODELS_GRPC_ADDR: '127.0.0.1:50064',
-      WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
       OBSERVABILITY_GRPC_ADDR: `127.0.0.1:${server.port}`,
     }),
     testLogger,
@@ -116,7 +113,7 @@ export async function startSystemHarness(
   const http: RunningHttp = await listen(gateway.app);
   return {
     config,
-    infrastructure,
+    dependencies: started.dependencies,
     database,
     identity,
     request: requester(http.baseUrl),
@@ -125,9 +122,10 @@ export async function startSystemHarness(
       await http.close();
       await gateway.close();
       await server.shutdown(1_000);
-      const keys = await infrastructure.redis.keys(`${config.REDIS_KEY_PREFIX}*`);
-      if (keys.length) await infrastructure.redis.del(...keys);
-      await close();
+      const { redis } = started.dependencies;
+      const keys = await redis.keys(`${config.REDIS_KEY_PREFIX}*`);
+      if (keys.length) await redis.del(...keys);
+      await started.stop();
       await unreachable.pool.end();
       await closeRedis(unreachable.redis);
       await database.drop();

@@ -2,6 +2,8 @@ import type { Pool } from '@platform/db';
 import type { KafkaClient } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
+import type { PayloadCache } from '../../data/payload-cache.js';
+import type { AggregateGate } from '../aggregate-gate.js';
 
 /** What the system monitors need; the composition root passes its own connections. */
 export interface SystemMonitorDeps {
@@ -17,6 +19,10 @@ export interface SystemMonitorDeps {
   queueTopicPrefix: string;
   /** Filesystem the disk monitor reports on (`HEALTH_DISK_PATH`). */
   diskPath: string;
+  /** The service's 30 s payload cache per (endpoint, parameters). */
+  cache: PayloadCache;
+  /** The process-wide bound of aggregate queries (the statement-statistics query passes it). */
+  gate: AggregateGate;
   /** Databases whose statements `/system/slow-queries` lists (`SLOW_QUERY_DATABASES`; empty = all). */
   slowQueryDatabases: string[];
 }
