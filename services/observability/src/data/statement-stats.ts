@@ -40,7 +40,9 @@ export async function readStatementStats(
   filter: { thresholdMs: number; databases: string[]; limit: number; offset: number },
 ): Promise<StatementPage> {
   const { rows } = await pool.query<Probe>(
-    `SELECT 'pg_stat_statements' = ANY (string_to_array(replace(current_setting('shared_preload_libraries'), ' ', ''), ',')) AS preloaded,
+    // Reading shared_preload_libraries needs pg_read_all_settings; the library's own settings exist
+    // for everyone exactly when it was loaded at server start.
+    `SELECT current_setting('pg_stat_statements.max', true) IS NOT NULL AS preloaded,
             (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_stat_statements') AS schema,
             (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
               OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER') AS privileged`,
