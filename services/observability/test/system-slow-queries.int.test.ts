@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, withDatabase } from '@platform/db';
 import { stackEnv, type IdentityUser } from '@platform/testing';
 import { listSlowQueries } from '../src/domain/system/list-slow-queries.js';
+import { startScratchPostgres } from './support/scratch-postgres.js';
 import { asAdmin, startSystemHarness, type SystemHarness } from './support/system-harness.js';
 
 const run = randomUUID().slice(0, 8);
@@ -134,4 +135,17 @@ describe('slow queries unavailable (real databases and roles)', () => {
       await asAdmin('postgres', `DROP ROLE ${role}`);
     }
   });
+
+  it('says not_preloaded on a server started without the library, even with the extension created', async () => {
+    const scratch = await startScratchPostgres();
+    const pool = createPool(scratch.url, { max: 1 });
+    try {
+      // CREATE EXTENSION works without the preload; only reading the view fails.
+      await pool.query('CREATE EXTENSION pg_stat_statements');
+      expect(await listSlowQueries(pool, [], {})).toMatchObject({ available: false, reason: 'not_preloaded' });
+    } finally {
+      await pool.end();
+      scratch.stop();
+    }
+  }, 60_000);
 });
