@@ -41,6 +41,32 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9._-]*$/)
     .max(100)
     .default(''),
+  /**
+   * Prefix of the work-queue topics and worker groups `/system/workers` reads. Empty in
+   * production; tests use a unique one.
+   */
+  QUEUE_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .max(100)
+    .default(''),
+  /** Filesystem the disk monitor of `/system/health` reports on. */
+  HEALTH_DISK_PATH: z.string().min(1).default('/'),
+  /**
+   * Databases whose statements `/system/slow-queries` lists, comma-separated; `*` lists every
+   * database of the cluster.
+   */
+  SLOW_QUERY_DATABASES: z
+    .string()
+    .default('identity,apikeys,models,workflows,observability')
+    .transform((value) =>
+      value.trim() === '*'
+        ? []
+        : value
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+    ),
   /** Consumer group of the fact consumers (shared by replicas: the fact tables are shared). */
   TELEMETRY_GROUP: name('observability.telemetry'),
   /** Consumer group that fills agent_directory from `platform.agent-directory`. */

@@ -12,6 +12,7 @@ import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.j
 import { startTelemetryConsumer } from './events/telemetry-consumer.js';
 import { analyticsGrpc } from './grpc/analytics-grpc.js';
 import { observabilityGrpc } from './grpc/observability-grpc.js';
+import { systemMonitorsGrpc } from './system-monitors.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
@@ -70,7 +71,7 @@ export async function startObservability(
   });
   return {
     dependencies,
-    services: [observabilityGrpc(dependencies), analyticsGrpc(dependencies)],
+    services: [observabilityGrpc(dependencies), analyticsGrpc(dependencies), systemMonitorsGrpc(dependencies)],
     consumersReady: started,
     async stop() {
       dependencies.workflowNames.close();

@@ -15,6 +15,7 @@ import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import { workflowsRoutes } from './workflows-routes.js';
 import { workflowVersionsRoutes } from './workflow-versions-routes.js';
 import { observabilityRoutes } from './observability-routes.js';
+import { observabilitySystemRoutes } from './observability-system-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -35,4 +36,5 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...workflowsRoutes,
   ...workflowVersionsRoutes,
   ...observabilityRoutes,
+  ...observabilitySystemRoutes,
 ];
