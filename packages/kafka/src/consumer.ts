@@ -8,6 +8,7 @@ import { decodeHeaders, Headers } from './headers.js';
 import { rawKafka, sleep } from './internal.js';
 import { RedisProcessedStore, type ProcessedStore } from './processed-store.js';
 import { Producer } from './producer.js';
+import type { ConsumerObserver } from './task-states.js';
 import { deadLetterTopic, isDeadLetterTopic } from './topics.js';
 
 export interface ConsumedMessage<T = unknown> {
@@ -69,6 +70,8 @@ export interface RunConsumerOptions<T = unknown> {
    * consumer then consumes nothing more; a service usually exits so its supervisor restarts it.
    */
   onFatal?: (error: Error) => void;
+  /** Told when batches arrive and messages start, wait for a retry and finish (task-state reports). */
+  observer?: ConsumerObserver;
 }
 
 export interface ConsumerHandle {
@@ -121,6 +124,16 @@ export async function runConsumer<T = unknown>(
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   consumer.on(consumer.events.GROUP_JOIN, () => markReady());
+  if (options.observer) {
+    const seen = options.observer;
+    type BatchEvent = { payload: { topic: string; partition: number; batchSize?: number } };
+    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }: BatchEvent) =>
+      seen.batchFetched(`${payload.topic}:${payload.partition}`, payload.batchSize ?? 0),
+    );
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }: BatchEvent) =>
+      seen.batchDone(`${payload.topic}:${payload.partition}`),
+    );
+  }
   consumer.on(consumer.events.CRASH, (event) => {
     const { error, restart } = event.payload as { error: Error; restart: boolean };
     logger.error({ err: error, restart }, 'kafka consumer crashed');
@@ -150,7 +163,18 @@ export async function runConsumer<T = unknown>(
     logger.error({ topic, partition, offset: message.offset, attempts, err: error }, 'message dead-lettered');
   };
 
+  const observer = options.observer;
   const eachMessage = async (payload: EachMessagePayload): Promise<void> => {
+    if (!observer) return handleMessage(payload);
+    observer.started(`${payload.topic}:${payload.partition}`);
+    try {
+      await handleMessage(payload);
+    } finally {
+      observer.finished();
+    }
+  };
+
+  const handleMessage = async (payload: EachMessagePayload): Promise<void> => {
     const { topic, partition, message } = payload;
     const headers = decodeHeaders(message.headers);
     let value: unknown = message.value?.toString() ?? null;
@@ -206,7 +230,9 @@ export async function runConsumer<T = unknown>(
           { topic, partition, offset: message.offset, attempt, delay_ms: delay, err: error },
           'handler failed; retrying',
         );
+        observer?.retryWaiting();
         await Promise.race([sleepWithHeartbeat(payload, delay, heartbeatMs, () => stopping), stopped]);
+        observer?.retryDone();
         if (stopping) throw new StoppingError('consumer stopping; message left for redelivery');
         continue;
       }
@@ -225,6 +251,7 @@ export async function runConsumer<T = unknown>(
     await consumer.run({ partitionsConsumedConcurrently: options.concurrency ?? 1, eachMessage });
   } catch (err) {
     await consumer.disconnect().catch(() => undefined);
+    await options.observer?.close();
     throw err;
   }
 
@@ -237,6 +264,7 @@ export async function runConsumer<T = unknown>(
       unregister();
       await consumer.disconnect();
       await producer.disconnect();
+      await options.observer?.close();
       markReady();
       logger.debug('consumer stopped');
     })();

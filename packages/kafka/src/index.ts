@@ -49,5 +49,24 @@ export {
   type QueueName,
   type Topic,
 } from './topics.js';
+export {
+  groupMembers,
+  scanPending,
+  type PendingScan,
+  type PendingScanOptions,
+} from './queue-state.js';
+export {
+  TaskStateReporter,
+  readTaskStates,
+  taskStateKey,
+  type ConsumerObserver,
+  type TaskCounts,
+} from './task-states.js';
 export { Headers, JSON_CONTENT_TYPE } from './headers.js';
 export { NonRetryableError } from './errors.js';
+export {
+  runAgentDirectoryConsumer,
+  type AgentDirectoryChange,
+  type AgentDirectoryConsumerOptions,
+} from './agent-directory.js';
+export { runBatchConsumer, type RunBatchConsumerOptions } from './batch-consumer.js';

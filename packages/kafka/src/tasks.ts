@@ -17,6 +17,7 @@ import {
   type TaskArgsCipher,
   type TaskMessage,
 } from './task-message.js';
+import { TaskStateReporter } from './task-states.js';
 import { queueTopic, workerGroup, type QueueName } from './topics.js';
 
 export interface TaskQueueOptions {
@@ -92,6 +93,13 @@ export interface TaskWorkerOptions extends Pick<
   topicPrefix?: string;
   /** Opens tasks enqueued with `seal`; without it such tasks are dead-lettered. */
   cipher?: TaskArgsCipher;
+  /**
+   * Where this worker reports its active, reserved and scheduled tasks (`taskstate:<topic>`, read by
+   * observability's /system/workers). Default `redis`; without either nothing is reported.
+   */
+  stateRedis?: Redis;
+  /** How long a report counts without a refresh (a dead worker's tasks then drop out). Default 30 s. */
+  stateTtlMs?: number;
 }
 
 /**
@@ -132,9 +140,12 @@ export class TaskWorker {
    */
   async start(): Promise<void> {
     if (this.handle) return;
-    const { queue, logger, processedStore, redis, cipher: _cipher, ...tuning } = this.options;
+    const { queue, logger, processedStore, redis, cipher: _cipher, stateRedis, stateTtlMs, ...tuning } =
+      this.options;
+    const reportTo = stateRedis ?? redis;
     this.handle = await runConsumer<unknown>(this.client, {
       ...tuning,
+      observer: reportTo ? new TaskStateReporter(reportTo, this.topic, logger, stateTtlMs) : undefined,
       groupId: this.groupId,
       topics: [this.topic],
       logger: (logger ?? this.client.logger).child({ queue }),

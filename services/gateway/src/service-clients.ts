@@ -18,6 +18,8 @@ import * as verificationV1 from '@platform/contracts/platform/identity/v1/verifi
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
 import * as workflowVersionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import * as modelGrantsV1 from '@platform/contracts/platform/models/v1/grants';
+import * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
+import * as systemV1 from '@platform/contracts/platform/observability/v1/system';
 import { createOutgoingTrust, createServiceClient, type ServiceClient } from '@platform/grpc';
 import type { GatewayConfig } from './config.js';
 
@@ -41,6 +43,10 @@ export interface ServiceClients {
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
   workflowVersions: ServiceClient<typeof workflowVersionsV1.WorkflowVersionsServiceService>;
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
+  /** Observability's admin analytics (overview, agents, workflows, timeouts, throughput, tokens). */
+  analytics: ServiceClient<typeof analyticsV1.AnalyticsServiceService>;
+  /** Observability's system monitors (`/admin/observability/system/*`). */
+  observabilitySystem: ServiceClient<typeof systemV1.SystemMonitorServiceService>;
 }
 
 /** The service names each client's credentials name as audience (each service's `runService` name). */
@@ -187,6 +193,18 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     observability: createServiceClient(
       observabilityV1.ObservabilityServiceService,
       'platform.observability.v1.ObservabilityService',
+      config.OBSERVABILITY_GRPC_ADDR,
+      to('observability'),
+    ),
+    analytics: createServiceClient(
+      analyticsV1.AnalyticsServiceService,
+      'platform.observability.v1.AnalyticsService',
+      config.OBSERVABILITY_GRPC_ADDR,
+      to('observability'),
+    ),
+    observabilitySystem: createServiceClient(
+      systemV1.SystemMonitorServiceService,
+      'platform.observability.v1.SystemMonitorService',
       config.OBSERVABILITY_GRPC_ADDR,
       to('observability'),
     ),

@@ -1,5 +1,12 @@
-import { commonShape, env, loadConfig, serviceTrustShape } from '@platform/config';
+import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
+
+const name = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .max(200)
+    .default(fallback);
 
 const schema = z.object({
   ...commonShape,
@@ -7,6 +14,63 @@ const schema = z.object({
   ...serviceTrustShape,
   GRPC_PORT: env.port().default(50066),
   DATABASE_URL: env.postgresUrl(),
+  /** The 30 s payload cache, health snapshots, worker task marks. */
+  REDIS_URL: env.redisUrl(),
+  /** Telemetry facts and the agent directory in; group state for /system/workers. */
+  ...kafkaShape,
+  /** Workflow names (workflows' GetWorkflowNames). */
+  WORKFLOWS_GRPC_ADDR: env.hostPort(),
+  /** Team quota counters for /tokens (models' usage totals). */
+  MODELS_GRPC_ADDR: env.hostPort(),
+  /**
+   * Aggregate queries running at once in this process (spec Limits); an integer > 0, else the
+   * service refuses to start.
+   */
+  DB_AGGREGATE_CONCURRENCY: env.positiveInt().default(4),
+  /** Seconds a payload stays cached in Redis per (endpoint, parameters). */
+  CACHE_TTL_SECONDS: env.positiveInt().default(30),
+  /** Prefix of this service's Redis keys; tests use a unique one. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]+$/)
+    .max(100)
+    .default('observability:'),
+  /** Prefix of the telemetry topics read (tests isolate themselves; default empty). */
+  TELEMETRY_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .max(100)
+    .default(''),
+  /**
+   * Prefix of the work-queue topics and worker groups `/system/workers` reads. Empty in
+   * production; tests use a unique one.
+   */
+  QUEUE_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .max(100)
+    .default(''),
+  /** Filesystem the disk monitor of `/system/health` reports on. */
+  HEALTH_DISK_PATH: z.string().min(1).default('/'),
+  /**
+   * Databases whose statements `/system/slow-queries` lists, comma-separated; `*` lists every
+   * database of the cluster.
+   */
+  SLOW_QUERY_DATABASES: z
+    .string()
+    .default('identity,apikeys,models,workflows,observability')
+    .transform((value) =>
+      value.trim() === '*'
+        ? []
+        : value
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+    ),
+  /** Consumer group of the fact consumers (shared by replicas: the fact tables are shared). */
+  TELEMETRY_GROUP: name('observability.telemetry'),
+  /** Consumer group that fills agent_directory from `platform.agent-directory`. */
+  AGENT_DIRECTORY_GROUP: name('observability.agent-directory'),
 });
 
 export type ObservabilityConfig = z.infer<typeof schema>;

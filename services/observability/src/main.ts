@@ -1,10 +1,11 @@
-import { runDatabaseService } from '@platform/runtime';
+import { runService } from '@platform/runtime';
 import { loadObservabilityConfig } from './config.js';
-import { observabilityGrpc } from './grpc/observability-grpc.js';
+import { startObservability } from './observability-service.js';
 
-await runDatabaseService({
+const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+await runService({
   name: 'observability',
   loadConfig: () => loadObservabilityConfig(),
-  migrations: new URL('../src/data/migrations', import.meta.url),
-  register: ({ pool, version }) => [observabilityGrpc({ pool, version })],
+  start: ({ config, logger }) => startObservability(config, logger, VERSION),
 });

@@ -19,6 +19,8 @@ import { modelsRoutes } from './models-routes.js';
 import { notificationsRoutes } from './notifications-routes.js';
 import { notificationsAdminRoutes } from './notifications-admin-routes.js';
 import { notificationsChannelTestRoutes } from './notifications-channel-test-routes.js';
+import { observabilityRoutes } from './observability-routes.js';
+import { observabilitySystemRoutes } from './observability-system-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 
 /** The gateway's route table: one file per domain, concatenated here. */
@@ -43,4 +45,6 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...notificationsRoutes,
   ...notificationsAdminRoutes,
   ...notificationsChannelTestRoutes,
+  ...observabilityRoutes,
+  ...observabilitySystemRoutes,
 ];

@@ -1,0 +1,106 @@
+import type { Pool } from '@platform/db';
+
+/**
+ * Inserts `total` agent rounds (80 %) and workflow runs (20 %) spread uniformly over the last 30
+ * days, one day per statement, then builds their rollups with the same grouping the consumer
+ * writes (hourly counts, hourly and daily histograms per entity and in total, model tokens).
+ * Durations are log-uniform between 1 ms and 30 s (agents) / 120 s (workflows).
+ */
+export async function seedFacts(pool: Pool, total: number, agents: number, progress: (done: number) => void) {
+  const perDay = Math.ceil(total / 30);
+  const rounds = Math.round(perDay * 0.8);
+  const runs = perDay - rounds;
+  await pool.query(`SET TIME ZONE 'UTC'`);
+  for (let day = 0; day < 30; day++) {
+    await pool.query(
+      `INSERT INTO agent_rounds (id, agent_id, round_status, duration_ms, first_token_ms, prompt_tokens,
+                                 completion_tokens, model, finished_at)
+       SELECT 's-a-' || $1::int || '-' || g, 'agent-' || (g % $3), CASE WHEN g % 20 = 0 THEN 'error' ELSE 'completed' END,
+              exp(random() * ln(30000))::int, exp(random() * ln(3000))::int, 100, 50, 'model-' || (g % 5),
+              now() - (($1::int + random()) * interval '1 day')
+         FROM generate_series(1, $2) g`,
+      [day, rounds, agents],
+    );
+    await pool.query(
+      `INSERT INTO workflow_runs (id, workflow_id, status, total_duration_ms, total_tokens, failed_nodes, finished_at)
+       SELECT 's-w-' || $1::int || '-' || g, 'workflow-' || (g % 20),
+              CASE WHEN g % 25 = 0 THEN 'timeout' WHEN g % 10 = 0 THEN 'failed' ELSE 'success' END,
+              exp(random() * ln(120000))::int, 300, 0, now() - (($1::int + random()) * interval '1 day')
+         FROM generate_series(1, $2) g`,
+      [day, runs],
+    );
+    progress((day + 1) * perDay);
+  }
+  const facts = `(SELECT 1 AS source, agent_id AS entity_id, finished_at, duration_ms AS ms, first_token_ms AS ttft,
+                         (round_status = 'completed')::int AS ok, (round_status = 'error')::int AS tmo,
+                         prompt_tokens + completion_tokens AS tokens
+                    FROM agent_rounds WHERE id LIKE 's-a-%'
+                  UNION ALL
+                  SELECT 2, workflow_id, finished_at, total_duration_ms, NULL, (status = 'success')::int,
+                         (status = 'timeout')::int, total_tokens
+                    FROM workflow_runs WHERE id LIKE 's-w-%') f`;
+  const add = (table: string, keys: string, sets: string) =>
+    `ON CONFLICT (${keys}) DO UPDATE SET ${sets
+      .split(',')
+      .map((c) => `${c.trim()} = ${table}.${c.trim()} + EXCLUDED.${c.trim()}`)
+      .join(', ')}`;
+  await pool.query(
+    `INSERT INTO hourly_counts (source, entity_id, hour, requests, successes, timeouts, tokens, failed_nodes)
+     SELECT source, entity_id, date_trunc('hour', finished_at), count(*), sum(ok), sum(tmo), sum(tokens), 0
+       FROM ${facts} GROUP BY 1, 2, 3 ${add('hourly_counts', 'hour, source, entity_id', 'requests, successes, timeouts, tokens')}`,
+  );
+  for (const [metric, column] of [
+    [1, 'ms'],
+    [2, 'ttft'],
+  ] as const) {
+    for (const entity of ['entity_id', `''`]) {
+      await pool.query(
+        `INSERT INTO duration_histogram (source, metric, entity_id, hour, ms, n)
+         SELECT source, ${metric}, ${entity}, date_trunc('hour', finished_at), ${column}, count(*)
+           FROM ${facts} WHERE ${column} IS NOT NULL GROUP BY 1, 2, 3, 4, 5
+         ${add('duration_histogram', 'source, metric, entity_id, hour, ms', 'n')}`,
+      );
+      await pool.query(
+        `INSERT INTO daily_duration_histogram (source, metric, entity_id, day, ms, n)
+         SELECT source, ${metric}, ${entity}, (finished_at AT TIME ZONE 'UTC')::date, ${column}, count(*)
+           FROM ${facts} WHERE ${column} IS NOT NULL GROUP BY 1, 2, 3, 4, 5
+         ${add('daily_duration_histogram', 'source, metric, entity_id, day, ms', 'n')}`,
+      );
+    }
+  }
+  await pool.query(
+    `INSERT INTO hourly_model_tokens (source, model, hour, tokens, requests)
+     SELECT 1, model, date_trunc('hour', finished_at), sum(prompt_tokens + completion_tokens), count(*)
+       FROM agent_rounds WHERE id LIKE 's-a-%' GROUP BY 1, 2, 3
+     ${add('hourly_model_tokens', 'hour, source, model', 'tokens, requests')}`,
+  );
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statements behind /overview and /agents, for the docs. */
+export async function explainPlans(pool: Pool): Promise<string> {
+  const from = `date_trunc('hour', now() - interval '30 days')`;
+  const fullDays = `(date_trunc('day', ${from}) + interval '1 day')`;
+  const histogram = (entity: string) => `
+    WITH h AS (SELECT entity_id, ms, sum(n) AS n FROM (
+        SELECT entity_id, ms, n FROM daily_duration_histogram
+         WHERE source = ANY('{1,2}'::smallint[]) AND metric = 1 AND ${entity} AND day >= ${fullDays}::date
+        UNION ALL
+        SELECT entity_id, ms, n FROM duration_histogram
+         WHERE source = ANY('{1,2}'::smallint[]) AND metric = 1 AND ${entity}
+           AND hour >= ${from} AND hour < ${fullDays}) s GROUP BY entity_id, ms),
+      c AS (SELECT entity_id, ms, sum(n) OVER (PARTITION BY entity_id ORDER BY ms) AS cum,
+                   sum(n) OVER (PARTITION BY entity_id) AS total FROM h)
+    SELECT entity_id, total, min(ms) FILTER (WHERE cum > floor(0.5 * (total - 1))) FROM c GROUP BY entity_id, total`;
+  const statements: Array<[string, string]> = [
+    ['overview latency percentiles (total rows)', histogram(`entity_id = ''`)],
+    ['agents latency percentiles (every agent)', histogram(`entity_id <> ''`).replaceAll(`'{1,2}'`, `'{1}'`)],
+    ['overview counts', `SELECT source, sum(requests), sum(successes) FROM hourly_counts WHERE hour >= ${from} GROUP BY source`],
+    ['current qps', `SELECT count(*) FROM agent_rounds WHERE finished_at >= now() - interval '60 seconds'`],
+  ];
+  const out: string[] = [];
+  for (const [name, sql] of statements) {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`);
+    out.push(`-- ${name}\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`);
+  }
+  return out.join('\n\n');
+}

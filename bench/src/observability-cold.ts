@@ -1,0 +1,164 @@
+// Benchmark: the admin observability `/overview` and `/agents` answered COLD (payload cache
+// emptied before every call) over N facts spread over 30 days, and the fact consumers' throughput
+// (facts published while the service is stopped, then the lag drained).
+//
+//   source deploy/local/env.sh && node bench/dist/observability-cold.js [--facts 2000000] [--agents 100]
+//          [--consumed 100000] [--calls 30]
+//
+// The bulk facts are seeded with SQL (rows and their rollups, as the consumer would write them);
+// the `--consumed` facts go through Kafka and the real consumer. Own port 50186, own database and
+// topic prefix (dropped / unique), so it does not touch the running services.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
+import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
+import { createServiceClient, type Principal } from '@platform/grpc';
+import { Kafka } from 'kafkajs';
+import { Redis } from 'ioredis';
+import { gatewayCredentials } from './lib/trust.js';
+import { explainPlans, seedFacts } from './lib/observability-seed.js';
+
+const { values } = parseArgs({
+  options: {
+    facts: { type: 'string', default: '2000000' },
+    agents: { type: 'string', default: '100' },
+    consumed: { type: 'string', default: '100000' },
+    calls: { type: 'string', default: '30' },
+  },
+});
+const PORT = 50186;
+const admin = process.env.POSTGRES_ADMIN_URL;
+if (!admin) throw new Error('POSTGRES_ADMIN_URL is not set (source deploy/local/env.sh)');
+const database = `bench_observability_${randomUUID().slice(0, 8)}`;
+const prefix = `bench-${randomUUID().slice(0, 8)}.`;
+const redisPrefix = `bench-obs-${randomUUID().slice(0, 8)}:`;
+const url = withDatabase(admin, database);
+const principal: Principal = {
+  user_id: randomUUID(),
+  username: 'bench',
+  is_superuser: true,
+  permissions: ['*'],
+  team_ids: [],
+  auth_method: 'jwt',
+};
+
+await ensureDatabase(admin, database);
+const pool = createPool(url);
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0');
+const kafka = new Kafka({ clientId: 'bench-observability', brokers: (process.env.KAFKA_BROKERS ?? '').split(','), logLevel: 0 });
+let service: ChildProcess | undefined;
+
+function start(): ChildProcess {
+  return spawn(process.execPath, [fileURLToPath(new URL('../../services/observability/dist/main.js', import.meta.url))], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      GRPC_PORT: String(PORT),
+      DATABASE_URL: url,
+      REDIS_KEY_PREFIX: redisPrefix,
+      TELEMETRY_TOPIC_PREFIX: prefix,
+      TELEMETRY_GROUP: `${prefix}telemetry`,
+      AGENT_DIRECTORY_GROUP: `${prefix}agent-directory`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+const count = async () =>
+  Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM agent_rounds')).rows[0]!.n);
+
+try {
+  // 1. Consumer throughput: publish while the service is stopped, then time the lag drain.
+  const consumed = Number(values.consumed);
+  const kafkaAdmin = kafka.admin();
+  await kafkaAdmin.connect();
+  await kafkaAdmin.createTopics({ topics: [{ topic: `${prefix}platform.agent-rounds`, numPartitions: 3 }, { topic: `${prefix}platform.workflow-runs`, numPartitions: 3 }] });
+  await kafkaAdmin.disconnect();
+  const producer = kafka.producer();
+  await producer.connect();
+  const base = Date.now();
+  for (let i = 0; i < consumed; i += 5000) {
+    const messages = Array.from({ length: Math.min(5000, consumed - i) }, (_, j) => {
+      const n = i + j;
+      return {
+        key: `c-${n}`,
+        value: JSON.stringify({
+          id: `c-${n}`,
+          agent_id: `agent-${n % Number(values.agents)}`,
+          round_status: n % 20 === 0 ? 'error' : 'completed',
+          duration_ms: Math.round(Math.exp(Math.random() * Math.log(30_000))),
+          first_token_ms: Math.round(Math.exp(Math.random() * Math.log(3_000))),
+          prompt_tokens: 100,
+          completion_tokens: 50,
+          model: `model-${n % 5}`,
+          finished_at: new Date(base - Math.random() * 30 * 86_400_000).toISOString(),
+        }),
+      };
+    });
+    await producer.send({ topic: `${prefix}platform.agent-rounds`, messages });
+  }
+  await producer.disconnect();
+  service = start();
+  const client = createServiceClient(analyticsV1.AnalyticsServiceService, 'platform.observability.v1.AnalyticsService', `127.0.0.1:${PORT}`, {
+    credentials: gatewayCredentials('observability'),
+    defaultTimeoutMs: 120_000,
+  });
+  await client.waitForReady(60_000);
+  for (let i = 0; ; i++) {
+    try {
+      await count();
+      break;
+    } catch (error) {
+      if (i > 300) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  const drainStart = performance.now();
+  while ((await count()) < consumed) await new Promise((resolve) => setTimeout(resolve, 200));
+  const drainSeconds = (performance.now() - drainStart) / 1000;
+  console.log(`consumer: ${consumed} facts published while stopped, drained in ${drainSeconds.toFixed(1)} s = ${Math.round(consumed / drainSeconds)} facts/s`);
+
+  // 2. Bulk facts over 30 days, straight into the tables (rows + rollups).
+  const seedStart = performance.now();
+  await seedFacts(pool, Number(values.facts), Number(values.agents), (done) => process.stdout.write(`\rseeded ${done}`));
+  console.log(`\nseeded ${values.facts} facts in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
+  await pool.query('VACUUM ANALYZE');
+
+  // 3. Cold calls: the payload cache emptied before each.
+  const clear = async () => {
+    const keys = await redis.keys(`${redisPrefix}cache:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  };
+  const measure = async (name: string, call: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < Number(values.calls); i++) {
+      await clear();
+      const t = performance.now();
+      await call();
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!.toFixed(1);
+    console.log(`${name}: cold p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`);
+  };
+  await measure('/overview 30d', () => client.call('getOverview', { time_range: '30d' }, { principal }));
+  await measure('/overview 7d', () => client.call('getOverview', { time_range: '7d' }, { principal }));
+  await measure('/agents 30d p99 desc', () =>
+    client.call('listAgents', { time_range: '30d', page: 1, page_size: 20, sort_by: 'p99', sort_order: 'desc' }, { principal }),
+  );
+  await measure('/agents 7d', () =>
+    client.call('listAgents', { time_range: '7d', page: 1, page_size: 20, sort_by: 'requests', sort_order: 'desc' }, { principal }),
+  );
+  const overview = await client.call('getOverview', { time_range: 'all' }, { principal });
+  console.log(`overview totals: ${JSON.stringify(overview.totals)} latency ${JSON.stringify(overview.latency)}`);
+  console.log(await explainPlans(pool));
+  client.close();
+} finally {
+  service?.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await pool.end();
+  redis.disconnect();
+  await dropDatabase(admin, database);
+}

@@ -1,0 +1,83 @@
+import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
+import { agentNames } from '../../data/agent-directory-repository.js';
+import { countsByEntity, NO_COUNTS } from '../../data/count-queries.js';
+import { percentilesBy } from '../../data/histogram-queries.js';
+import { METRIC, SOURCE } from '../facts/fact-rules.js';
+import { agentStats, entityTrend } from './entity-stats.js';
+import type { AnalyticsDeps } from './overview.js';
+import { granularityOf, pagingOf, sortAndPage, timeRangeOf, windowOf } from './parameters.js';
+
+export const AGENT_SORT_KEYS = [
+  'requests',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'timeout_rate',
+  'success_rate',
+  'tokens',
+] as const;
+
+/** GET /agents: every agent with facts in the range, sorted and paged in memory (one row per agent). */
+export function listAgents(
+  deps: AnalyticsDeps,
+  request: observabilityV1.ListEntitiesRequest,
+): Promise<observabilityV1.AgentList> {
+  const range = timeRangeOf(request.time_range);
+  const paging = pagingOf(request, AGENT_SORT_KEYS, 'requests');
+  const key = {
+    time_range: range,
+    page: paging.page,
+    page_size: paging.pageSize,
+    sort_by: paging.sortBy,
+    desc: paging.descending,
+  };
+  return deps.cache.through('agents', key, async () => {
+    const window = windowOf(range, deps.now());
+    const [counts, latency, ttft] = await Promise.all([
+      countsByEntity(deps, SOURCE.agent, window),
+      percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, null),
+      percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, null),
+    ]);
+    const all = [...counts.entries()].map(([id, c]) => agentStats(id, '', c, latency.get(id), ttft.get(id)));
+    const page = sortAndPage(
+      all,
+      paging,
+      (a) => Number(a[paging.sortBy as keyof typeof a]),
+      (a) => a.agent_id,
+    );
+    const names = await agentNames(
+      deps.pool,
+      page.items.map((a) => a.agent_id),
+    );
+    return { ...page, items: page.items.map((a) => ({ ...a, agent_name: names.get(a.agent_id) ?? '' })) };
+  });
+}
+
+/** GET /agent/{agent_id}: the agent's figures and its trend (an unknown agent: zeros). */
+export function getAgent(
+  deps: AnalyticsDeps,
+  request: observabilityV1.EntityRequest,
+): Promise<observabilityV1.AgentDetail> {
+  const range = timeRangeOf(request.time_range);
+  return deps.cache.through('agent', { id: request.id, time_range: range }, async () => {
+    const now = deps.now();
+    const window = windowOf(range, now);
+    const granularity = granularityOf(undefined, range);
+    const [counts, latency, ttft, trend, names] = await Promise.all([
+      countsByEntity(deps, SOURCE.agent, window, request.id),
+      percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, request.id),
+      percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, request.id),
+      entityTrend(deps, window, granularity, SOURCE.agent, request.id, now),
+      agentNames(deps.pool, [request.id]),
+    ]);
+    const agent = agentStats(
+      request.id,
+      names.get(request.id) ?? '',
+      counts.get(request.id) ?? NO_COUNTS,
+      latency.get(request.id),
+      ttft.get(request.id),
+    );
+    return { agent, time_range: range, granularity, trend };
+  });
+}

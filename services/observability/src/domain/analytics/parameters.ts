@@ -1,0 +1,91 @@
+import { BusinessError } from '@platform/errors';
+
+export const TIME_RANGES = ['7d', '30d', '90d', 'all'] as const;
+export type TimeRange = (typeof TIME_RANGES)[number];
+export type Granularity = 'hour' | 'day';
+
+const DAYS: Record<TimeRange, number | null> = { '7d': 7, '30d': 30, '90d': 90, all: null };
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Spec: anything but the four values (absent included) is `30d`, never an error. */
+export function timeRangeOf(value: string | undefined): TimeRange {
+  return (TIME_RANGES as readonly string[]).includes(value ?? '') ? (value as TimeRange) : '30d';
+}
+
+/** Spec: `hour` or `day`; default `hour` for 7d, else `day`. Anything else is 422 / 1001. */
+export function granularityOf(value: string | undefined, range: TimeRange): Granularity {
+  if (value === undefined || value === '') return range === '7d' ? 'hour' : 'day';
+  if (value === 'hour' || value === 'day') return value;
+  throw BusinessError.validation({ granularity: ['must be hour or day'] });
+}
+
+/**
+ * The facts a range covers: `finished_at >= from` (no upper bound), `from` being the start of the
+ * UTC hour N days before now, so every range is whole hourly rollup buckets. `all`: no bound.
+ * For the histograms the range splits into whole UTC days (daily rollup from `fullDaysFrom`) and
+ * the hours before the first whole day (hourly rollup in [from, fullDaysFrom)).
+ */
+export interface Window {
+  from: Date | null;
+  fullDaysFrom: Date | null;
+}
+
+export function windowOf(range: TimeRange, now: Date): Window {
+  const days = DAYS[range];
+  if (days === null) return { from: null, fullDaysFrom: null };
+  const from = new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS);
+  const fullDaysFrom = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
+  return { from, fullDaysFrom };
+}
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+  sortBy: string;
+  descending: boolean;
+}
+
+/** Spec paging: page >= 1, page_size 1-100 (default 20), sort_order asc|desc (default desc). */
+export function pagingOf(
+  request: { page: number; page_size: number; sort_by: string; sort_order: string },
+  sortKeys: readonly string[],
+  defaultSort: string,
+): Paging {
+  const errors: Record<string, string[]> = {};
+  const page = request.page === 0 ? 1 : request.page;
+  const pageSize = request.page_size === 0 ? 20 : request.page_size;
+  if (!Number.isInteger(page) || page < 1) errors.page = ['must be an integer >= 1'];
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) errors.page_size = ['must be 1-100'];
+  const sortBy = request.sort_by || defaultSort;
+  if (!sortKeys.includes(sortBy)) errors.sort_by = [`must be one of ${sortKeys.join(', ')}`];
+  const order = request.sort_order || 'desc';
+  if (order !== 'asc' && order !== 'desc') errors.sort_order = ['must be asc or desc'];
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  return { page, pageSize, sortBy, descending: order === 'desc' };
+}
+
+/** A share in percent, 0 when there is nothing to share (never NaN or null). */
+export function percent(part: number, whole: number): number {
+  return whole > 0 ? Math.round((part / whole) * 10_000) / 100 : 0;
+}
+
+/** Sorts by one numeric key (ties by id, ascending, so pages are stable) and cuts one page. */
+export function sortAndPage<T>(
+  items: T[],
+  paging: Paging,
+  key: (item: T) => number,
+  id: (item: T) => string,
+): { items: T[]; total: number; page: number; page_size: number } {
+  const sign = paging.descending ? -1 : 1;
+  const sorted = [...items].sort(
+    (a, b) => sign * (key(a) - key(b)) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0),
+  );
+  const start = (paging.page - 1) * paging.pageSize;
+  return {
+    items: sorted.slice(start, start + paging.pageSize),
+    total: items.length,
+    page: paging.page,
+    page_size: paging.pageSize,
+  };
+}

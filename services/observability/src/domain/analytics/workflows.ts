@@ -1,0 +1,85 @@
+import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
+import { countsByEntity, NO_COUNTS, nodeTypeStats } from '../../data/count-queries.js';
+import { percentilesBy } from '../../data/histogram-queries.js';
+import type { ObservabilityDependencies } from '../../deps.js';
+import { METRIC, SOURCE } from '../facts/fact-rules.js';
+import { entityTrend, workflowStats } from './entity-stats.js';
+import type { AnalyticsDeps } from './overview.js';
+import { granularityOf, pagingOf, sortAndPage, timeRangeOf, windowOf } from './parameters.js';
+
+export const WORKFLOW_SORT_KEYS = [
+  'requests',
+  'runs',
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'timeout_rate',
+  'success_rate',
+  'tokens',
+  'failed_nodes',
+] as const;
+
+type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames'>;
+
+/** GET /workflows: every workflow with final runs in the range, sorted and paged in memory. */
+export function listWorkflows(
+  deps: Deps,
+  request: observabilityV1.ListEntitiesRequest,
+): Promise<observabilityV1.WorkflowList> {
+  const range = timeRangeOf(request.time_range);
+  const paging = pagingOf(request, WORKFLOW_SORT_KEYS, 'runs');
+  const key = {
+    time_range: range,
+    page: paging.page,
+    page_size: paging.pageSize,
+    sort_by: paging.sortBy,
+    desc: paging.descending,
+  };
+  return deps.cache.through('workflows', key, async () => {
+    const window = windowOf(range, deps.now());
+    const [counts, latency] = await Promise.all([
+      countsByEntity(deps, SOURCE.workflow, window),
+      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, null),
+    ]);
+    const all = [...counts.entries()].map(([id, c]) => workflowStats(id, '', c, latency.get(id)));
+    const page = sortAndPage(
+      all,
+      paging,
+      (w) => Number(w[paging.sortBy as keyof typeof w]),
+      (w) => w.workflow_id,
+    );
+    const names = await deps.workflowNames.names(page.items.map((w) => w.workflow_id));
+    return {
+      ...page,
+      items: page.items.map((w) => ({ ...w, workflow_name: names.get(w.workflow_id) ?? '' })),
+    };
+  });
+}
+
+/** GET /workflow/{workflow_id}: figures, trend, and the 20 most executed node types. */
+export function getWorkflow(
+  deps: Deps,
+  request: observabilityV1.EntityRequest,
+): Promise<observabilityV1.WorkflowDetail> {
+  const range = timeRangeOf(request.time_range);
+  return deps.cache.through('workflow', { id: request.id, time_range: range }, async () => {
+    const now = deps.now();
+    const window = windowOf(range, now);
+    const granularity = granularityOf(undefined, range);
+    const [counts, latency, trend, nodeTypes, names] = await Promise.all([
+      countsByEntity(deps, SOURCE.workflow, window, request.id),
+      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, request.id),
+      entityTrend(deps, window, granularity, SOURCE.workflow, request.id, now),
+      nodeTypeStats(deps, request.id, window),
+      deps.workflowNames.names([request.id]),
+    ]);
+    const workflow = workflowStats(
+      request.id,
+      names.get(request.id) ?? '',
+      counts.get(request.id) ?? NO_COUNTS,
+      latency.get(request.id),
+    );
+    return { workflow, time_range: range, granularity, trend, node_types: nodeTypes };
+  });
+}

@@ -1,0 +1,82 @@
+import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
+import type { ConsumerHandle } from '@platform/kafka';
+import type { Logger } from '@platform/logger';
+import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
+import { noQuotaCounters } from './adapters/quota-usage.js';
+import { workflowsNameReader } from './adapters/workflow-names.js';
+import type { ObservabilityConfig } from './config.js';
+import { PayloadCache } from './data/payload-cache.js';
+import type { ObservabilityDependencies } from './deps.js';
+import { AggregateGate } from './domain/aggregate-gate.js';
+import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
+import { startTelemetryConsumer } from './events/telemetry-consumer.js';
+import { analyticsGrpc } from './grpc/analytics-grpc.js';
+import { observabilityGrpc } from './grpc/observability-grpc.js';
+import { systemMonitorsGrpc } from './system-monitors.js';
+
+const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+
+export interface StartedObservability {
+  dependencies: ObservabilityDependencies;
+  services: ServiceRegistration[];
+  /** Resolves once the fact consumers and the agent-directory consumer joined their groups. */
+  consumersReady: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The observability service's composition root, separate from main.ts so tests can start the real
+ * service in-process on their own database. System monitors (health, trend, workers, slow
+ * queries) register their handlers next to the analytics ones below.
+ */
+export async function startObservability(
+  config: ObservabilityConfig,
+  logger: Logger,
+  version: string,
+  now: () => Date = () => new Date(),
+): Promise<StartedObservability> {
+  // Validated by the config schema too; checked here so a bad bound never reaches a query.
+  const gate = new AggregateGate(config.DB_AGGREGATE_CONCURRENCY);
+  const { close: closeInfrastructure, ...connections } = await connectInfrastructure(
+    config,
+    logger,
+    'observability',
+    MIGRATIONS,
+  );
+  const dependencies: ObservabilityDependencies = {
+    config,
+    logger,
+    ...connections,
+    gate,
+    cache: new PayloadCache(connections.redis, config.REDIS_KEY_PREFIX, config.CACHE_TTL_SECONDS),
+    workflowNames: workflowsNameReader(
+      config.WORKFLOWS_GRPC_ADDR,
+      createOutgoingTrust({ service: 'observability', serviceKeys: config.SERVICE_AUTH_KEY }).to('workflows'),
+      logger,
+    ),
+    quotaUsage: noQuotaCounters,
+    now,
+    version,
+  };
+  // Consumers start in the background, retried while Kafka is unreachable, so the API serves
+  // meanwhile (stopped by kafka.disconnect()).
+  const handles: Promise<ConsumerHandle>[] = [];
+  let consumersStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (consumersStarted = resolve));
+  startWhenKafkaIsReachable(connections.kafka, logger, 'telemetry consumers', async () => {
+    handles.push(startTelemetryConsumer(dependencies), startAgentDirectoryConsumer(dependencies));
+    const running = await Promise.all(handles);
+    await Promise.all(running.map((handle) => handle.ready));
+    consumersStarted();
+  });
+  return {
+    dependencies,
+    services: [observabilityGrpc(dependencies), analyticsGrpc(dependencies), systemMonitorsGrpc(dependencies)],
+    consumersReady: started,
+    async stop() {
+      dependencies.workflowNames.close();
+      dependencies.quotaUsage.close();
+      await closeInfrastructure();
+    },
+  };
+}
