@@ -49,12 +49,7 @@ export {
   type QueueName,
   type Topic,
 } from './topics.js';
-export {
-  groupMembers,
-  scanPending,
-  type PendingScan,
-  type PendingScanOptions,
-} from './queue-state.js';
+export { groupMembers, scanPending, type PendingScan, type PendingScanOptions } from './queue-state.js';
 export {
   TaskStateReporter,
   readTaskStates,

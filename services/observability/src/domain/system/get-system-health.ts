@@ -1,6 +1,12 @@
 import type { HealthSnapshots } from '../../data/health-snapshots.js';
 import { readCpu, readDisk, readMemory, type CpuReading, type UsageReading } from './host-monitors.js';
-import { readDatabase, readRedis, withTimeout, type DatabaseReading, type RedisReading } from './store-monitors.js';
+import {
+  readDatabase,
+  readRedis,
+  withTimeout,
+  type DatabaseReading,
+  type RedisReading,
+} from './store-monitors.js';
 import { getSystemWorkers } from './get-system-workers.js';
 import type { SystemMonitorDeps } from './system-deps.js';
 import { worst, type MonitorStatus } from './thresholds.js';
@@ -47,7 +53,10 @@ async function readWorkers(deps: SystemMonitorDeps): Promise<WorkersReading> {
  * database or Redis is that monitor's `danger`, never an error of the call), then appended to the
  * snapshot list (best effort: with Redis down the snapshot is still answered).
  */
-export async function getSystemHealth(deps: SystemMonitorDeps, snapshots: HealthSnapshots): Promise<SystemHealth> {
+export async function getSystemHealth(
+  deps: SystemMonitorDeps,
+  snapshots: HealthSnapshots,
+): Promise<SystemHealth> {
   const [cpu, memory, disk, database, redis, workers] = await Promise.all([
     readCpu(),
     readMemory(),
