@@ -49,7 +49,13 @@ export {
   type QueueName,
   type Topic,
 } from './topics.js';
-export { groupMembers, scanPending, type PendingScan, type PendingScanOptions } from './queue-state.js';
+export {
+  groupMembers,
+  pendingCounts,
+  scanPending,
+  type PendingScan,
+  type PendingScanOptions,
+} from './queue-state.js';
 export {
   TaskStateReporter,
   readTaskStates,

@@ -8,6 +8,7 @@ import {
   createProducer,
   ensureTopics,
   groupMembers,
+  pendingCounts,
   queueTopic,
   readTaskStates,
   scanPending,
@@ -132,6 +133,12 @@ describe('@platform/kafka queue state', () => {
       counts: { 'channel.deliver': 6 },
     });
     const missing = `${prefix}queue.never-created`;
+    expect(
+      await pendingCounts(kafka, [
+        { groupId: group, topic },
+        { groupId: group, topic: missing },
+      ]),
+    ).toEqual([6, 0]);
     expect(await scanPending(kafka, { groupId: group, topic: missing, classify: taskName })).toEqual({
       pending: 0,
       scanned: 0,
