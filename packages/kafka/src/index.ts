@@ -51,6 +51,7 @@ export {
 } from './topics.js';
 export {
   groupMembers,
+  pendingCounts,
   scanPending,
   type PendingScan,
   type PendingScanOptions,

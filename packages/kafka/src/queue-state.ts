@@ -14,6 +14,19 @@ export async function groupMembers(client: KafkaClient, groupIds: string[]): Pro
   return result;
 }
 
+/** Consumer-group lag per topic, 0 for a topic nobody created yet (one metadata call for all). */
+export async function pendingCounts(
+  client: KafkaClient,
+  pairs: { groupId: string; topic: string }[],
+): Promise<number[]> {
+  const existing = new Set(await withAdmin(client, (admin) => admin.listTopics()));
+  return Promise.all(
+    pairs.map(async ({ groupId, topic }) =>
+      existing.has(topic) ? (await consumerLag(client, groupId, topic)).total : 0,
+    ),
+  );
+}
+
 export interface PendingScanOptions {
   groupId: string;
   topic: string;

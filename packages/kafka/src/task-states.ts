@@ -129,7 +129,11 @@ export class TaskStateReporter implements ConsumerObserver {
 }
 
 /** Sums the live reports of each topic's workers, dropping reports past their expiry. */
-export async function readTaskStates(redis: Redis, topics: string[], now = Date.now()): Promise<TaskCounts[]> {
+export async function readTaskStates(
+  redis: Redis,
+  topics: string[],
+  now = Date.now(),
+): Promise<TaskCounts[]> {
   return Promise.all(
     topics.map(async (topic) => {
       const key = taskStateKey(topic);

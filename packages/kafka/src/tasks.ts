@@ -140,8 +140,16 @@ export class TaskWorker {
    */
   async start(): Promise<void> {
     if (this.handle) return;
-    const { queue, logger, processedStore, redis, cipher: _cipher, stateRedis, stateTtlMs, ...tuning } =
-      this.options;
+    const {
+      queue,
+      logger,
+      processedStore,
+      redis,
+      cipher: _cipher,
+      stateRedis,
+      stateTtlMs,
+      ...tuning
+    } = this.options;
     const reportTo = stateRedis ?? redis;
     this.handle = await runConsumer<unknown>(this.client, {
       ...tuning,

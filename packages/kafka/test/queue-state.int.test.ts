@@ -8,6 +8,7 @@ import {
   createProducer,
   ensureTopics,
   groupMembers,
+  pendingCounts,
   queueTopic,
   readTaskStates,
   scanPending,
@@ -62,7 +63,9 @@ describe('@platform/kafka queue state', () => {
     await admin.connect();
     const mine = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
     if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => undefined);
-    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
+    const groups = (await admin.listGroups()).groups
+      .map((g) => g.groupId)
+      .filter((g) => g.startsWith(prefix));
     if (groups.length) await admin.deleteGroups(groups).catch(() => undefined);
     await admin.disconnect();
     const keys = await redis.keys(`taskstate:${prefix}*`);
@@ -92,7 +95,8 @@ describe('@platform/kafka queue state', () => {
     const topic = queueTopic('knowledge', prefix);
     const group = workerGroup('knowledge', prefix);
     const names = ['doc.index', 'doc.delete', 'doc.reembed'];
-    for (let i = 0; i < 1203; i += 1) await queue.enqueue('knowledge', names[i % 3]!, { i }, { key: `k${i % 7}` });
+    for (let i = 0; i < 1203; i += 1)
+      await queue.enqueue('knowledge', names[i % 3]!, { i }, { key: `k${i % 7}` });
     const uncapped = await scanPending(kafka, { groupId: group, topic, classify: taskName });
     expect(uncapped).toEqual({
       pending: 1203,
@@ -116,7 +120,8 @@ describe('@platform/kafka queue state', () => {
   it('scanPending starts at the group position and reads an unknown topic as empty', async () => {
     const topic = queueTopic('default', prefix);
     const group = workerGroup('default', prefix);
-    for (let i = 0; i < 10; i += 1) await queue.enqueue('default', i < 4 ? 'email.send' : 'channel.deliver', { i });
+    for (let i = 0; i < 10; i += 1)
+      await queue.enqueue('default', i < 4 ? 'email.send' : 'channel.deliver', { i });
     const admin = raw.admin();
     await admin.connect();
     await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '4' }] });
@@ -128,6 +133,12 @@ describe('@platform/kafka queue state', () => {
       counts: { 'channel.deliver': 6 },
     });
     const missing = `${prefix}queue.never-created`;
+    expect(
+      await pendingCounts(kafka, [
+        { groupId: group, topic },
+        { groupId: group, topic: missing },
+      ]),
+    ).toEqual([6, 0]);
     expect(await scanPending(kafka, { groupId: group, topic: missing, classify: taskName })).toEqual({
       pending: 0,
       scanned: 0,

@@ -71,7 +71,11 @@ export async function startObservability(
   });
   return {
     dependencies,
-    services: [observabilityGrpc(dependencies), analyticsGrpc(dependencies), systemMonitorsGrpc(dependencies)],
+    services: [
+      observabilityGrpc(dependencies),
+      analyticsGrpc(dependencies),
+      systemMonitorsGrpc(dependencies),
+    ],
     consumersReady: started,
     async stop() {
       dependencies.workflowNames.close();

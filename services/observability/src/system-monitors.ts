@@ -2,7 +2,10 @@ import type { ObservabilityDependencies } from './deps.js';
 import type { SystemMonitorDeps } from './domain/system/system-deps.js';
 import { systemGrpc } from './grpc/system-grpc.js';
 
-type Connections = Pick<ObservabilityDependencies, 'config' | 'pool' | 'redis' | 'kafka' | 'logger' | 'cache' | 'gate'>;
+type Connections = Pick<
+  ObservabilityDependencies,
+  'config' | 'pool' | 'redis' | 'kafka' | 'logger' | 'cache' | 'gate'
+>;
 
 /** The system monitors' view of the service's dependencies. */
 export function systemMonitorDeps(deps: Connections): SystemMonitorDeps {

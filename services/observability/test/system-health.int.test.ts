@@ -23,7 +23,9 @@ describe('GET /admin/observability/system/health and /trend', () => {
     for (const path of ['health', 'trend', 'workers', 'slow-queries']) {
       const anonymous = await harness.request('GET', `/admin/observability/system/${path}`);
       expect([anonymous.status, anonymous.body.code]).toEqual([401, 2000]);
-      const denied = await harness.request('GET', `/admin/observability/system/${path}`, { token: user.token });
+      const denied = await harness.request('GET', `/admin/observability/system/${path}`, {
+        token: user.token,
+      });
       expect([denied.status, denied.body.code]).toEqual([403, 3000]);
     }
   });
@@ -59,7 +61,9 @@ describe('GET /admin/observability/system/health and /trend', () => {
   it('appends each snapshot; the trend reads them back oldest first, at most 120, expiring after 24 h', async () => {
     const taken: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const { body } = await harness.request('GET', '/admin/observability/system/health', { token: admin.token });
+      const { body } = await harness.request('GET', '/admin/observability/system/health', {
+        token: admin.token,
+      });
       taken.push(body.data.checked_at as string);
     }
     const trend = await harness.request('GET', '/admin/observability/system/trend', { token: admin.token });

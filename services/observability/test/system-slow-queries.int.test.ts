@@ -92,9 +92,13 @@ describe('GET /admin/observability/system/slow-queries', () => {
       'page_size=0',
       'page_size=101',
     ]) {
-      const { status, body } = await harness.request('GET', `/admin/observability/system/slow-queries?${query}`, {
-        token: admin.token,
-      });
+      const { status, body } = await harness.request(
+        'GET',
+        `/admin/observability/system/slow-queries?${query}`,
+        {
+          token: admin.token,
+        },
+      );
       expect([query, status, body.code]).toEqual([query, 422, 1001]);
     }
   });
@@ -125,9 +129,15 @@ describe('slow queries unavailable (real databases and roles)', () => {
     url.password = `reader-${run}`;
     try {
       const pool = createPool(url.toString(), { max: 1 });
-      expect(await listSlowQueries(pool, [], {})).toMatchObject({ available: false, reason: 'permission_denied' });
+      expect(await listSlowQueries(pool, [], {})).toMatchObject({
+        available: false,
+        reason: 'permission_denied',
+      });
       await asAdmin('postgres', `GRANT pg_read_all_stats TO ${role}`);
-      const granted = await listSlowQueries(pool, [harness.database.name], { threshold_ms: 200, page_size: 100 });
+      const granted = await listSlowQueries(pool, [harness.database.name], {
+        threshold_ms: 200,
+        page_size: 100,
+      });
       expect(granted.available).toBe(true);
       expect(granted.items.some((i) => i.query.includes(alias))).toBe(true);
       await pool.end();
@@ -142,7 +152,10 @@ describe('slow queries unavailable (real databases and roles)', () => {
     try {
       // CREATE EXTENSION works without the preload; only reading the view fails.
       await pool.query('CREATE EXTENSION pg_stat_statements');
-      expect(await listSlowQueries(pool, [], {})).toMatchObject({ available: false, reason: 'not_preloaded' });
+      expect(await listSlowQueries(pool, [], {})).toMatchObject({
+        available: false,
+        reason: 'not_preloaded',
+      });
     } finally {
       await pool.end();
       scratch.stop();

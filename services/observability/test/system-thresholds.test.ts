@@ -26,7 +26,12 @@ describe('health thresholds (spec: CPU 70/90, memory and disk 80/90)', () => {
 
   it('rates worker backlog over the queues, and a backlog nobody works on as danger', () => {
     expect(workersStatus([{ backlog: 999, workers: 1 }])).toBe('normal');
-    expect(workersStatus([{ backlog: 600, workers: 1 }, { backlog: 400, workers: 2 }])).toBe('warning');
+    expect(
+      workersStatus([
+        { backlog: 600, workers: 1 },
+        { backlog: 400, workers: 2 },
+      ]),
+    ).toBe('warning');
     expect(workersStatus([{ backlog: 5000, workers: 3 }])).toBe('danger');
     expect(workersStatus([{ backlog: 1, workers: 0 }])).toBe('danger');
     expect(workersStatus([{ backlog: 0, workers: 0 }])).toBe('normal');

@@ -49,7 +49,14 @@ it('reports workers, running, fetched and retrying tasks, each queue backlog and
   // Right after creation a broker may still answer "does not host this topic-partition" while
   // leaders settle (seen when other suites create topics at the same time): ask again.
   const topics = QUEUES.map((q) => ({ topic: queueTopic(q, prefix), partitions: 1 }));
-  await waitUntil(() => ensureTopics(kafka, topics).then(() => true as const, () => undefined), 30_000);
+  await waitUntil(
+    () =>
+      ensureTopics(kafka, topics).then(
+        () => true as const,
+        () => undefined,
+      ),
+    30_000,
+  );
   await enqueueMany('default', 5, (i) => (i < 3 ? 'email.send' : 'channel.deliver'));
   await enqueueMany('knowledge', 5003, (i) => (i % 2 === 0 ? 'doc.index' : 'doc.delete'));
   const queue = new TaskQueue(createProducer(kafka), { topicPrefix: prefix });
@@ -59,8 +66,13 @@ it('reports workers, running, fetched and retrying tasks, each queue backlog and
   // A sandbox worker stuck in its first task (two more fetched behind it), an agent worker whose
   // only task failed and waits two minutes for its retry.
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const sandbox = new TaskWorker(kafka, { queue: 'sandbox', topicPrefix: prefix, redis, logger: testLogger, ...fast })
-    .register('sandbox.run', () => gate);
+  const sandbox = new TaskWorker(kafka, {
+    queue: 'sandbox',
+    topicPrefix: prefix,
+    redis,
+    logger: testLogger,
+    ...fast,
+  }).register('sandbox.run', () => gate);
   const agent = new TaskWorker(kafka, {
     queue: 'agent',
     topicPrefix: prefix,
@@ -77,7 +89,9 @@ it('reports workers, running, fetched and retrying tasks, each queue backlog and
   const deps = systemMonitorDeps(harness.dependencies);
   await waitUntil(async () => {
     const state = await getSystemWorkers(deps);
-    return state.worker_count === 2 && state.active_tasks === 1 && state.scheduled_tasks === 1 ? true : undefined;
+    return state.worker_count === 2 && state.active_tasks === 1 && state.scheduled_tasks === 1
+      ? true
+      : undefined;
   }, 60_000);
 
   const admin = await harness.createUser({ roles: ['Admin'] });
@@ -111,5 +125,10 @@ it('reports workers, running, fetched and retrying tasks, each queue backlog and
 
   // The health snapshot carries the same figures (it reads uncached).
   const health = await harness.request('GET', '/admin/observability/system/health', { token: admin.token });
-  expect(health.body.data.workers).toEqual({ status: 'danger', worker_count: 2, active_tasks: 1, backlog: 5013 });
+  expect(health.body.data.workers).toEqual({
+    status: 'danger',
+    worker_count: 2,
+    active_tasks: 1,
+    backlog: 5013,
+  });
 }, 180_000);

@@ -12,8 +12,7 @@ export interface StatementRow {
 }
 
 export type StatementPage =
-  | { available: true; items: StatementRow[]; total: number }
-  | { available: false; reason: UnavailableReason };
+  { available: true; items: StatementRow[]; total: number } | { available: false; reason: UnavailableReason };
 
 interface Probe {
   preloaded: boolean;
@@ -66,7 +65,8 @@ export async function readStatementStats(
       [filter.thresholdMs, filter.databases, filter.limit, filter.offset],
     );
     let total = Number(result.rows[0]?.total_count ?? 0);
-    if (result.rows.length === 0 && filter.offset > 0) total = await countStatements(pool, probe.schema, filter);
+    if (result.rows.length === 0 && filter.offset > 0)
+      total = await countStatements(pool, probe.schema, filter);
     return {
       available: true,
       total,

@@ -83,7 +83,11 @@ export async function startSystemHarness(
   const started = await startObservability(config, testLogger, 'test');
   const unreachable = {
     pool: createPool('postgres://nobody:nothing@127.0.0.1:1/none', { connectionTimeoutMs: 1000 }),
-    redis: createRedis('redis://127.0.0.1:1/0', { logger: testLogger, maxRetriesPerRequest: 1, connectTimeoutMs: 500 }),
+    redis: createRedis('redis://127.0.0.1:1/0', {
+      logger: testLogger,
+      maxRetriesPerRequest: 1,
+      connectTimeoutMs: 500,
+    }),
   };
   const services = unreachableStores
     ? [

@@ -1,16 +1,17 @@
 import type { HealthSnapshots } from '../../data/health-snapshots.js';
 import { readCpu, readDisk, readMemory, type CpuReading, type UsageReading } from './host-monitors.js';
-import { readDatabase, readRedis, withTimeout, type DatabaseReading, type RedisReading } from './store-monitors.js';
-import { getSystemWorkers } from './get-system-workers.js';
+import {
+  readDatabase,
+  readRedis,
+  withTimeout,
+  type DatabaseReading,
+  type RedisReading,
+} from './store-monitors.js';
+import { getWorkersSummary, type WorkersSummary } from './get-system-workers.js';
 import type { SystemMonitorDeps } from './system-deps.js';
 import { worst, type MonitorStatus } from './thresholds.js';
 
-export interface WorkersReading {
-  status: MonitorStatus;
-  worker_count: number;
-  active_tasks: number;
-  backlog: number;
-}
+export type WorkersReading = WorkersSummary;
 
 export interface SystemHealth {
   status: MonitorStatus;
@@ -27,15 +28,8 @@ const UNKNOWN_DISK: UsageReading = { status: 'danger', usage_percent: 0, used_by
 
 async function readWorkers(deps: SystemMonitorDeps): Promise<WorkersReading> {
   try {
-    // Kafka down must not hold the answer: the scan has its own limit, this bounds the rest.
-    const workers = await withTimeout(getSystemWorkers(deps), 15_000);
-    const backlog = Object.values(workers.queues).reduce((sum, n) => sum + n, 0);
-    return {
-      status: workers.status,
-      worker_count: workers.worker_count,
-      active_tasks: workers.active_tasks,
-      backlog,
-    };
+    // Kafka down must not hold the answer.
+    return await withTimeout(getWorkersSummary(deps), 10_000);
   } catch (error) {
     deps.logger.warn({ err: error }, 'worker monitor failed');
     return { status: 'danger', worker_count: 0, active_tasks: 0, backlog: 0 };
@@ -47,7 +41,10 @@ async function readWorkers(deps: SystemMonitorDeps): Promise<WorkersReading> {
  * database or Redis is that monitor's `danger`, never an error of the call), then appended to the
  * snapshot list (best effort: with Redis down the snapshot is still answered).
  */
-export async function getSystemHealth(deps: SystemMonitorDeps, snapshots: HealthSnapshots): Promise<SystemHealth> {
+export async function getSystemHealth(
+  deps: SystemMonitorDeps,
+  snapshots: HealthSnapshots,
+): Promise<SystemHealth> {
   const [cpu, memory, disk, database, redis, workers] = await Promise.all([
     readCpu(),
     readMemory(),

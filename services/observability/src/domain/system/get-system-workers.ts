@@ -1,5 +1,6 @@
 import {
   groupMembers,
+  pendingCounts,
   queueTopic,
   QUEUES,
   readTaskStates,
@@ -32,6 +33,38 @@ function taskNameOf(value: string | null): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+export interface WorkersSummary {
+  status: MonitorStatus;
+  worker_count: number;
+  active_tasks: number;
+  /** Pending messages over the five queues. */
+  backlog: number;
+}
+
+/**
+ * What the health monitor needs, without the scan: group members, task reports and lag. A
+ * health call stays cheap however long the queues are.
+ */
+export async function getWorkersSummary(deps: SystemMonitorDeps): Promise<WorkersSummary> {
+  const prefix = deps.queueTopicPrefix;
+  const groups = QUEUES.map((q) => workerGroup(q, prefix));
+  const topics = QUEUES.map((q) => queueTopic(q, prefix));
+  const [members, states, lags] = await Promise.all([
+    groupMembers(deps.kafka, groups),
+    readTaskStates(deps.redis, topics),
+    pendingCounts(
+      deps.kafka,
+      groups.map((groupId, i) => ({ groupId, topic: topics[i]! })),
+    ),
+  ]);
+  return {
+    status: workersStatus(lags.map((backlog, i) => ({ backlog, workers: members[groups[i]!] ?? 0 }))),
+    worker_count: groups.reduce((total, g) => total + (members[g] ?? 0), 0),
+    active_tasks: states.reduce((total, s) => total + s.active, 0),
+    backlog: lags.reduce((total, n) => total + n, 0),
+  };
 }
 
 /**

@@ -27,7 +27,8 @@ export function normalizeSlowQueryRequest(request: Partial<SlowQueryRequest>): S
   const page = request.page || 1;
   const pageSize = request.page_size || 20;
   const errors: Record<string, string[]> = {};
-  if (!Number.isInteger(threshold) || threshold < 1 || threshold > MAX_INT32) errors.threshold_ms = ['must be >= 1'];
+  if (!Number.isInteger(threshold) || threshold < 1 || threshold > MAX_INT32)
+    errors.threshold_ms = ['must be >= 1'];
   if (!Number.isInteger(page) || page < 1) errors.page = ['must be >= 1'];
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) errors.page_size = ['must be 1-100'];
   if (Object.keys(errors).length) throw BusinessError.validation(errors, { httpStatus: 400 });

@@ -39,7 +39,12 @@ export async function readDatabase(pool: Pool): Promise<DatabaseReading> {
     );
     const { active, max } = rows[0]!;
     const usage = max > 0 ? round2((active / max) * 100) : 0;
-    return { status: databaseStatus(usage), active_connections: active, max_connections: max, usage_percent: usage };
+    return {
+      status: databaseStatus(usage),
+      active_connections: active,
+      max_connections: max,
+      usage_percent: usage,
+    };
   } catch {
     return { status: 'danger', active_connections: 0, max_connections: 0, usage_percent: 0 };
   }

@@ -23,7 +23,12 @@ export const REDIS_MIN_LOOKUPS = 1000;
  * Redis: reachable is `normal`; a hit rate under 50 % over enough lookups, or memory at 90 % of
  * `maxmemory`, is `warning`. Unreachable is `danger` (decided by the caller).
  */
-export function redisStatus(hitRate: number, lookups: number, usedMemory: number, maxMemory: number): MonitorStatus {
+export function redisStatus(
+  hitRate: number,
+  lookups: number,
+  usedMemory: number,
+  maxMemory: number,
+): MonitorStatus {
   if (lookups >= REDIS_MIN_LOOKUPS && hitRate < 50) return 'warning';
   if (maxMemory > 0 && (usedMemory / maxMemory) * 100 >= 90) return 'warning';
   return 'normal';
