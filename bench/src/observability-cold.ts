@@ -47,23 +47,31 @@ const principal: Principal = {
 await ensureDatabase(admin, database);
 const pool = createPool(url);
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0');
-const kafka = new Kafka({ clientId: 'bench-observability', brokers: (process.env.KAFKA_BROKERS ?? '').split(','), logLevel: 0 });
+const kafka = new Kafka({
+  clientId: 'bench-observability',
+  brokers: (process.env.KAFKA_BROKERS ?? '').split(','),
+  logLevel: 0,
+});
 let service: ChildProcess | undefined;
 
 function start(): ChildProcess {
-  return spawn(process.execPath, [fileURLToPath(new URL('../../services/observability/dist/main.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      GRPC_PORT: String(PORT),
-      DATABASE_URL: url,
-      REDIS_KEY_PREFIX: redisPrefix,
-      TELEMETRY_TOPIC_PREFIX: prefix,
-      TELEMETRY_GROUP: `${prefix}telemetry`,
-      AGENT_DIRECTORY_GROUP: `${prefix}agent-directory`,
+  return spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../../services/observability/dist/main.js', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        GRPC_PORT: String(PORT),
+        DATABASE_URL: url,
+        REDIS_KEY_PREFIX: redisPrefix,
+        TELEMETRY_TOPIC_PREFIX: prefix,
+        TELEMETRY_GROUP: `${prefix}telemetry`,
+        AGENT_DIRECTORY_GROUP: `${prefix}agent-directory`,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
 }
 
 const count = async () =>
@@ -74,7 +82,12 @@ try {
   const consumed = Number(values.consumed);
   const kafkaAdmin = kafka.admin();
   await kafkaAdmin.connect();
-  await kafkaAdmin.createTopics({ topics: [{ topic: `${prefix}platform.agent-rounds`, numPartitions: 3 }, { topic: `${prefix}platform.workflow-runs`, numPartitions: 3 }] });
+  await kafkaAdmin.createTopics({
+    topics: [
+      { topic: `${prefix}platform.agent-rounds`, numPartitions: 3 },
+      { topic: `${prefix}platform.workflow-runs`, numPartitions: 3 },
+    ],
+  });
   await kafkaAdmin.disconnect();
   const producer = kafka.producer();
   await producer.connect();
@@ -101,10 +114,15 @@ try {
   }
   await producer.disconnect();
   service = start();
-  const client = createServiceClient(analyticsV1.AnalyticsServiceService, 'platform.observability.v1.AnalyticsService', `127.0.0.1:${PORT}`, {
-    credentials: gatewayCredentials('observability'),
-    defaultTimeoutMs: 120_000,
-  });
+  const client = createServiceClient(
+    analyticsV1.AnalyticsServiceService,
+    'platform.observability.v1.AnalyticsService',
+    `127.0.0.1:${PORT}`,
+    {
+      credentials: gatewayCredentials('observability'),
+      defaultTimeoutMs: 120_000,
+    },
+  );
   await client.waitForReady(60_000);
   for (let i = 0; ; i++) {
     try {
@@ -118,11 +136,15 @@ try {
   const drainStart = performance.now();
   while ((await count()) < consumed) await new Promise((resolve) => setTimeout(resolve, 200));
   const drainSeconds = (performance.now() - drainStart) / 1000;
-  console.log(`consumer: ${consumed} facts published while stopped, drained in ${drainSeconds.toFixed(1)} s = ${Math.round(consumed / drainSeconds)} facts/s`);
+  console.log(
+    `consumer: ${consumed} facts published while stopped, drained in ${drainSeconds.toFixed(1)} s = ${Math.round(consumed / drainSeconds)} facts/s`,
+  );
 
   // 2. Bulk facts over 30 days, straight into the tables (rows + rollups).
   const seedStart = performance.now();
-  await seedFacts(pool, Number(values.facts), Number(values.agents), (done) => process.stdout.write(`\rseeded ${done}`));
+  await seedFacts(pool, Number(values.facts), Number(values.agents), (done) =>
+    process.stdout.write(`\rseeded ${done}`),
+  );
   console.log(`\nseeded ${values.facts} facts in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
   await pool.query('VACUUM ANALYZE');
 
@@ -141,18 +163,30 @@ try {
     }
     times.sort((a, b) => a - b);
     const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!.toFixed(1);
-    console.log(`${name}: cold p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`);
+    console.log(
+      `${name}: cold p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`,
+    );
   };
   await measure('/overview 30d', () => client.call('getOverview', { time_range: '30d' }, { principal }));
   await measure('/overview 7d', () => client.call('getOverview', { time_range: '7d' }, { principal }));
   await measure('/agents 30d p99 desc', () =>
-    client.call('listAgents', { time_range: '30d', page: 1, page_size: 20, sort_by: 'p99', sort_order: 'desc' }, { principal }),
+    client.call(
+      'listAgents',
+      { time_range: '30d', page: 1, page_size: 20, sort_by: 'p99', sort_order: 'desc' },
+      { principal },
+    ),
   );
   await measure('/agents 7d', () =>
-    client.call('listAgents', { time_range: '7d', page: 1, page_size: 20, sort_by: 'requests', sort_order: 'desc' }, { principal }),
+    client.call(
+      'listAgents',
+      { time_range: '7d', page: 1, page_size: 20, sort_by: 'requests', sort_order: 'desc' },
+      { principal },
+    ),
   );
   const overview = await client.call('getOverview', { time_range: 'all' }, { principal });
-  console.log(`overview totals: ${JSON.stringify(overview.totals)} latency ${JSON.stringify(overview.latency)}`);
+  console.log(
+    `overview totals: ${JSON.stringify(overview.totals)} latency ${JSON.stringify(overview.latency)}`,
+  );
   console.log(await explainPlans(pool));
   client.close();
 } finally {

@@ -94,12 +94,17 @@ export async function explainPlans(pool: Pool): Promise<string> {
   const statements: Array<[string, string]> = [
     ['overview latency percentiles (total rows)', histogram(`entity_id = ''`)],
     ['agents latency percentiles (every agent)', histogram(`entity_id <> ''`).replaceAll(`'{1,2}'`, `'{1}'`)],
-    ['overview counts', `SELECT source, sum(requests), sum(successes) FROM hourly_counts WHERE hour >= ${from} GROUP BY source`],
+    [
+      'overview counts',
+      `SELECT source, sum(requests), sum(successes) FROM hourly_counts WHERE hour >= ${from} GROUP BY source`,
+    ],
     ['current qps', `SELECT count(*) FROM agent_rounds WHERE finished_at >= now() - interval '60 seconds'`],
   ];
   const out: string[] = [];
   for (const [name, sql] of statements) {
-    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`);
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
+    );
     out.push(`-- ${name}\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`);
   }
   return out.join('\n\n');

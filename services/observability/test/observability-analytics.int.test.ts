@@ -32,7 +32,7 @@ async function get(path: string) {
   const response = await h.request('GET', `/admin/observability${path}`, { token: admin.token });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   expect(response.body.code).toBe(0);
-  return response.body.data as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return response.body.data as Record<string, any>;
 }
 
 beforeAll(async () => {
