@@ -45,7 +45,7 @@ const principal: Principal = {
 };
 
 await ensureDatabase(admin, database);
-const pool = createPool(url);
+const pool = createPool(url, { statementTimeoutMs: 0 });
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0');
 const kafka = new Kafka({
   clientId: 'bench-observability',

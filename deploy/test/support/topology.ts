@@ -64,13 +64,13 @@ export const KAFKA_CLIENT_ENV = [
 
 /** Who may open a connection to whose gRPC port (NetworkPolicies): the gateway reaches every
  *  service; services that check API keys, users or settings reach identity; workflows reaches models;
- *  apikeys reaches workflows (workflow names of key bindings). */
+ *  apikeys and observability reach workflows (workflow names); observability reaches models (usage). */
 export const GRPC_CALLERS: Record<string, string[]> = {
   identity: ['gateway', 'apikeys', 'notifications', 'models', 'workflows', 'observability'],
   apikeys: ['gateway'],
   notifications: ['gateway'],
-  models: ['gateway', 'workflows'],
-  workflows: ['gateway', 'apikeys'],
+  models: ['gateway', 'workflows', 'observability'],
+  workflows: ['gateway', 'apikeys', 'observability'],
   observability: ['gateway'],
 };
 

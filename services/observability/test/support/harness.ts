@@ -101,7 +101,11 @@ export async function startObservabilityHarness(
   const publish = (topic: string, values: object[]) =>
     producer.publishRaw(
       topic,
-      values.map((value) => ({ key: (value as { id?: string }).id ?? null, value: JSON.stringify(value) })),
+      values.map((value) => ({
+        key: (value as { id?: string }).id ?? null,
+        value: JSON.stringify(value),
+        headers: {},
+      })),
     );
   return {
     observability,
