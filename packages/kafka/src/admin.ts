@@ -38,20 +38,30 @@ export async function ensureTopics(
         });
   const specs = topics.map((t) => (typeof t === 'string' ? { topic: t } : t));
   return withAdmin(client, async (admin) => {
-    const existing = new Set(await admin.listTopics());
-    const missing = specs.filter((s) => !existing.has(s.topic));
-    if (missing.length === 0) return [];
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((s) => ({
-        topic: s.topic,
-        numPartitions: s.partitions ?? -1,
-        replicationFactor: s.replicationFactor ?? -1,
-        configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
-      })),
+    // A single KRaft broker can answer "does not host this topic-partition" (retriable) while a
+    // topic it just created, or one another process is creating, is not yet in its metadata. Such
+    // a failure is retried from the top: topics that exist by then are not created again.
+    const attempted = new Set<string>();
+    await retryRetriable(async () => {
+      const existing = new Set(await admin.listTopics());
+      const missing = specs.filter((s) => !existing.has(s.topic));
+      if (missing.length === 0) return;
+      for (const s of missing) attempted.add(s.topic);
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: s.topic,
+          numPartitions: s.partitions ?? -1,
+          replicationFactor: s.replicationFactor ?? -1,
+          configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+        })),
+      });
     });
-    // Another process may have created some of them in between; report only what is new to us.
-    const created = missing.map((s) => s.topic);
+    if (attempted.size === 0) return [];
+    // Served with leaders before anyone produces to them.
+    const created = [...attempted];
+    await retryRetriable(() => admin.fetchTopicMetadata({ topics: created }));
+    // Another process may have created some of them in between; report only what we tried to create.
     (options.logger ?? client.logger).info({ topics: created }, 'ensured kafka topics');
     return created;
   });
