@@ -7,6 +7,7 @@ export * as apikeysV1 from './gen/platform/apikeys/v1/apikeys.js';
 export * as notificationsV1 from './gen/platform/notifications/v1/notifications.js';
 export * as modelsV1 from './gen/platform/models/v1/models.js';
 export * as workflowsV1 from './gen/platform/workflows/v1/workflows.js';
+export * as workflowRunsV1 from './gen/platform/workflows/v1/workflow_runs.js';
 export * as observabilityV1 from './gen/platform/observability/v1/observability.js';
 export * as conformanceV1 from './gen/platform/conformance/v1/probe.js';
 export * as taskEventsV1 from './gen/platform/events/v1/task.js';

@@ -37,6 +37,8 @@ export const SPEC_ERROR_KEYS = [
   'session_expired_new_login',
   'api_key_no_agent_access',
   'api_key_no_workflow_access',
+  'workflow_not_published',
+  'workflow_schema_outdated',
   'validation_error',
   'insufficient_privileges',
   'notification_scope_requires_team',

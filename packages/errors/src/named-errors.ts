@@ -54,6 +54,12 @@ export const NAMED_ERRORS = {
   // The ephemeral /workflow-versions store: unknown version id; the workflow's version lock stayed taken.
   workflow_version_not_found: { code: ErrorCode.NOT_FOUND },
   workflow_version_busy: { code: ErrorCode.BAD_REQUEST, httpStatus: 409 },
+  // Runs (issue 12): a production run of a never-published workflow; a definition below schema 2;
+  // a node the runner does not know or cannot run (data names the node); an unknown run id.
+  workflow_not_published: { code: ErrorCode.BAD_REQUEST },
+  workflow_schema_outdated: { code: ErrorCode.BAD_REQUEST },
+  workflow_node_not_runnable: { code: ErrorCode.BAD_REQUEST },
+  workflow_run_not_found: { code: ErrorCode.NOT_FOUND },
   // Spec names only the key; a domain-raised validation failure: 1001 at HTTP 400.
   invalid_notification_type: { code: ErrorCode.VALIDATION_ERROR, httpStatus: 400 },
   model_type_not_supported: { code: ErrorCode.VALIDATION_ERROR, httpStatus: 400 },

@@ -72,6 +72,19 @@ export const ERROR_KEY_MESSAGES = {
     en: "Another change to this workflow's versions is in progress; please retry",
     zh: '该工作流的版本正在被其他操作修改，请稍后重试',
   },
+  workflow_not_published: {
+    en: 'The workflow has never been published; publish it or run it in debug mode',
+    zh: '工作流尚未发布，请先发布或以调试模式运行',
+  },
+  workflow_schema_outdated: {
+    en: 'The workflow definition uses an outdated schema version; open and save it to upgrade',
+    zh: '工作流定义的架构版本过旧，请打开并保存以升级',
+  },
+  workflow_node_not_runnable: {
+    en: 'Node {node_id} cannot run: {reason}',
+    zh: '节点 {node_id} 无法运行：{reason}',
+  },
+  workflow_run_not_found: { en: 'Workflow run not found', zh: '工作流运行记录不存在' },
   invalid_notification_type: { en: 'Invalid notification type', zh: '无效的通知类型' },
   smtp_not_enabled: { en: 'Email (SMTP) notifications are not enabled', zh: '邮件（SMTP）通知未启用' },
   smtp_not_configured: { en: 'Email (SMTP) is not fully configured', zh: '邮件（SMTP）配置不完整' },

@@ -1,0 +1,123 @@
+import type { DefinitionNode, WorkflowDefinition } from '../../definition-rules.js';
+
+/**
+ * The contract between the run engine (graph walk + node modules, `domain/runs/engine/` and
+ * `domain/runs/nodes/`) and the runs area that persists and schedules runs (`domain/runs/`,
+ * `data/runs-*`, `events/run-worker.ts`). docs/workflows.md "Runs" describes the behaviour.
+ */
+
+/** A run's or a node's error as stored (`workflow_runs.error`, `workflow_node_executions.error`). */
+export interface RunErrorValue {
+  /** A catalog business code (6103 token quota, …) or 5000 for an internal failure. */
+  code: number;
+  message: string;
+  node_id?: string;
+  data?: Record<string, unknown>;
+}
+
+export type RunMode = 'production' | 'debug';
+export type RunStatus = 'queued' | 'running' | 'success' | 'failed' | 'timeout';
+export type NodeStatus = 'running' | 'success' | 'failed' | 'skipped' | 'timeout';
+
+/** What a node sees of the run it belongs to. */
+export interface RunContext {
+  runId: string;
+  workflowId: string;
+  ownerId: string;
+  /** The workflow's team, else null (the llm node then uses the owner's default team). */
+  teamId: string | null;
+  /** Who started it (the key's owner for an API key). */
+  userId: string;
+  mode: RunMode;
+  inputs: Record<string, unknown>;
+  /** The run's deadline (started_at + timeout_seconds). */
+  deadline: Date;
+}
+
+export interface NodeRunInput {
+  node: DefinitionNode;
+  /**
+   * What `{{…}}` can read: `inputs` (the run's inputs) and each finished node's outputs under its
+   * node id (`{{inputs.city}}`, `{{fetch.body}}`).
+   */
+  variables: Record<string, unknown>;
+  run: RunContext;
+  /** `<run_id>:<node_id>`: the same on a retry after a crash (http_request sends it as Idempotency-Key). */
+  idempotencyKey: string;
+  /** Aborted when the node's or the run's timeout passes. */
+  signal: AbortSignal;
+  /** Streams a piece of generated text (a `text_chunk` event). */
+  emitText(chunk: string): Promise<void>;
+}
+
+export interface NodeOutcome {
+  status: 'success' | 'failed' | 'timeout';
+  outputs: Record<string, unknown>;
+  /** A condition node: the source handle of the branch it took (the other branches are skipped). */
+  branch?: string;
+  error?: RunErrorValue;
+  tokens?: number;
+  /** The model id an llm node used. */
+  model?: string;
+}
+
+export interface NodeModule {
+  readonly type: string;
+  /** Why this node cannot run (empty = runnable); checked at StartRun (400 / 1002 naming the node). */
+  check(node: DefinitionNode, definition: WorkflowDefinition): string[];
+  /** The node's own time limit in ms (http_request, llm); undefined = only the run's. */
+  timeoutMs?(node: DefinitionNode): number | undefined;
+  execute(input: NodeRunInput): Promise<NodeOutcome>;
+}
+
+/** One node's row as recorded so far (resume reads these). */
+export interface RecordedNode {
+  nodeId: string;
+  nodeType: string;
+  position: number;
+  status: NodeStatus;
+  outputs: Record<string, unknown> | null;
+  branch: string | null;
+  tokens: number;
+}
+
+/**
+ * What the engine needs persisted, implemented over Postgres by the runs area. Every write is
+ * fenced on the worker's lease (a worker that lost it gets `LeaseLostError` and stops), and each
+ * write appends the matching event to the run's log in the same transaction.
+ */
+export interface RunJournal {
+  /** Node rows recorded so far: finished ones never run again; a `running` one was in flight. */
+  recorded(): Promise<RecordedNode[]>;
+  /** Inserts (or, on a retry, re-marks) the node `running` + a `node_started` event. */
+  nodeStarted(node: { nodeId: string; nodeType: string; position: number; startedAt: Date }): Promise<void>;
+  /** The node's final row + a `node_finished` event. */
+  nodeFinished(node: {
+    nodeId: string;
+    nodeType: string;
+    position: number;
+    outcome: NodeOutcome;
+    startedAt: Date;
+    durationMs: number;
+  }): Promise<void>;
+  /** A node on an untaken branch: a `skipped` row + a `node_finished` event with status skipped. */
+  nodeSkipped(node: { nodeId: string; nodeType: string; position: number }): Promise<void>;
+  /** A `text_chunk` event. */
+  text(nodeId: string, chunk: string): Promise<void>;
+}
+
+/** Thrown by a journal write of a worker whose lease another worker took over. */
+export class LeaseLostError extends Error {
+  constructor(runId: string) {
+    super(`lease of run ${runId} was lost`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface RunOutcome {
+  status: 'success' | 'failed' | 'timeout';
+  /** The end node's outputs on success. */
+  outputs?: Record<string, unknown>;
+  error?: RunErrorValue;
+  totalTokens: number;
+}
