@@ -5,9 +5,10 @@
 CREATE TABLE workflow_runs (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   workflow_id uuid NOT NULL,
-  -- The workflow's owner and team at start (facts, notification events, the llm node's team).
+  -- The workflow's owner at start (facts, notification events), and the team model use is billed
+  -- to: the workflow's team, else the site's default team (resolved at start).
   owner_id uuid NOT NULL,
-  team_id uuid,
+  team_id uuid NOT NULL,
   mode varchar(20) NOT NULL CHECK (mode IN ('production', 'debug')),
   version integer NOT NULL,
   definition json NOT NULL,

@@ -24,8 +24,11 @@ export interface RunContext {
   runId: string;
   workflowId: string;
   ownerId: string;
-  /** The workflow's team, else null (the llm node then uses the owner's default team). */
-  teamId: string | null;
+  /**
+   * The team model use is authorized and billed to: the workflow's team, or (a workflow without a
+   * team) the site's default team every user belongs to, resolved at StartRun and stored on the run.
+   */
+  teamId: string;
   /** Who started it (the key's owner for an API key). */
   userId: string;
   mode: RunMode;
