@@ -30,7 +30,7 @@ describe('kubernetes manifests against the Kubernetes API schemas (kubeconform)'
   describe('catches', () => {
     const base = () => clone(rendered.get(dirs.find((d) => relative(K8S, d) === 'base')!)!);
     const deployment = (objects: K8sObject[]) => objects.find((o) => o.kind === 'Deployment')!;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
     const container = (objects: K8sObject[]) => (deployment(objects) as any).spec.template.spec.containers[0];
 
     it('a misspelt field', () => {
@@ -41,7 +41,7 @@ describe('kubernetes manifests against the Kubernetes API schemas (kubeconform)'
 
     it('a wrong type', () => {
       const objects = base();
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
       (deployment(objects) as any).spec.replicas = 'two';
       expect(validateWithKubeconform(objects).invalid).toBe(1);
     });
