@@ -2,9 +2,10 @@
 # Property-based API fuzzing driven by the gateway's own OpenAPI document (Schemathesis).
 #   source deploy/local/env.sh && bash scripts/fuzz-api.sh
 # Runs against GATEWAY_URL (default http://127.0.0.1:8080) as a fresh, ordinary signed-in user
-# (scripts/fuzz-user.mjs), with a fixed seed and a bounded number of examples per operation, and
+# (scripts/fuzz-user.mjs; FUZZ_AS_SUPERUSER=1: a superuser, for the admin routes), with a fixed seed and a bounded number of examples per operation, and
 # fails when any response is a 5xx, has a status the document does not declare for that operation,
-# or does not match the declared schema. Tunables: FUZZ_MAX_EXAMPLES, FUZZ_SEED, FUZZ_WORKERS.
+# or does not match the declared schema. Tunables: FUZZ_MAX_EXAMPLES, FUZZ_SEED, FUZZ_WORKERS,
+# FUZZ_REPORT_NAME (the JUnit file); extra arguments go to `schemathesis run`.
 # Schemathesis is installed once into a venv under ~/.cache/agent-platform/ (pinned version).
 set -euo pipefail
 
@@ -16,6 +17,7 @@ MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-12}"
 SEED="${FUZZ_SEED:-20261123}"
 WORKERS="${FUZZ_WORKERS:-2}"
 REPORT_DIR="${FUZZ_REPORT_DIR:-$ROOT/.stack/test-results}"
+REPORT_NAME="${FUZZ_REPORT_NAME:-fuzz-junit.xml}"
 
 if [ ! -x "$VENV/bin/schemathesis" ]; then
   echo "installing schemathesis ${SCHEMATHESIS_VERSION} into ${VENV}" >&2
@@ -45,7 +47,7 @@ started=$SECONDS
   --request-timeout 20 \
   --exclude-path /api/v1/logout \
   --no-color \
-  --report junit --report-junit-path "$REPORT_DIR/fuzz-junit.xml" \
+  --report junit --report-junit-path "$REPORT_DIR/$REPORT_NAME" \
   "$@" 2>&1 | sed -E 's/^=+ (.*) =+$/-- \1 --/'
 # Schemathesis closes with a pytest-style "=== N warnings in Xs ===" banner that a CI log reader
 # takes for pytest reporting no test; the sed above rewrites it and pipefail keeps the exit code.
