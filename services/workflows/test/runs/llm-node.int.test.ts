@@ -185,6 +185,66 @@ describe('llm node through the real models service', () => {
     expect(fake.requests.length).toBe(before);
   });
 
+  it('an upstream error answer fails the node; a stalled stream passes timeout_ms as `timeout`', async () => {
+    await ok(
+      await stack.request('PUT', `/admin/teams/${teamId}/models/${modelId}`, {
+        token: stack.admin.token,
+        json: { token_quota: null },
+      }),
+      'quota',
+    );
+    const wrongKey = await ok(
+      await stack.request('POST', '/admin/models', {
+        token: stack.admin.token,
+        json: {
+          name: 'wf-wrong-key',
+          provider: 'custom',
+          model_id: UPSTREAM,
+          model_type: 'chat',
+          base_url: fake.baseUrl,
+          api_key: 'sk-wrong',
+        },
+      }),
+      'model',
+    );
+    await ok(
+      await stack.request('POST', `/admin/teams/${teamId}/models`, {
+        token: stack.admin.token,
+        json: { model_id: wrongKey.id },
+      }),
+      'grant',
+    );
+    const single = (data: Record<string, unknown>) =>
+      planRun(
+        definition(
+          [node('s', 'start'), node('ask', 'llm', data), node('e', 'end')],
+          [edge('s', 'ask'), edge('ask', 'e')],
+        ),
+        stack.modules,
+      );
+    const run = (plan: ReturnType<typeof single>) =>
+      executeRun({
+        plan,
+        run: runContext({ runId: 'run-l4', teamId }),
+        journal: new MemoryJournal('run-l4'),
+        modules: stack.modules,
+        signal: new AbortController().signal,
+      });
+    expect(await run(single({ model_id: wrongKey.id, prompt: 'hi' }))).toMatchObject({
+      status: 'failed',
+      error: { code: 1002, node_id: 'ask', data: { reason: 'model_upstream_error', status: 400 } },
+    });
+    fake.hold();
+    try {
+      expect(await run(single({ model_id: modelId, prompt: 'hi', timeout_ms: 300 }))).toMatchObject({
+        status: 'failed',
+        error: { node_id: 'ask', data: { reason: 'node_timeout' } },
+      });
+    } finally {
+      fake.release();
+    }
+  });
+
   it('a team without a grant is 6104', async () => {
     const outcome = await executeRun({
       plan: llmPlan(),
