@@ -14,6 +14,8 @@ export interface NodeRun {
   runTimedOut: boolean;
 }
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Raised inside a node when its signal aborts; never escapes `runNode`. */
 class NodeAborted extends Error {}
 
@@ -64,9 +66,12 @@ export async function runNode(args: {
     controller.abort(new NodeAborted(why));
   };
   const nodeMs = module.timeoutMs?.(node);
-  const timers = [
-    setTimeout(() => abort('run'), Math.max(0, args.input.run.deadline.getTime() - args.now().getTime())),
-  ];
+  // setTimeout fires at once past 2^31-1 ms; a run's deadline is at most an hour away anyway.
+  const untilDeadline = Math.min(
+    MAX_TIMER_MS,
+    Math.max(0, args.input.run.deadline.getTime() - args.now().getTime()),
+  );
+  const timers = [setTimeout(() => abort('run'), untilDeadline)];
   if (nodeMs !== undefined) timers.push(setTimeout(() => abort('node'), nodeMs));
   const onWorkerAbort = () => abort('worker');
   signal.addEventListener('abort', onWorkerAbort, { once: true });
