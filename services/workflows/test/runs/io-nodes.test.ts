@@ -3,6 +3,7 @@ import type { NodeModule } from '../../src/domain/runs/engine/contract.js';
 import { httpRequestNode } from '../../src/domain/runs/nodes/http-request.js';
 import { chatCompletionUrl, checkLlmNode, llmTimeoutMs } from '../../src/domain/runs/nodes/llm-fields.js';
 import { SseParser } from '../../src/domain/runs/nodes/sse-parser.js';
+import { TextBatcher } from '../../src/domain/runs/nodes/text-batcher.js';
 import { definition, node } from '../support/definitions.js';
 
 const defn = definition([node('fetch', 'http_request')], []);
@@ -113,5 +114,40 @@ describe('SSE parser', () => {
     parser.push(bytes.slice(7));
     parser.end();
     expect(events).toEqual(['☃ snow']);
+  });
+});
+
+describe('text batcher', () => {
+  it('writes in order, joining what arrives while a write is in flight', async () => {
+    const written: string[] = [];
+    let release: () => void = () => undefined;
+    const batcher = new TextBatcher(async (chunk) => {
+      written.push(chunk);
+      if (written.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    batcher.push('a');
+    batcher.push('b');
+    batcher.push('c');
+    release();
+    await batcher.flushed();
+    batcher.push('d');
+    await batcher.flushed();
+    expect(written).toEqual(['a', 'bc', 'd']);
+  });
+
+  it('stops at the first failed write and rethrows it', async () => {
+    let failures = 0;
+    const batcher = new TextBatcher(
+      async (chunk) => {
+        if (chunk === 'x') throw new Error('lease lost');
+      },
+      () => (failures += 1),
+    );
+    batcher.push('x');
+    batcher.push('y');
+    await expect(batcher.flushed()).rejects.toThrow('lease lost');
+    batcher.push('z');
+    await expect(batcher.flushed()).rejects.toThrow('lease lost');
+    expect(failures).toBe(1);
   });
 });

@@ -103,16 +103,16 @@ async function teamUsage(): Promise<{ tokens: number; requests: number }> {
 
 describe('llm node through the real models service', () => {
   it('streams each delta as a text chunk, in order, while the answer is still open; records usage', async () => {
-    fake.hold();
+    fake.lockstep(true);
     const journal = new MemoryJournal('run-l1');
     const text = journal.text.bind(journal);
-    // The fake sends usage and [DONE] only after every delta reached the journal: a node that
-    // waited for the whole answer before emitting would never finish.
+    // The fake sends each next delta (and at last usage and [DONE]) only after the previous one
+    // reached the journal: a node that waited for the whole answer before emitting never finishes.
     journal.text = async (nodeId, chunk) => {
       await text(nodeId, chunk);
-      if (journal.events.filter((e) => e.type === 'text_chunk').length === DELTAS.length) fake.release();
+      fake.advance();
     };
-    const outcome = await execute(journal, 'run-l1');
+    const outcome = await execute(journal, 'run-l1').finally(() => fake.lockstep(false));
     expect(outcome).toEqual({ status: 'success', outputs: { answer: 'Hello Oslo' }, totalTokens: 15 });
     expect(journal.events.filter((e) => e.type === 'text_chunk')).toEqual(
       DELTAS.map((chunk) => ({ type: 'text_chunk', nodeId: 'ask', chunk })),

@@ -14,6 +14,12 @@ export interface FakeOpenAi {
   /** Held: the server sends the usage chunk and `[DONE]` only after `release()`. */
   hold(): void;
   release(): void;
+  /**
+   * Lockstep: after each delta the server waits for `advance()` before sending the next one (and
+   * the usage chunk), so a test can prove each delta was handled before the answer went on.
+   */
+  lockstep(on: boolean): void;
+  advance(): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +61,12 @@ export async function startFakeOpenAi(options: {
   const requests: FakeChatRequest[] = [];
   let gate: Promise<void> = Promise.resolve();
   let open: () => void = () => undefined;
+  let stepping = false;
+  let step: Promise<void> = Promise.resolve();
+  let advance: () => void = () => undefined;
+  const nextStep = () => {
+    step = new Promise((resolve) => (advance = resolve));
+  };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -75,12 +87,13 @@ export async function startFakeOpenAi(options: {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const send = (event: unknown) => res.write(`data: ${JSON.stringify(event)}\n\n`);
         for (const delta of options.deltas) {
+          if (stepping) nextStep();
           send({
             id: 'c1',
             object: 'chat.completion.chunk',
             choices: [{ index: 0, delta: { content: delta } }],
           });
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await (stepping ? step : new Promise((resolve) => setTimeout(resolve, 10)));
         }
         await gate;
         send({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: options.usage });
@@ -98,8 +111,13 @@ export async function startFakeOpenAi(options: {
       gate = new Promise((resolve) => (open = resolve));
     },
     release: () => open(),
+    lockstep(on) {
+      stepping = on;
+    },
+    advance: () => advance(),
     async close() {
       open();
+      advance();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

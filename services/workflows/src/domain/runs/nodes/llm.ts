@@ -6,6 +6,7 @@ import { renderText } from '../engine/variables.js';
 import { chatCompletionUrl, checkLlmNode, llmMessages, llmTimeoutMs } from './llm-fields.js';
 import { failed, isOutboundError, outboundFailure } from './node-failure.js';
 import { SseParser } from './sse-parser.js';
+import { TextBatcher } from './text-batcher.js';
 
 export interface ModelEndpoint {
   baseUrl: string;
@@ -135,10 +136,8 @@ async function streamCompletion(
   let text = '';
   let usage: Usage | undefined;
   let streamError: string | undefined;
-  let emitFailure: unknown;
-  // Chunks are emitted in order, one journal write at a time; the first failure (a lost lease)
-  // stops the request and is rethrown below.
-  let emitting: Promise<void> = Promise.resolve();
+  // In order, one journal write at a time; a failed write (a lost lease) stops the request.
+  const batcher = new TextBatcher(emitText, () => local.abort());
   const parser = new SseParser((data) => {
     if (data.trim() === '[DONE]') return;
     let event: Record<string, unknown>;
@@ -154,12 +153,7 @@ async function streamCompletion(
     const delta = choices[0]?.delta?.content;
     if (typeof delta === 'string' && delta !== '') {
       text += delta;
-      emitting = emitting
-        .then(() => (emitFailure === undefined ? emitText(delta) : undefined))
-        .catch((error: unknown) => {
-          emitFailure ??= error;
-          local.abort();
-        });
+      batcher.push(delta);
     }
     if (event.usage) usage = readUsage(event.usage) ?? usage;
   });
@@ -198,8 +192,7 @@ async function streamCompletion(
       },
     );
   } catch (error) {
-    await emitting;
-    if (emitFailure !== undefined) throw emitFailure;
+    await batcher.flushed();
     if (isOutboundError(error)) return { outcome: outboundFailure(error, timeoutMs, 'model') };
     throw error;
   }
@@ -212,8 +205,7 @@ async function streamCompletion(
     };
   }
   parser.end();
-  await emitting;
-  if (emitFailure !== undefined) throw emitFailure;
+  await batcher.flushed();
   if (streamError !== undefined)
     return { outcome: failed('model_upstream_error', `the model stream reported an error: ${streamError}`) };
   return { text, usage };
