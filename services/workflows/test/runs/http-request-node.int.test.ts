@@ -167,6 +167,19 @@ describe('http_request through the outbound guard', () => {
     expect(tolerant).toMatchObject({ status: 'success', outputs: { response: { error: 'nope' } } });
   });
 
+  it('a templated header value with a line break is refused before anything is sent', async () => {
+    await stack.putSettings({ workflow_http_allowlist: [origin] });
+    const outcome = await executeRun({
+      plan: httpRun({ url: `${origin}/echo`, headers: { 'X-City': '{{inputs.city}}' } }),
+      run: runContext({ runId: 'run-h3', inputs: { city: 'Oslo\r\nX-Injected: 1' } }),
+      journal: new MemoryJournal('run-h3'),
+      modules: stack.modules,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ status: 'failed', error: { data: { reason: 'http_invalid_request' } } });
+    expect(seen).toEqual([]);
+  });
+
   it('never calls a metadata address, allowlisted or not; a closed port is a connection failure', async () => {
     await stack.putSettings({ workflow_http_allowlist: ['http://169.254.169.254', 'http://127.0.0.1:1'] });
     expect(await run(httpRun({ url: 'http://169.254.169.254/latest/meta-data/' }))).toMatchObject({

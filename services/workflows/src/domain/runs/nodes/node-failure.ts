@@ -38,6 +38,10 @@ export function outboundFailure(error: OutboundHttpError, timeoutMs: number, pre
   if (error.reason === 'connection_failed' || error.reason === 'aborted') {
     return failed(`${prefix}_connection_failed`, error.message, { guard_reason: error.reason });
   }
+  if (error.reason === 'invalid_request') {
+    // Node refused the request itself: a header value with a line break, say (from a template).
+    return failed(`${prefix}_invalid_request`, error.message, { guard_reason: error.reason });
+  }
   return failed(`${prefix}_limit`, error.message, { guard_reason: error.reason });
 }
 
