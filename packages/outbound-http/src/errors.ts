@@ -12,8 +12,9 @@ export type OutboundBlockedReason = OutboundPolicyReason | OutboundLimitReason;
 /**
  * `connection_failed`: anything that went wrong on the wire (refused connection, TLS failure,
  * reset). `invalid_request`: Node refused the request itself (a header value with a newline…).
+ * `aborted`: the caller's `signal` aborted the request.
  */
-export type OutboundFailureReason = 'connection_failed' | 'invalid_request';
+export type OutboundFailureReason = 'connection_failed' | 'invalid_request' | 'aborted';
 
 export type OutboundErrorReason = OutboundBlockedReason | OutboundFailureReason;
 

@@ -11,6 +11,13 @@ export interface OutboundRequestInit {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
+  /** Aborting it destroys the request: `OutboundHttpError` with reason `aborted`. */
+  signal?: AbortSignal;
+  /**
+   * Called with each chunk of the final response's body as it arrives (a streamed answer read
+   * while it is produced); the body is still collected, under the same size cap.
+   */
+  onData?: (chunk: Buffer, response: { status: number; headers: IncomingHttpHeaders }) => void;
 }
 
 export interface OutboundResponse {
@@ -69,6 +76,8 @@ export async function outboundRequest(
       ca: policy.ca,
       takeRefusal: () => refusal,
       wantsBody: (status, headers) => !isRedirect(status, headers),
+      signal: init.signal,
+      onData: init.onData,
     });
     if (hop.body !== null) return toResponse(hop.status, hop.headers, hop.body, state.url, redirects);
     if (redirects.length >= limits.maxRedirects) {

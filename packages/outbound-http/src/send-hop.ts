@@ -22,6 +22,9 @@ export interface HopRequest {
   takeRefusal: () => OutboundBlockedError | undefined;
   /** Whether to read this response's body (a redirect's body is never read). */
   wantsBody: (status: number, headers: http.IncomingHttpHeaders) => boolean;
+  signal?: AbortSignal | undefined;
+  onData?:
+    ((chunk: Buffer, response: { status: number; headers: http.IncomingHttpHeaders }) => void) | undefined;
 }
 
 export interface HopResponse {
@@ -38,6 +41,11 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       new OutboundBlockedError('timeout', `${what} timed out for ${url}`, { url });
     if (remaining <= 0) {
       reject(timeoutError(`request (${hop.totalTimeoutMs} ms in all)`));
+      return;
+    }
+    const abortedError = () => new OutboundHttpError('aborted', `request to ${url} aborted`, { url });
+    if (hop.signal?.aborted) {
+      reject(abortedError());
       return;
     }
     const transport = hop.url.protocol === 'https:' ? https : http;
@@ -69,11 +77,14 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       () => fail(timeoutError(`request (${hop.totalTimeoutMs} ms in all)`)),
       remaining,
     );
+    const onAbort = (): void => fail(abortedError());
+    hop.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (): boolean => {
       if (settled) return false;
       settled = true;
       clearTimeout(totalTimer);
       clearTimeout(connectTimer);
+      hop.signal?.removeEventListener('abort', onAbort);
       return true;
     };
     const fail = (error: OutboundHttpError): void => {
@@ -123,7 +134,15 @@ export function sendHop(hop: HopRequest): Promise<HopResponse> {
       response.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > hop.maxResponseBytes) fail(tooLarge());
-        else chunks.push(chunk);
+        else {
+          chunks.push(chunk);
+          try {
+            if (!settled) hop.onData?.(chunk, { status, headers });
+          } catch (error) {
+            // A throwing callback must not become an uncaught exception in the socket's handler.
+            fail(new OutboundHttpError('aborted', `onData failed for ${url}`, { url, cause: error }));
+          }
+        }
       });
       response.on('end', () => {
         if (finish()) resolve({ status, headers, body: Buffer.concat(chunks) });

@@ -13,6 +13,8 @@ const schema = z.object({
   ...kafkaShape,
   /** Team roles of callers (identity's internal DirectoryService.GetTeamMembership). */
   IDENTITY_GRPC_ADDR: env.hostPort(),
+  /** llm nodes: quota checks, endpoint resolution and usage (models' internal RPCs). */
+  MODELS_GRPC_ADDR: env.hostPort(),
   /**
    * Largest workflow definition accepted, in bytes of its JSON text (docs/workflows.md); larger is
    * 422 / 1001 naming `definition`. The gateway's body limit (BODY_LIMIT_BYTES, 1 MiB) answers 413 first.

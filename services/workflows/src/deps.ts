@@ -4,6 +4,7 @@ import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
 import type { WorkflowsConfig } from './config.js';
 import type { TeamDirectory } from './adapters/identity-teams.js';
+import type { NodeModules } from './domain/runs/engine/contract.js';
 
 /**
  * Whatever else keeps data under a workflow's id outside Postgres (the ephemeral
@@ -26,6 +27,8 @@ export interface WorkflowsDependencies {
   teams: TeamDirectory;
   /** Stores purged when a workflow is deleted (after its rows are gone). */
   purgers: WorkflowDataPurger[];
+  /** The run engine's node set (`createNodeModules` over identity settings and models). */
+  nodeModules: NodeModules;
   now: () => Date;
   version: string;
 }

@@ -4,6 +4,8 @@ import { connectInfrastructure } from '@platform/runtime';
 import type { WorkflowsConfig } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { identityTeamDirectory } from './adapters/identity-teams.js';
+import { createNodeRuntime } from './adapters/node-dependencies.js';
+import { createNodeModules } from './domain/runs/nodes/index.js';
 import { VersionStore } from './data/version-store.js';
 import { workflowVersionsGrpc } from './grpc/workflow-versions-grpc.js';
 import { workflowsGrpc } from './grpc/workflows-grpc.js';
@@ -35,6 +37,8 @@ export async function startWorkflows(
   // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
   // versions go with it.
   const versions = new VersionStore(connections.redis);
+  // The node set's outside world: identity's allowlists (read through a 5 s cache), models.
+  const nodeRuntime = createNodeRuntime(config, logger);
   const dependencies: WorkflowsDependencies = {
     config,
     logger,
@@ -44,6 +48,7 @@ export async function startWorkflows(
       createOutgoingTrust({ service: 'workflows', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
     ),
     purgers: [versions],
+    nodeModules: createNodeModules(nodeRuntime.deps),
     now,
     version,
   };
@@ -52,6 +57,7 @@ export async function startWorkflows(
     services: [workflowsGrpc(dependencies), workflowVersionsGrpc({ ...dependencies, versions })],
     async stop() {
       dependencies.teams.close();
+      await nodeRuntime.stop();
       await closeInfrastructure();
     },
   };

@@ -7,8 +7,11 @@ export const INTERNAL_CALLERS = {
   getPrincipal: ['gateway'],
   /** Owner names for API-key views. */
   getUsers: ['apikeys'],
-  /** Decrypted settings: SMTP and channels (notifications), the endpoint allowlist (models). */
-  getEffectiveSettings: ['notifications', 'models'],
+  /**
+   * Decrypted settings: SMTP and channels (notifications), the endpoint allowlist (models), the
+   * http_request and model allowlists of workflow nodes (workflows, asking for those keys only).
+   */
+  getEffectiveSettings: ['notifications', 'models', 'workflows'],
   // DirectoryService (directory-grpc.ts): what senders and team-scoped services learn about people.
   /** E-mail address, locale and active flag of recipients (notifications). */
   getUserContacts: ['notifications'],

@@ -13,3 +13,8 @@ export const QUOTA_INTERNAL_CALLERS = {
   listModelUsage: ['observability'],
   getModelUsageTotals: ['observability'],
 } as const satisfies Record<string, readonly string[]>;
+
+/** ModelsService's internal method: an llm node's endpoint and decrypted key, for workflows only. */
+export const MODELS_INTERNAL_CALLERS = {
+  resolveModelEndpoint: ['workflows'],
+} as const satisfies Record<string, readonly string[]>;

@@ -1,10 +1,12 @@
 import * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { schemaVersion } from '@platform/db';
-import { registration } from '@platform/grpc';
+import { internalOnly, registration } from '@platform/grpc';
 import { serviceInfoHandler } from '@platform/runtime';
 import type { ModelsDependencies } from '../deps.js';
+import { MODELS_INTERNAL_CALLERS } from './internal-callers.js';
 import { listModelTypes, listProviders } from '../domain/catalog/catalog-views.js';
 import { discoverModels } from '../domain/connectivity/discover-models.js';
+import { resolveModelEndpoint } from '../domain/connectivity/resolve-model-endpoint.js';
 import { testModel } from '../domain/connectivity/test-model.js';
 import {
   requireModelPermission,
@@ -23,7 +25,7 @@ export const SERVICE_NAME = 'platform.models.v1.ModelsService';
 
 /** Entry points of the catalog and model administration: thin handlers that decode, call a use case, encode. */
 export function modelsGrpc(deps: ModelsDependencies) {
-  return registration(SERVICE_NAME, modelsV1.ModelsServiceService, {
+  const service = registration(SERVICE_NAME, modelsV1.ModelsServiceService, {
     getInfo: serviceInfoHandler('models', deps.version, () => schemaVersion(deps.pool)),
     listProviders: async (_request, { principal }) => {
       requireSignedIn(principal);
@@ -61,5 +63,7 @@ export function modelsGrpc(deps: ModelsDependencies) {
       requireModelPermission(principal, 'create');
       return discoverModels(deps, request);
     },
+    resolveModelEndpoint: (request) => resolveModelEndpoint(deps, request),
   });
+  return internalOnly(service, MODELS_INTERNAL_CALLERS);
 }

@@ -58,6 +58,12 @@ const originEntry = z
 
 export const allowlistSchema = z.array(originEntry).max(ALLOWLIST_HARD_MAX);
 
+/**
+ * Most entries `workflow_http_allowlist` (the same origin format) may hold: the issue pins 200, so
+ * it is a fixed cap rather than a deployment setting.
+ */
+export const WORKFLOW_HTTP_ALLOWLIST_MAX = 200;
+
 /** The deployment's own cap (MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES), checked on every update. */
 export function allowlistTooLong(value: unknown, maxEntries: number): string | null {
   return Array.isArray(value) && value.length > maxEntries

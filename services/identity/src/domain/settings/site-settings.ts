@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { allowlistSchema, OFFICIAL_MODEL_ORIGINS } from './model-endpoint-allowlist.js';
+import {
+  allowlistSchema,
+  OFFICIAL_MODEL_ORIGINS,
+  WORKFLOW_HTTP_ALLOWLIST_MAX,
+} from './model-endpoint-allowlist.js';
 
 /**
  * Every site setting: its spec name, type, default and whether it is a secret (encrypted at rest,
@@ -54,6 +58,14 @@ export const SETTING_DEFINITIONS = {
   password_require_symbol: { schema: z.boolean(), default: false },
   // ---- model endpoint allowlist (origins; the models service validates outbound requests)
   model_endpoint_allowlist: { schema: allowlistSchema, default: [...OFFICIAL_MODEL_ORIGINS] as string[] },
+  /** Private origins workflow `http_request` nodes may call (docs/workflows.md "http_request"). */
+  workflow_http_allowlist: {
+    schema: allowlistSchema.max(
+      WORKFLOW_HTTP_ALLOWLIST_MAX,
+      `at most ${WORKFLOW_HTTP_ALLOWLIST_MAX} entries`,
+    ),
+    default: [] as string[],
+  },
   // ---- email
   smtp_enabled: { schema: z.boolean(), default: false },
   smtp_host: { schema: shortText, default: '' },

@@ -8,7 +8,7 @@ import type { DefinitionNode, WorkflowDefinition } from '../../definition-rules.
 
 /** A run's or a node's error as stored (`workflow_runs.error`, `workflow_node_executions.error`). */
 export interface RunErrorValue {
-  /** A catalog business code (6103 token quota, …) or 5000 for an internal failure. */
+  /** A catalog business code (6103 token quota, …) or 1003 (INTERNAL_ERROR) for an internal failure. */
   code: number;
   message: string;
   node_id?: string;
@@ -73,6 +73,9 @@ export interface NodeModule {
   execute(input: NodeRunInput): Promise<NodeOutcome>;
 }
 
+/** The node set by type (`nodes/index.ts` `createNodeModules`). */
+export type NodeModules = ReadonlyMap<string, NodeModule>;
+
 /** One node's row as recorded so far (resume reads these). */
 export interface RecordedNode {
   nodeId: string;
@@ -82,6 +85,8 @@ export interface RecordedNode {
   outputs: Record<string, unknown> | null;
   branch: string | null;
   tokens: number;
+  /** A failed or timed-out node's error (optional: the engine falls back to a generic one). */
+  error?: RunErrorValue | null;
 }
 
 /**

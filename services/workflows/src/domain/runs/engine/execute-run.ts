@@ -1,0 +1,120 @@
+import { ErrorCode } from '@platform/errors';
+import type { NodeModules, RecordedNode, RunContext, RunJournal, RunOutcome } from './contract.js';
+import type { PlannedNode, RunPlan } from './plan.js';
+import { nodeError, runNode, runTimeoutOutcome } from './run-node.js';
+
+interface NodeState {
+  status: RecordedNode['status'];
+  branch: string | null;
+}
+
+const FINISHED = new Set(['success', 'failed', 'skipped', 'timeout']);
+
+/**
+ * Walks a planned run in order (docs/workflows.md "Execution and resume"). What the journal
+ * already holds is never executed again: finished nodes feed their outputs and branch to later
+ * ones; a node recorded `running` was in flight when a worker died and is run again with the same
+ * idempotency key. A node is skipped when every incoming edge comes from a skipped node or from a
+ * branch its condition did not take. The first failed or timed-out node ends the run.
+ * `LeaseLostError` and an abort of `signal` (the worker stopping) propagate, leaving the journal
+ * as it is for the next worker.
+ */
+export async function executeRun(args: {
+  plan: RunPlan;
+  run: RunContext;
+  journal: RunJournal;
+  modules: NodeModules;
+  signal: AbortSignal;
+  now?: () => Date;
+}): Promise<RunOutcome> {
+  const { plan, run, journal, modules, signal } = args;
+  const now = args.now ?? (() => new Date());
+  const recorded = new Map((await journal.recorded()).map((row) => [row.nodeId, row]));
+  const states = new Map<string, NodeState>();
+  const variables: Record<string, unknown> = { inputs: run.inputs };
+  let totalTokens = 0;
+  let outputs: Record<string, unknown> = {};
+
+  const finish = (
+    planned: PlannedNode,
+    status: NodeState['status'],
+    out: Record<string, unknown> | null,
+    branch: string | null,
+  ) => {
+    states.set(planned.id, { status, branch });
+    if (status !== 'success') return;
+    variables[planned.id] = out ?? {};
+    if (planned.id === plan.startId) variables.inputs = out ?? {};
+    if (plan.endIds.includes(planned.id)) outputs = { ...outputs, ...(out ?? {}) };
+  };
+
+  for (const planned of plan.nodes) {
+    const row = recorded.get(planned.id);
+    if (row && FINISHED.has(row.status)) {
+      totalTokens += row.tokens;
+      finish(planned, row.status, row.outputs, row.branch);
+      if (row.status === 'failed' || row.status === 'timeout') return ended(planned, row, totalTokens);
+      continue;
+    }
+    const ref = { nodeId: planned.id, nodeType: planned.type, position: planned.position };
+    if (isSkipped(planned, states)) {
+      await journal.nodeSkipped(ref);
+      finish(planned, 'skipped', null, null);
+      continue;
+    }
+    if (signal.aborted) throw signal.reason ?? new Error('the worker stopped the run');
+    if (now().getTime() >= run.deadline.getTime()) {
+      return { status: 'timeout', error: runTimeoutOutcome(planned.node, run.deadline).error, totalTokens };
+    }
+    const module = modules.get(planned.type);
+    if (!module) throw new Error(`no module for node type ${planned.type}`);
+    const startedAt = now();
+    await journal.nodeStarted({ ...ref, startedAt });
+    const { outcome, runTimedOut } = await runNode({
+      module,
+      node: planned.node,
+      input: {
+        node: planned.node,
+        variables: { ...variables },
+        run,
+        idempotencyKey: `${run.runId}:${planned.id}`,
+      },
+      journal,
+      signal,
+      now,
+    });
+    await journal.nodeFinished({
+      ...ref,
+      outcome,
+      startedAt,
+      durationMs: Math.max(0, now().getTime() - startedAt.getTime()),
+    });
+    totalTokens += outcome.tokens ?? 0;
+    finish(planned, outcome.status, outcome.outputs, outcome.branch ?? null);
+    if (outcome.status !== 'success') {
+      return { status: runTimedOut ? 'timeout' : 'failed', error: outcome.error, totalTokens };
+    }
+  }
+  return { status: 'success', outputs, totalTokens };
+}
+
+function isSkipped(planned: PlannedNode, states: Map<string, NodeState>): boolean {
+  if (planned.incoming.length === 0) return false;
+  return planned.incoming.every((edge) => {
+    const source = states.get(edge.source);
+    if (!source || source.status === 'skipped') return true;
+    return source.branch !== null && edge.sourceHandle !== source.branch;
+  });
+}
+
+/** A run whose failed node was recorded before the worker died: it ends as it would have. */
+function ended(planned: PlannedNode, row: RecordedNode, totalTokens: number): RunOutcome {
+  const error =
+    row.error ?? nodeError(planned.node, ErrorCode.INTERNAL_ERROR, `the node ended ${row.status}`);
+  const runTimedOut = row.status === 'timeout' && error.data?.reason === 'run_timeout';
+  return {
+    status: runTimedOut ? 'timeout' : 'failed',
+    error: { ...error, node_id: planned.id },
+    totalTokens,
+  };
+}
