@@ -1,14 +1,18 @@
-// Benchmark: the admin observability `/overview` and `/agents` answered COLD (payload cache
-// emptied before every call) over N facts spread over 30 days, and the fact consumers' throughput
-// (facts published while the service is stopped, then the lag drained).
+// Benchmark: the admin observability API answered COLD over N facts spread over 30 days, and the
+// fact consumers' throughput and lag recovery.
 //
-//   source deploy/local/env.sh && node bench/dist/observability-cold.js [--facts 2000000] [--agents 100]
-//          [--consumed 100000] [--calls 30]
+//   source deploy/local/env.sh && node bench/dist/observability-cold.js [--facts 10000000]
+//          [--agents 100] [--consumed 1000000] [--calls 30] [--restarts 10]
 //
-// The bulk facts are seeded with SQL (rows and their rollups, as the consumer would write them);
-// the `--consumed` facts go through Kafka and the real consumer. Own port 50186, own database and
-// topic prefix (dropped / unique), so it does not touch the running services.
-import { spawn, type ChildProcess } from 'node:child_process';
+// 1. `--consumed` agent rounds are published while the service is stopped; it is then started and
+//    the lag drain is timed (facts/s ingested by the real consumer, through Kafka).
+// 2. The rest of `--facts` is seeded with SQL (rows and their rollups, as the consumer writes them).
+// 3. Each endpoint is called `--calls` times with the payload cache emptied before every call, then
+//    `--restarts` times right after a Postgres restart with the OS page cache dropped (root only):
+//    nothing of the data is in memory then.
+// Postgres is the benchmarks' own (bench/scripts/bench-postgres.sh, port 55532), never the shared
+// stack's; Redis and Kafka are shared, under a unique key prefix and topic prefix.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,15 +26,27 @@ import { explainPlans, seedFacts } from './lib/observability-seed.js';
 
 const { values } = parseArgs({
   options: {
-    facts: { type: 'string', default: '2000000' },
+    facts: { type: 'string', default: '10000000' },
     agents: { type: 'string', default: '100' },
-    consumed: { type: 'string', default: '100000' },
+    consumed: { type: 'string', default: '1000000' },
     calls: { type: 'string', default: '30' },
+    restarts: { type: 'string', default: '10' },
   },
 });
 const PORT = 50186;
-const admin = process.env.POSTGRES_ADMIN_URL;
-if (!admin) throw new Error('POSTGRES_ADMIN_URL is not set (source deploy/local/env.sh)');
+const benchPostgres = (command: 'start' | 'restart' | 'url') => {
+  const out = spawnSync(
+    'bash',
+    [fileURLToPath(new URL('../scripts/bench-postgres.sh', import.meta.url)), command],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (out.status !== 0) throw new Error(`bench-postgres.sh ${command}: ${out.stderr}`);
+  return out.stdout.trim();
+};
+benchPostgres('start');
+const admin = benchPostgres('url');
 const database = `bench_observability_${randomUUID().slice(0, 8)}`;
 const prefix = `bench-${randomUUID().slice(0, 8)}.`;
 const redisPrefix = `bench-obs-${randomUUID().slice(0, 8)}:`;
@@ -148,41 +164,55 @@ try {
   console.log(`\nseeded ${values.facts} facts in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
   await pool.query('VACUUM ANALYZE');
 
-  // 3. Cold calls: the payload cache emptied before each.
+  // 3. Cold calls: the payload cache emptied before each; then right after Postgres restarts.
   const clear = async () => {
     const keys = await redis.keys(`${redisPrefix}cache:*`);
     if (keys.length > 0) await redis.del(...keys);
   };
-  const measure = async (name: string, call: () => Promise<unknown>) => {
-    const times: number[] = [];
-    for (let i = 0; i < Number(values.calls); i++) {
-      await clear();
-      const t = performance.now();
-      await call();
-      times.push(performance.now() - t);
-    }
+  const timed = async (call: () => Promise<unknown>) => {
+    const t = performance.now();
+    await call();
+    return performance.now() - t;
+  };
+  const report = (name: string, times: number[]) => {
     times.sort((a, b) => a - b);
     const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!.toFixed(1);
     console.log(
-      `${name}: cold p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`,
+      `${name}: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`,
     );
   };
-  await measure('/overview 30d', () => client.call('getOverview', { time_range: '30d' }, { principal }));
-  await measure('/overview 7d', () => client.call('getOverview', { time_range: '7d' }, { principal }));
-  await measure('/agents 30d p99 desc', () =>
-    client.call(
-      'listAgents',
-      { time_range: '30d', page: 1, page_size: 20, sort_by: 'p99', sort_order: 'desc' },
-      { principal },
-    ),
-  );
-  await measure('/agents 7d', () =>
-    client.call(
-      'listAgents',
-      { time_range: '7d', page: 1, page_size: 20, sort_by: 'requests', sort_order: 'desc' },
-      { principal },
-    ),
-  );
+  const list = (method: 'listAgents' | 'listWorkflows', time_range: string, sort_by: string) => () =>
+    client.call(method, { time_range, page: 1, page_size: 20, sort_by, sort_order: 'desc' }, { principal });
+  const endpoints: Array<[string, () => Promise<unknown>]> = [
+    ['/overview 30d', () => client.call('getOverview', { time_range: '30d' }, { principal })],
+    ['/overview 7d', () => client.call('getOverview', { time_range: '7d' }, { principal })],
+    ['/overview all', () => client.call('getOverview', { time_range: 'all' }, { principal })],
+    ['/agents 30d sort p99', list('listAgents', '30d', 'p99')],
+    ['/agents 7d sort requests', list('listAgents', '7d', 'requests')],
+    ['/workflows 30d sort p95', list('listWorkflows', '30d', 'p95')],
+    ['/agent/{id} 30d', () => client.call('getAgent', { id: 'agent-7', time_range: '30d' }, { principal })],
+    [
+      '/workflow/{id} 30d',
+      () => client.call('getWorkflow', { id: 'workflow-7', time_range: '30d' }, { principal }),
+    ],
+  ];
+  for (const [name, call] of endpoints) {
+    const times: number[] = [];
+    for (let i = 0; i < Number(values.calls); i++) {
+      await clear();
+      times.push(await timed(call));
+    }
+    report(`${name} cold (cache emptied)`, times);
+  }
+  for (const [name, call] of endpoints.filter(([n]) => /^\/(overview 30d|agents 30d)/.test(n))) {
+    const times: number[] = [];
+    for (let i = 0; i < Number(values.restarts); i++) {
+      benchPostgres('restart');
+      await clear();
+      times.push(await timed(call));
+    }
+    report(`${name} after a Postgres restart (page cache dropped)`, times);
+  }
   const overview = await client.call('getOverview', { time_range: 'all' }, { principal });
   console.log(
     `overview totals: ${JSON.stringify(overview.totals)} latency ${JSON.stringify(overview.latency)}`,
