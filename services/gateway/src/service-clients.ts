@@ -17,6 +17,7 @@ import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
 import * as workflowVersionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
+import * as workflowRunsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
 import * as modelGrantsV1 from '@platform/contracts/platform/models/v1/grants';
 import * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import * as systemV1 from '@platform/contracts/platform/observability/v1/system';
@@ -42,6 +43,7 @@ export interface ServiceClients {
   modelGrants: ServiceClient<typeof modelGrantsV1.ModelGrantsServiceService>;
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
   workflowVersions: ServiceClient<typeof workflowVersionsV1.WorkflowVersionsServiceService>;
+  workflowRuns: ServiceClient<typeof workflowRunsV1.WorkflowRunsServiceService>;
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
   /** Observability's admin analytics (overview, agents, workflows, timeouts, throughput, tokens). */
   analytics: ServiceClient<typeof analyticsV1.AnalyticsServiceService>;
@@ -187,6 +189,12 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     workflowVersions: createServiceClient(
       workflowVersionsV1.WorkflowVersionsServiceService,
       'platform.workflows.v1.WorkflowVersionsService',
+      config.WORKFLOWS_GRPC_ADDR,
+      to('workflows'),
+    ),
+    workflowRuns: createServiceClient(
+      workflowRunsV1.WorkflowRunsServiceService,
+      'platform.workflows.v1.WorkflowRunsService',
       config.WORKFLOWS_GRPC_ADDR,
       to('workflows'),
     ),

@@ -9,11 +9,13 @@ import { createNodeModules } from './domain/runs/nodes/index.js';
 import { VersionStore } from './data/version-store.js';
 import { workflowVersionsGrpc } from './grpc/workflow-versions-grpc.js';
 import { workflowsGrpc } from './grpc/workflows-grpc.js';
+import { startRunsArea, type RunsArea } from './runs-area.js';
 
 const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
 export interface StartedWorkflows {
   dependencies: WorkflowsDependencies;
+  runs: RunsArea;
   services: ServiceRegistration[];
   stop(): Promise<void>;
 }
@@ -52,10 +54,17 @@ export async function startWorkflows(
     now,
     version,
   };
+  const runs = startRunsArea(dependencies);
   return {
     dependencies,
-    services: [workflowsGrpc(dependencies), workflowVersionsGrpc({ ...dependencies, versions })],
+    runs,
+    services: [
+      workflowsGrpc(dependencies),
+      workflowVersionsGrpc({ ...dependencies, versions }),
+      ...runs.services,
+    ],
     async stop() {
+      await runs.stop();
       dependencies.teams.close();
       await nodeRuntime.stop();
       await closeInfrastructure();

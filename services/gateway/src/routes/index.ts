@@ -14,6 +14,7 @@ import { apikeysRoutes } from './apikeys-routes.js';
 import { apikeysAdminRoutes } from './apikeys-admin-routes.js';
 import { workflowsRoutes } from './workflows-routes.js';
 import { workflowVersionsRoutes } from './workflow-versions-routes.js';
+import { workflowRunsRoutes } from './workflow-runs-routes.js';
 import { modelsGrantsRoutes } from './models-grants-routes.js';
 import { modelsRoutes } from './models-routes.js';
 import { notificationsRoutes } from './notifications-routes.js';
@@ -40,6 +41,7 @@ export const routeTable: RouteDefinition<ServiceClients>[] = [
   ...identitySsoAdminRoutes,
   ...workflowsRoutes,
   ...workflowVersionsRoutes,
+  ...workflowRunsRoutes,
   ...modelsRoutes,
   ...modelsGrantsRoutes,
   ...notificationsRoutes,

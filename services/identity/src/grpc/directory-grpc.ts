@@ -1,6 +1,7 @@
 import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
 import { internalOnly, registration } from '@platform/grpc';
 import {
+  getDefaultTeam,
   getTeamMembership,
   getUserContacts,
   listActiveUserIds,
@@ -19,11 +20,13 @@ export function directoryGrpc(deps: IdentityDependencies) {
     getTeamMembership: (request) => getTeamMembership(pool, request.team_id, request.user_id),
     listTeamMemberIds: (request) => listTeamMemberIds(pool, request),
     listActiveUserIds: (request) => listActiveUserIds(pool, request),
+    getDefaultTeam: (request) => getDefaultTeam(pool, request.user_id),
   });
   return internalOnly(service, {
     getUserContacts: INTERNAL_CALLERS.getUserContacts,
     getTeamMembership: INTERNAL_CALLERS.getTeamMembership,
     listTeamMemberIds: INTERNAL_CALLERS.listTeamMemberIds,
     listActiveUserIds: INTERNAL_CALLERS.listActiveUserIds,
+    getDefaultTeam: INTERNAL_CALLERS.getDefaultTeam,
   });
 }

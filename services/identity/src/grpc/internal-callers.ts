@@ -21,4 +21,6 @@ export const INTERNAL_CALLERS = {
   listTeamMemberIds: ['notifications', 'models'],
   /** Every active user, for `global` e-mail (notifications). */
   listActiveUserIds: ['notifications'],
+  /** The team a workflow without a team bills its model use to (workflows, at run start). */
+  getDefaultTeam: ['workflows'],
 } as const satisfies Record<string, readonly string[]>;

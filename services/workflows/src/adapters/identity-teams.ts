@@ -6,6 +6,8 @@ export interface TeamDirectory {
   /** The user's role in the team (`OWNER`, `ADMIN`, `MEMBER`), or null when not a member. */
   roleOf(teamId: string, userId: string): Promise<string | null>;
   teamExists(teamId: string): Promise<boolean>;
+  /** The team a user's team-less workflows bill model use to (null when in no team). */
+  defaultTeamOf(userId: string): Promise<string | null>;
   close(): void;
 }
 
@@ -28,6 +30,10 @@ export function identityTeamDirectory(address: string, credentials: CallCredenti
     async teamExists(teamId) {
       const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });
       return record.team_exists;
+    },
+    async defaultTeamOf(userId) {
+      const team = await client.call('getDefaultTeam', { user_id: userId });
+      return team.team_id || null;
     },
     close: () => client.close(),
   };

@@ -70,6 +70,10 @@ export async function startWorkflowsHarness(
     ...common,
     DATABASE_URL: database.url,
     IDENTITY_GRPC_ADDR: identity.address,
+    // Each harness its own `workflow` queue topic: another harness's worker must never take (and,
+    // finding no such run in its database, drop) this one's tasks. Run tests turn the worker on.
+    QUEUE_TOPIC_PREFIX: `${uniqueName('wfq')}.`,
+    RUN_WORKER_ENABLED: 'false',
     ...env,
   });
   const workflows = await startWorkflows(config, testLogger, 'test');

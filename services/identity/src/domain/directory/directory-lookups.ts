@@ -31,6 +31,19 @@ export async function getTeamMembership(pool: Pool, teamId: string, userId: stri
   return { team_exists: true, team_name: team.name, role: team.role ?? '' };
 }
 
+/**
+ * The site's default team (every user joins it at registration), or — on a site without one — the
+ * user's first team by name.
+ */
+export async function getDefaultTeam(pool: Pool, userId: string) {
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT t.id FROM teams t LEFT JOIN team_members tm ON tm.team_id = t.id AND tm.user_id = $1
+      WHERE t.is_default OR tm.user_id IS NOT NULL ORDER BY t.is_default DESC, t.name, t.id LIMIT 1`,
+    [requireUuid('user_id', userId)],
+  );
+  return { team_id: rows[0]?.id ?? '' };
+}
+
 export interface PageRequest {
   cursor: string;
   limit: number;

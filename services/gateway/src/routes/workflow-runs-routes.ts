@@ -1,0 +1,102 @@
+import type { workflowRunsV1 } from '@platform/contracts';
+import { ErrorCode } from '@platform/errors';
+import { z } from 'zod';
+import type { ServiceClients } from '../service-clients.js';
+import { defineRoute } from './route-definition.js';
+import { pagingQuery } from './validation.js';
+import { pagedOf } from './workflows-presenters.js';
+import { runSchema, startRunSchema, toRunBody, toStartedRun } from './workflow-runs-presenters.js';
+
+/**
+ * Workflow runs (docs/workflows.md "Runs"): a JWT with the route's permission, or an API key with
+ * scope `workflow:execute` bound to the workflow (checked here, before the service is called).
+ * Reading a run needs what starting one needs, so a client holding only a run key can follow
+ * what it started. Access to the workflow itself (owner, team) is the service's check: 404.
+ */
+const base = {
+  tags: ['workflow runs'],
+  auth: 'user_or_api_key' as const,
+  apiKeyScope: 'workflow:execute',
+  apiKeyResource: { kind: 'workflow' as const, param: 'workflow_id' },
+};
+/** The service caps RUN_WAIT_LIMIT_MS at 120 s: a `wait` call's deadline stays above it. */
+const WAIT_CALL_TIMEOUT_MS = 125_000;
+
+const workflowParams = z.object({ workflow_id: z.uuid() });
+type WorkflowParams = z.infer<typeof workflowParams>;
+const runParams = z.object({ workflow_id: z.uuid(), run_id: z.uuid() });
+type RunParams = z.infer<typeof runParams>;
+const runBody = z
+  .object({
+    inputs: z.record(z.string(), z.unknown()).optional(),
+    mode: z.enum(['production', 'debug']).default('production'),
+    wait: z.boolean().default(false),
+  })
+  .strict();
+type RunBody = z.infer<typeof runBody>;
+const listQuery = z.object(pagingQuery);
+type ListQuery = z.infer<typeof listQuery>;
+
+const invalid = { code: ErrorCode.VALIDATION_ERROR, status: 422 };
+
+export const workflowRunsRoutes = [
+  defineRoute<ServiceClients, WorkflowParams, undefined, RunBody, workflowRunsV1.StartRunResponse>({
+    ...base,
+    method: 'post',
+    path: '/workflows/:workflow_id/run',
+    summary:
+      'Run a workflow: production runs the latest published snapshot, debug the draft; `wait` answers when it ends (or after the wait limit, then `running`)',
+    permission: 'workflow:execute',
+    params: workflowParams,
+    body: runBody,
+    errors: [invalid, ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND],
+    response: startRunSchema,
+    invoke: ({ params, body }, { clients, principal }) =>
+      clients.workflowRuns.call(
+        'startRun',
+        {
+          workflow_id: params.workflow_id,
+          inputs_json: JSON.stringify(body.inputs ?? {}),
+          mode: body.mode,
+          wait: body.wait,
+        },
+        { principal, ...(body.wait ? { timeoutMs: WAIT_CALL_TIMEOUT_MS } : {}) },
+      ),
+    present: toStartedRun,
+  }),
+  defineRoute<ServiceClients, WorkflowParams, ListQuery, undefined, workflowRunsV1.ListRunsResponse>({
+    ...base,
+    method: 'get',
+    path: '/workflows/:workflow_id/runs',
+    summary: "A workflow's runs, newest first",
+    permission: 'workflow:read',
+    params: workflowParams,
+    query: listQuery,
+    errors: [ErrorCode.NOT_FOUND],
+    response: pagedOf(runSchema),
+    invoke: ({ params, query }, { clients, principal }) =>
+      clients.workflowRuns.call(
+        'listRuns',
+        { workflow_id: params.workflow_id, page: query.page, page_size: query.page_size },
+        { principal },
+      ),
+    present: (list) => ({ ...list, items: list.items.map(toRunBody) }),
+  }),
+  defineRoute<ServiceClients, RunParams, undefined, undefined, workflowRunsV1.Run>({
+    ...base,
+    method: 'get',
+    path: '/workflows/:workflow_id/runs/:run_id',
+    summary: 'One run with its node executions in execution order',
+    permission: 'workflow:read',
+    params: runParams,
+    errors: [ErrorCode.NOT_FOUND],
+    response: runSchema,
+    invoke: ({ params }, { clients, principal }) =>
+      clients.workflowRuns.call(
+        'getRun',
+        { workflow_id: params.workflow_id, run_id: params.run_id },
+        { principal },
+      ),
+    present: toRunBody,
+  }),
+];

@@ -1,0 +1,201 @@
+import type { Pool, PoolClient } from '@platform/db';
+import type { RunErrorValue, RunMode, RunStatus } from '../domain/runs/engine/contract.js';
+
+type Db = Pool | PoolClient;
+
+export interface RunRow {
+  id: string;
+  workflow_id: string;
+  owner_id: string;
+  team_id: string;
+  mode: RunMode;
+  version: number;
+  definition: unknown;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown> | null;
+  error: RunErrorValue | null;
+  status: RunStatus;
+  trigger_type: 'user' | 'api_key';
+  trigger_id: string;
+  user_id: string;
+  timeout_seconds: number;
+  total_tokens: string;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  attempts: number;
+  last_event_seq: string;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface NodeExecutionRow {
+  node_id: string;
+  position: number;
+  node_type: string;
+  status: string;
+  outputs: Record<string, unknown> | null;
+  branch: string | null;
+  error: RunErrorValue | null;
+  tokens: string;
+  model: string | null;
+  attempts: number;
+  started_at: Date | null;
+  duration_ms: string;
+}
+
+export type NewRun = { definition: string } & Pick<
+  RunRow,
+  | 'workflow_id'
+  | 'owner_id'
+  | 'team_id'
+  | 'mode'
+  | 'version'
+  | 'inputs'
+  | 'trigger_type'
+  | 'trigger_id'
+  | 'user_id'
+  | 'timeout_seconds'
+>;
+
+export async function insertRun(db: Db, run: NewRun): Promise<RunRow> {
+  const { rows } = await db.query<RunRow>(
+    `INSERT INTO workflow_runs (workflow_id, owner_id, team_id, mode, version, definition, inputs,
+                                trigger_type, trigger_id, user_id, timeout_seconds)
+     VALUES ($1, $2, $3, $4, $5, $6::json, $7::jsonb, $8, $9, $10, $11) RETURNING *`,
+    [
+      run.workflow_id,
+      run.owner_id,
+      run.team_id,
+      run.mode,
+      run.version,
+      run.definition,
+      JSON.stringify(run.inputs),
+      run.trigger_type,
+      run.trigger_id,
+      run.user_id,
+      run.timeout_seconds,
+    ],
+  );
+  return rows[0]!;
+}
+
+export async function findRun(db: Db, workflowId: string, runId: string): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE id = $1 AND workflow_id = $2', [
+    runId,
+    workflowId,
+  ]);
+  return rows[0] ?? null;
+}
+
+export async function findRunById(db: Db, runId: string): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE id = $1', [runId]);
+  return rows[0] ?? null;
+}
+
+/** Newest first; the definition is left out of list rows (it can be 512 KiB each). */
+export async function listRuns(
+  db: Db,
+  workflowId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: RunRow[]; total: number }> {
+  const [list, count] = await Promise.all([
+    db.query<RunRow>(
+      `SELECT id, workflow_id, owner_id, team_id, mode, version, inputs, outputs, error, status,
+              trigger_type, trigger_id, user_id, timeout_seconds, total_tokens, attempts,
+              last_event_seq, created_at, started_at, finished_at
+         FROM workflow_runs WHERE workflow_id = $1
+        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [workflowId, pageSize, (page - 1) * pageSize],
+    ),
+    db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_runs WHERE workflow_id = $1', [workflowId]),
+  ]);
+  return { rows: list.rows, total: Number(count.rows[0]!.n) };
+}
+
+export async function listNodeExecutions(db: Db, runIds: string[]): Promise<Map<string, NodeExecutionRow[]>> {
+  const byRun = new Map<string, NodeExecutionRow[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return byRun;
+  const { rows } = await db.query<NodeExecutionRow & { run_id: string }>(
+    `SELECT * FROM workflow_node_executions WHERE run_id = ANY($1::uuid[]) ORDER BY run_id, position`,
+    [runIds],
+  );
+  for (const row of rows) byRun.get(row.run_id)?.push(row);
+  return byRun;
+}
+
+/** The lease owner the reconciler writes on a run it hands to another worker (any worker may claim it). */
+export const HANDOVER = 'handover';
+
+/**
+ * Takes the run's lease for `owner` when nobody holds a live one: a queued run, or a running one
+ * whose lease expired (its worker died). One statement, so of many claims at once exactly one wins.
+ */
+export async function claimRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  leaseMs: number,
+): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>(
+    `UPDATE workflow_runs
+        SET status = 'running', lease_owner = $2, lease_expires_at = now() + $3 * interval '1 millisecond',
+            attempts = attempts + 1, started_at = coalesce(started_at, now())
+      WHERE id = $1
+        AND (status = 'queued' OR (status = 'running' AND (lease_expires_at < now() OR lease_owner = '${HANDOVER}')))
+      RETURNING *`,
+    [runId, owner, leaseMs],
+  );
+  return rows[0] ?? null;
+}
+
+/** False when the lease is no longer this worker's. */
+export async function renewLease(db: Db, runId: string, owner: string, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE workflow_runs SET lease_expires_at = now() + $3 * interval '1 millisecond'
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+    [runId, owner, leaseMs],
+  );
+  return rowCount === 1;
+}
+
+export interface StrandedRun {
+  id: string;
+  attempts: number;
+  past_deadline: boolean;
+}
+
+/**
+ * Runs whose worker stopped renewing the lease (it died, hung or lost Postgres), marked handed
+ * over in the same statement so no other reconciler (replica) picks them up again until `leaseMs`
+ * has passed. SKIP LOCKED: replicas split the work instead of waiting on each other.
+ */
+export async function takeStrandedRuns(db: Db, leaseMs: number, limit: number): Promise<StrandedRun[]> {
+  const { rows } = await db.query<StrandedRun>(
+    `WITH stranded AS (
+       SELECT id FROM workflow_runs
+        WHERE status = 'running' AND lease_expires_at < now()
+        ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     UPDATE workflow_runs r
+        SET lease_owner = '${HANDOVER}', lease_expires_at = now() + $1 * interval '1 millisecond'
+       FROM stranded WHERE r.id = stranded.id
+     RETURNING r.id, r.attempts,
+               (coalesce(r.started_at, r.created_at) + r.timeout_seconds * interval '1 second' < now()) AS past_deadline`,
+    [leaseMs, limit],
+  );
+  return rows;
+}
+
+/** Deletes the event logs of runs that ended more than `hours` ago; returns how many events went. */
+export async function purgeRunEvents(db: Db, hours: number, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM workflow_run_events WHERE run_id IN (
+       SELECT id FROM workflow_runs
+        WHERE finished_at < now() - $1 * interval '1 hour'
+          AND EXISTS (SELECT 1 FROM workflow_run_events e WHERE e.run_id = workflow_runs.id)
+        LIMIT $2)`,
+    [hours, limit],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,70 @@
+import { BusinessError } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+import {
+  findRun,
+  listNodeExecutions,
+  listRuns,
+  type NodeExecutionRow,
+  type RunRow,
+} from '../../data/runs-repository.js';
+import type { WorkflowsDependencies } from '../../deps.js';
+import { isUuid, loadWorkflowFor, requireCaller } from '../workflow-access.js';
+
+export type ReadRunsDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
+
+export interface RunWithNodes {
+  run: RunRow;
+  nodes: NodeExecutionRow[];
+}
+
+function checkPage(page: number, pageSize: number): void {
+  const errors: Record<string, string[]> = {};
+  if (!Number.isInteger(page) || page < 1) errors.page = ['must be an integer of at least 1'];
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
+    errors.page_size = ['must be an integer from 1 to 100'];
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+}
+
+/** `GET /workflows/{id}/runs`: newest first, for whoever may read (and so run) the workflow. */
+export async function listWorkflowRuns(
+  deps: ReadRunsDeps,
+  principal: Principal | undefined,
+  workflowId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ items: RunWithNodes[]; total: number }> {
+  const caller = requireCaller(principal);
+  checkPage(page, pageSize);
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize);
+  const nodes = await listNodeExecutions(
+    deps.pool,
+    rows.map((row) => row.id),
+  );
+  return { items: rows.map((run) => ({ run, nodes: nodes.get(run.id) ?? [] })), total };
+}
+
+/** A run of a workflow the caller may read; another workflow's run is not found. */
+export async function loadRunFor(
+  deps: ReadRunsDeps,
+  principal: Principal | undefined,
+  workflowId: string,
+  runId: string,
+): Promise<RunRow> {
+  const caller = requireCaller(principal);
+  await loadWorkflowFor(deps, caller, workflowId, 'read');
+  const run = isUuid(runId) ? await findRun(deps.pool, workflowId, runId) : null;
+  if (!run) throw BusinessError.named('workflow_run_not_found');
+  return run;
+}
+
+export async function getWorkflowRun(
+  deps: ReadRunsDeps,
+  principal: Principal | undefined,
+  workflowId: string,
+  runId: string,
+): Promise<RunWithNodes> {
+  const run = await loadRunFor(deps, principal, workflowId, runId);
+  const nodes = await listNodeExecutions(deps.pool, [run.id]);
+  return { run, nodes: nodes.get(run.id) ?? [] };
+}

@@ -1,0 +1,82 @@
+import type { Pool, PoolClient } from '@platform/db';
+import type { Logger } from '@platform/logger';
+import { RUN_EVENTS_CHANNEL } from '../data/run-journal.js';
+
+type Wake = () => void;
+
+/**
+ * One LISTEN connection per process on `workflow_run_events`, fanned out to whoever follows a run
+ * (streams, `wait: true` starts). A notification only says "look again": followers re-read
+ * `seq > last seen` from the table, so a lost, duplicated or reordered NOTIFY never makes a gap
+ * or a duplicate. `safetyMs` wakes every follower periodically anyway, covering a dropped LISTEN
+ * connection (it is re-opened) and events written by a server that could not NOTIFY.
+ */
+export class RunEventsListener {
+  private readonly followers = new Map<string, Set<Wake>>();
+  private client: PoolClient | undefined;
+  private connecting: Promise<void> | undefined;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly logger: Logger,
+    safetyMs = 2_000,
+  ) {
+    this.timer = setInterval(() => {
+      this.wakeAll();
+      if (!this.client && this.followers.size > 0) void this.connect();
+    }, safetyMs);
+    this.timer.unref();
+  }
+
+  /** Calls `wake` whenever the run may have new events, until the returned function is called. */
+  follow(runId: string, wake: Wake): () => void {
+    let set = this.followers.get(runId);
+    if (!set) this.followers.set(runId, (set = new Set()));
+    set.add(wake);
+    void this.connect();
+    return () => {
+      set.delete(wake);
+      if (set.size === 0) this.followers.delete(runId);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.connecting;
+    this.client?.release(true);
+    this.client = undefined;
+  }
+
+  private wakeAll(): void {
+    for (const set of this.followers.values()) for (const wake of set) wake();
+  }
+
+  private connect(): Promise<void> {
+    if (this.client || this.closed) return Promise.resolve();
+    this.connecting ??= (async () => {
+      try {
+        const client = await this.pool.connect();
+        client.on('notification', (message) => {
+          const runId = message.payload?.split(':')[0];
+          for (const wake of (runId && this.followers.get(runId)) || []) wake();
+        });
+        client.on('error', (error) => {
+          this.logger.warn({ err: error }, 'run events LISTEN connection lost; re-opening');
+          client.release(true);
+          if (this.client === client) this.client = undefined;
+        });
+        await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`);
+        if (this.closed) client.release(true);
+        else this.client = client;
+      } catch (error) {
+        this.logger.warn({ err: error }, 'run events LISTEN failed; following by polling until it works');
+      } finally {
+        this.connecting = undefined;
+      }
+    })();
+    return this.connecting;
+  }
+}

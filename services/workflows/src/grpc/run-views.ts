@@ -1,0 +1,54 @@
+import type { workflowRunsV1 } from '@platform/contracts';
+import type { NodeExecutionRow, RunRow } from '../data/runs-repository.js';
+import type { RunErrorValue } from '../domain/runs/engine/contract.js';
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '');
+
+export const streamUrlOf = (run: Pick<RunRow, 'id' | 'workflow_id'>) =>
+  `/workflows/${run.workflow_id}/runs/${run.id}/stream`;
+
+export function toRunError(error: RunErrorValue | null | undefined): workflowRunsV1.RunError | undefined {
+  if (!error) return undefined;
+  return {
+    code: error.code,
+    message: error.message,
+    node_id: error.node_id ?? '',
+    data_json: error.data ? JSON.stringify(error.data) : '',
+  };
+}
+
+function toNode(row: NodeExecutionRow): workflowRunsV1.NodeExecution {
+  return {
+    node_id: row.node_id,
+    node_type: row.node_type,
+    status: row.status,
+    started_at: row.status === 'skipped' ? '' : iso(row.started_at),
+    duration_ms: Number(row.duration_ms),
+    error: toRunError(row.error),
+    tokens: Number(row.tokens),
+    model: row.model ?? '',
+  };
+}
+
+/** The wire form of a run; `total_duration_ms` from start to end (or to now while running). */
+export function toRun(run: RunRow, nodes: NodeExecutionRow[], now: Date): workflowRunsV1.Run {
+  const end = run.finished_at ?? (run.started_at ? now : null);
+  return {
+    id: run.id,
+    workflow_id: run.workflow_id,
+    status: run.status,
+    mode: run.mode,
+    version: run.version,
+    inputs_json: JSON.stringify(run.inputs ?? {}),
+    outputs_json: run.outputs ? JSON.stringify(run.outputs) : '',
+    error: toRunError(run.error),
+    started_at: iso(run.started_at),
+    finished_at: iso(run.finished_at),
+    total_duration_ms: run.started_at && end ? Math.max(0, end.getTime() - run.started_at.getTime()) : 0,
+    total_tokens: Number(run.total_tokens),
+    node_executions: nodes.map(toNode),
+    triggered_by: { type: run.trigger_type, id: run.trigger_id },
+    created_at: iso(run.created_at),
+    stream_url: streamUrlOf(run),
+  };
+}

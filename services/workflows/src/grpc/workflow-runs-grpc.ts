@@ -1,0 +1,45 @@
+import * as runsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
+import { registration } from '@platform/grpc';
+import type { WorkflowsDependencies } from '../deps.js';
+import { getWorkflowRun, listWorkflowRuns } from '../domain/runs/read-runs.js';
+import { startRun, type StartRunDeps } from '../domain/runs/start-run.js';
+import { streamUrlOf, toRun, toRunError } from './run-views.js';
+
+export const RUNS_SERVICE_NAME = 'platform.workflows.v1.WorkflowRunsService';
+
+/** `/workflows/{id}/run` and `/workflows/{id}/runs`: thin handlers (decode, use case, encode). */
+export function workflowRunsGrpc(deps: StartRunDeps & Pick<WorkflowsDependencies, 'now'>) {
+  return registration(RUNS_SERVICE_NAME, runsV1.WorkflowRunsServiceService, {
+    startRun: async (request, { principal }) => {
+      const run = await startRun(deps, principal, {
+        workflowId: request.workflow_id,
+        inputsJson: request.inputs_json,
+        mode: request.mode,
+        wait: request.wait,
+      });
+      return {
+        run_id: run.id,
+        status: run.status,
+        outputs_json: run.outputs ? JSON.stringify(run.outputs) : '',
+        error: toRunError(run.error),
+        stream_url: streamUrlOf(run),
+      };
+    },
+    listRuns: async (request, { principal }) => {
+      const page = request.page || 1;
+      const pageSize = request.page_size || 20;
+      const { items, total } = await listWorkflowRuns(deps, principal, request.workflow_id, page, pageSize);
+      const now = deps.now();
+      return {
+        items: items.map(({ run, nodes }) => toRun(run, nodes, now)),
+        total,
+        page,
+        page_size: pageSize,
+      };
+    },
+    getRun: async (request, { principal }) => {
+      const { run, nodes } = await getWorkflowRun(deps, principal, request.workflow_id, request.run_id);
+      return toRun(run, nodes, deps.now());
+    },
+  });
+}

@@ -1,0 +1,74 @@
+import { ensureTopics, TaskWorker } from '@platform/kafka';
+import { OutboxRelay } from '@platform/outbox';
+import { startWhenKafkaIsReachable } from '@platform/runtime';
+import type { WorkflowsDependencies } from './deps.js';
+import { RunEventsListener } from './events/run-events-listener.js';
+import { RunExecutor } from './events/run-executor.js';
+import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
+import { workflowRunsGrpc } from './grpc/workflow-runs-grpc.js';
+
+export interface RunsArea {
+  listener: RunEventsListener;
+  /** Undefined on an API-only replica (RUN_WORKER_ENABLED=false). */
+  executor: RunExecutor | undefined;
+  relay: OutboxRelay;
+  services: ReturnType<typeof workflowRunsGrpc>[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs (docs/workflows.md "Runs"): the API, the outbox relay that publishes `workflow.run` tasks,
+ * facts and notification events, and on worker replicas the `workflow` queue's worker group
+ * (`workers.workflow`), the executor that holds run leases, and the reconciler.
+ */
+export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
+  const { config, logger, pool, kafka } = deps;
+  const listener = new RunEventsListener(pool, logger);
+  const relay = new OutboxRelay({ pool, producer: deps.producer, logger });
+  void relay.start();
+  let executor: RunExecutor | undefined;
+  let reconciler: { stop(): void } | undefined;
+  if (config.RUN_WORKER_ENABLED) {
+    const runExecutor = new RunExecutor({
+      ...deps,
+      leaseMs: config.RUN_LEASE_MS,
+      concurrency: config.RUN_WORKER_CONCURRENCY,
+    });
+    executor = runExecutor;
+    const worker = new TaskWorker(kafka, {
+      queue: 'workflow',
+      redis: deps.redis,
+      logger,
+      topicPrefix: config.QUEUE_TOPIC_PREFIX,
+      concurrency: 4,
+    }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args) => {
+      // Only hands the run over: the claim decides who runs it, the lease keeps it (run-executor.ts).
+      if (typeof args.run_id === 'string') await runExecutor.submit(args.run_id);
+    });
+    startWhenKafkaIsReachable(kafka, logger, 'workflow queue worker', async () => {
+      await ensureTopics(kafka, [worker.topic], { logger });
+      await worker.start();
+    });
+    reconciler = startRunReconciler({
+      pool,
+      logger,
+      leaseMs: config.RUN_LEASE_MS,
+      intervalMs: config.RUN_RECONCILE_INTERVAL_MS,
+      retentionHours: config.RUN_EVENTS_RETENTION_HOURS,
+      topicPrefix: config.QUEUE_TOPIC_PREFIX,
+      now: deps.now,
+    });
+  }
+  return {
+    listener,
+    executor,
+    relay,
+    services: [workflowRunsGrpc({ ...deps, listener })],
+    async stop() {
+      reconciler?.stop();
+      await executor?.stop();
+      await relay.stop();
+      await listener.close();
+    },
+  };
+}

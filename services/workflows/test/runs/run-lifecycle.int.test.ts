@@ -1,0 +1,164 @@
+import { Topics } from '@platform/kafka';
+import { captureEvents, waitUntil, type EventCapture } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { definition, edge, linear, node } from '../support/definitions.js';
+import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+
+// A run end to end through the gateway: the run row and its task committed together, a worker of
+// the in-process service claiming it, the journal's events, the terminal state, the fact and the
+// owner's notification event (through the outbox).
+let harness: WorkflowsHarness;
+let owner: TestUser;
+let capture: EventCapture;
+
+beforeAll(async () => {
+  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true', RUN_WAIT_LIMIT_MS: '20000' });
+  owner = await harness.createUser({ name: 'runowner' });
+  capture = await captureEvents(harness.workflows.dependencies.kafka, 'runs', [
+    Topics.WORKFLOW_RUNS,
+    Topics.NOTIFICATION_EVENTS,
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await capture?.stop();
+  await harness?.stop();
+});
+
+async function createWorkflow(def: Record<string, unknown>, publish = true): Promise<string> {
+  const created = await harness.request('POST', '/workflows', {
+    token: owner.token,
+    json: { name: 'runs', definition: def },
+  });
+  expect(created.body.code, JSON.stringify(created.body)).toBe(0);
+  const id = String(created.body.data.id);
+  if (publish) {
+    const published = await harness.request('POST', `/workflows/${id}/publish`, {
+      token: owner.token,
+      json: { presentation_mode: 'simple' },
+    });
+    expect(published.body.code, JSON.stringify(published.body)).toBe(0);
+  }
+  return id;
+}
+
+const run = (id: string, json: Record<string, unknown>) =>
+  harness.request('POST', `/workflows/${id}/run`, { token: owner.token, json });
+
+describe('workflow runs', () => {
+  it('runs a published workflow to success: record, events, fact and notification agree', async () => {
+    const id = await createWorkflow(linear());
+    const started = await run(id, { inputs: { name: 'Ada' }, wait: true });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.data).toMatchObject({
+      status: 'success',
+      outputs: { greeting: 'Hello Ada' },
+      error: null,
+      stream_url: `/workflows/${id}/runs/${started.body.data.run_id}/stream`,
+    });
+    const runId = String(started.body.data.run_id);
+    const record = await harness.request('GET', `/workflows/${id}/runs/${runId}`, { token: owner.token });
+    expect(record.body.data).toMatchObject({
+      id: runId,
+      status: 'success',
+      mode: 'production',
+      version: 1,
+      inputs: { name: 'Ada' },
+      outputs: { greeting: 'Hello Ada' },
+      triggered_by: { type: 'user', id: owner.id },
+    });
+    expect(
+      record.body.data.node_executions.map((n: { node_id: string; status: string }) => [n.node_id, n.status]),
+    ).toEqual([
+      ['start', 'success'],
+      ['greet', 'success'],
+      ['end', 'success'],
+    ]);
+    const { rows: events } = await harness.workflows.dependencies.pool.query<{ seq: string; type: string }>(
+      'SELECT seq, type FROM workflow_run_events WHERE run_id = $1 ORDER BY seq',
+      [runId],
+    );
+    expect(events.map((e) => Number(e.seq))).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => e.type)).toEqual([
+      'run_started',
+      'node_started',
+      'node_finished',
+      'node_started',
+      'node_finished',
+      'node_started',
+      'node_finished',
+      'run_finished',
+    ]);
+    const fact = await capture.waitFor(
+      (m) => m.topic === Topics.WORKFLOW_RUNS && (m.value as { id?: string }).id === runId,
+      'no run fact',
+    );
+    expect(fact.value).toMatchObject({ workflow_id: id, status: 'success', mode: 'production', version: 1 });
+    expect((fact.value as { nodes: unknown[] }).nodes).toHaveLength(3);
+    const notice = await capture.waitFor(
+      (m) =>
+        m.topic === Topics.NOTIFICATION_EVENTS &&
+        (m.value as { id?: string }).id === `workflow.run_success:${runId}`,
+      'no run notification event',
+    );
+    expect(notice.value).toMatchObject({ type: 'workflow.run_success', scope: 'user', user_id: owner.id });
+  });
+
+  it('answers queued at once without wait, and the run still finishes', async () => {
+    const id = await createWorkflow(linear());
+    const started = await run(id, { inputs: { name: 'Bo' } });
+    expect(started.body.data.status).toBe('queued');
+    const runId = String(started.body.data.run_id);
+    const done = await waitUntil(async () => {
+      const res = await harness.request('GET', `/workflows/${id}/runs/${runId}`, { token: owner.token });
+      return res.body.data.status === 'success' ? res.body.data : undefined;
+    }, 20_000);
+    expect(done.outputs).toEqual({ greeting: 'Hello Bo' });
+    const list = await harness.request('GET', `/workflows/${id}/runs`, { token: owner.token });
+    expect(list.body.data).toMatchObject({ total: 1, page: 1, page_size: 20 });
+  });
+
+  it('production needs a publish; debug runs the draft; a later publish never changes a pinned run', async () => {
+    const id = await createWorkflow(linear(), false);
+    const unpublished = await run(id, { inputs: { name: 'x' } });
+    expect([unpublished.status, unpublished.body.code, unpublished.body.data?.error_key]).toEqual([
+      400,
+      1002,
+      'workflow_not_published',
+    ]);
+    const debug = await run(id, { inputs: { name: 'Cy' }, mode: 'debug', wait: true });
+    expect(debug.body.data).toMatchObject({ status: 'success', outputs: { greeting: 'Hello Cy' } });
+    const runRecord = await harness.request('GET', `/workflows/${id}/runs/${debug.body.data.run_id}`, {
+      token: owner.token,
+    });
+    expect(runRecord.body.data).toMatchObject({ mode: 'debug', version: 1 });
+  });
+
+  it('refuses what cannot run: an old schema, an unknown node, a missing required input, a bad mode', async () => {
+    const old = await createWorkflow({ ...linear(), schema_version: 1 });
+    const outdated = await run(old, { inputs: { name: 'x' } });
+    expect([outdated.status, outdated.body.code, outdated.body.data?.error_key]).toEqual([
+      400,
+      1002,
+      'workflow_schema_outdated',
+    ]);
+    const unknown = await createWorkflow(
+      definition(
+        [node('start', 'start'), node('x', 'teleport'), node('end', 'end')],
+        [edge('start', 'x'), edge('x', 'end')],
+      ),
+    );
+    const notRunnable = await run(unknown, {});
+    expect([notRunnable.status, notRunnable.body.code, notRunnable.body.data?.node_id]).toEqual([
+      400,
+      1002,
+      'x',
+    ]);
+    const id = await createWorkflow(linear());
+    const missing = await run(id, { inputs: {} });
+    expect([missing.status, missing.body.code]).toEqual([422, 1001]);
+    expect(Object.keys(missing.body.data.errors)).toContain('inputs.name');
+    const badMode = await run(id, { mode: 'turbo' });
+    expect([badMode.status, badMode.body.code]).toEqual([422, 1001]);
+  });
+});
