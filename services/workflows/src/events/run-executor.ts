@@ -58,7 +58,7 @@ export class RunExecutor {
   }
 
   private async execute(run: RunRow): Promise<void> {
-    const { pool, logger, nodeModules } = this.deps;
+    const { pool, logger } = this.deps;
     const fence = { owner: this.workerId };
     const log = logger.child({ run_id: run.id, workflow_id: run.workflow_id, attempt: run.attempts });
     const lease = new AbortController();
