@@ -1,4 +1,10 @@
-import { credentials, makeGenericClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  makeGenericClientConstructor,
+  type Client,
+  type ClientReadableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { requestContext } from '@platform/logger';
 import { toMetadata } from './metadata.js';
 import type { Principal } from './principal.js';
@@ -19,6 +25,17 @@ export interface ServiceClient<D extends ServiceDefinition> {
     request: RequestOf<D[K]>,
     options?: CallOptions,
   ): Promise<ResponseOf<D[K]>>;
+  /**
+   * A server-streaming method as an async iterable of its messages. Failures come out as
+   * BusinessError like `call`'s; `signal` cancels the call (the iteration then just ends). No
+   * deadline unless `timeoutMs` is given: a stream may follow a run for as long as it lasts.
+   * `onBegin`: the server accepted the call (its response headers arrived), maybe before any message.
+   */
+  stream<K extends keyof D & string>(
+    method: K,
+    request: RequestOf<D[K]>,
+    options?: CallOptions & { signal?: AbortSignal; onBegin?: () => void },
+  ): AsyncIterable<ResponseOf<D[K]>>;
   /** Resolves when the channel is connected, rejects after `timeoutMs`. */
   waitForReady(timeoutMs: number): Promise<void>;
   close(): void;
@@ -79,6 +96,32 @@ export function createServiceClient<D extends ServiceDefinition>(
           else resolve(response as ResponseOf<D[typeof method]>);
         });
       });
+    },
+    async *stream(method, request, callOptions = {}) {
+      const context = requestContext.current();
+      const metadata = toMetadata({
+        requestId: context?.requestId ?? requestContext.newRequestId(),
+        locale: callOptions.locale ?? context?.locale,
+        principal: callOptions.principal,
+      });
+      await options.credentials?.apply(metadata);
+      const fn = client[method];
+      if (typeof fn !== 'function') throw new Error(`${serviceName} has no method ${method}`);
+      const callOpts = callOptions.timeoutMs ? { deadline: new Date(Date.now() + callOptions.timeoutMs) } : {};
+      const call = fn.call(client, request, metadata, callOpts) as ClientReadableStream<ResponseOf<D[typeof method]>>;
+      const { signal } = callOptions;
+      if (callOptions.onBegin) call.once('metadata', callOptions.onBegin);
+      const cancel = () => call.cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        for await (const message of call) yield message as ResponseOf<D[typeof method]>;
+      } catch (error) {
+        if (signal?.aborted) return;
+        throw statusToBusinessError(error as ServiceError);
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+        call.cancel();
+      }
     },
     waitForReady(timeoutMs) {
       return new Promise((resolve, reject) => {

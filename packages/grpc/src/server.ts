@@ -5,15 +5,14 @@ import {
   type ServerUnaryCall,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { isBusinessError } from '@platform/errors';
 import { requestContext, type Logger } from '@platform/logger';
 import { HealthImplementation } from 'grpc-health-check';
 import { performance } from 'node:perf_hooks';
-import { readLocale, readRequestId } from './metadata.js';
-import type { CallContext, ServiceDefinition, ServiceHandlers, UnaryHandler } from './service-types.js';
-import { businessErrorToStatus, internalErrorStatus } from './status-details.js';
-import { rejectionToBusinessError, type ServerTrust } from './trust/server-trust.js';
-import { TrustRejection } from './trust/trust-rejection.js';
+import { failureStatus, openCall, type MethodSetup } from './call-setup.js';
+import { wrapServerStream } from './server-stream.js';
+import type { ServiceDefinition, ServiceHandlers, UnaryHandler } from './service-types.js';
+import { internalErrorStatus } from './status-details.js';
+import type { ServerTrust } from './trust/server-trust.js';
 
 /**
  * Methods only other services may call, each with the service names allowed to (checked against
@@ -68,60 +67,25 @@ export interface RunningGrpcServer {
   shutdown(graceMs?: number): Promise<void>;
 }
 
-interface MethodSetup {
-  method: string;
-  handler: UnaryHandler<never>;
-  logger: Logger;
-  trust: ServerTrust;
-  allowedCallers: readonly string[] | undefined;
-}
-
-function wrapUnary({ method, handler, logger, trust, allowedCallers }: MethodSetup) {
+function wrapUnary(setup: MethodSetup) {
+  const { method, handler, logger } = setup;
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-    const requestId = readRequestId(call.metadata) ?? requestContext.newRequestId();
-    const locale = readLocale(call.metadata);
-    const deadline = call.getDeadline();
     void (async () => {
-      let authenticated;
-      try {
-        authenticated = await trust.authenticate(call.metadata, allowedCallers);
-      } catch (error) {
-        if (!(error instanceof TrustRejection)) throw error;
-        logger.warn({ rpc: method, request_id: requestId, reason: error.reason }, 'rpc credentials refused');
-        callback(businessErrorToStatus(rejectionToBusinessError(error)));
-        return;
-      }
-      const { principal, caller } = authenticated;
-      await requestContext.run({ requestId, locale, userId: principal?.user_id }, async () => {
-        const context: CallContext = {
-          requestId,
-          locale,
-          principal,
-          caller,
-          deadline:
-            deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
-          metadata: call.metadata,
-          logger,
-        };
-        const started = performance.now();
-        try {
-          const response = await handler(call.request as never, context);
-          callback(null, response);
-          logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
-        } catch (error) {
-          const durationMs = +(performance.now() - started).toFixed(2);
-          if (isBusinessError(error)) {
-            logger.info(
-              { rpc: method, code: error.code, msg_key: error.msgKey, duration_ms: durationMs },
-              'rpc business error',
-            );
-            callback(businessErrorToStatus(error));
-          } else {
-            logger.error({ rpc: method, err: error, duration_ms: durationMs }, 'rpc failed');
-            callback(internalErrorStatus());
+      const context = await openCall(setup, call.metadata, call.getDeadline(), (status) => callback(status));
+      if (!context) return;
+      await requestContext.run(
+        { requestId: context.requestId, locale: context.locale, userId: context.principal?.user_id },
+        async () => {
+          const started = performance.now();
+          try {
+            const response = await handler(call.request as never, context);
+            callback(null, response);
+            logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
+          } catch (error) {
+            callback(failureStatus(logger, method, error, started));
           }
-        }
-      });
+        },
+      );
     })().catch((error: unknown) => {
       logger.error({ rpc: method, err: error }, 'rpc failed before its handler');
       callback(internalErrorStatus());
@@ -155,13 +119,16 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
         throw new Error(`${service.name}: internal method ${method} has no handler`);
     }
     for (const [method, handler] of Object.entries(service.handlers)) {
-      implementation[method] = wrapUnary({
+      const setup = {
         method: `${service.name}/${method}`,
         handler: handler as UnaryHandler<never>,
         logger,
         trust: options.trust,
         allowedCallers: internal[method],
-      });
+      };
+      implementation[method] = service.definition[method]?.responseStream
+        ? wrapServerStream(setup)
+        : wrapUnary(setup);
     }
     server.addService(service.definition, implementation);
     health.setStatus(service.name, 'SERVING');

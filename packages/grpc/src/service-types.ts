@@ -2,11 +2,12 @@ import type { Metadata } from '@grpc/grpc-js';
 import type { Logger } from '@platform/logger';
 import type { Principal } from './principal.js';
 
-/** Shape of one unary method in a ts-proto (`outputServices=grpc-js`) service definition. */
-export interface UnaryMethodDefinition<Req, Res> {
+/** Shape of one method in a ts-proto (`outputServices=grpc-js`) service definition. */
+export interface MethodDefinition<Req, Res> {
   path: string;
   requestStream: false;
-  responseStream: false;
+  /** True for a server-streaming method (the only streaming kind the platform uses). */
+  responseStream: boolean;
   requestSerialize: (value: Req) => Buffer;
   requestDeserialize: (value: Buffer) => Req;
   responseSerialize: (value: Res) => Buffer;
@@ -14,7 +15,8 @@ export interface UnaryMethodDefinition<Req, Res> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ServiceDefinition = Record<string, UnaryMethodDefinition<any, any>>;
+export type ServiceDefinition = Record<string, MethodDefinition<any, any>>;
+
 
 export type RequestOf<M> = M extends { requestDeserialize: (value: Buffer) => infer Req } ? Req : never;
 export type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => infer Res } ? Res : never;
@@ -35,4 +37,24 @@ export interface CallContext {
 
 export type UnaryHandler<M> = (request: RequestOf<M>, context: CallContext) => Promise<ResponseOf<M>>;
 
-export type ServiceHandlers<D extends ServiceDefinition> = { [K in keyof D]: UnaryHandler<D[K]> };
+/**
+ * A server-streaming method: `send` writes one message (resolving when the transport took it, so a
+ * slow client slows the handler down instead of filling memory); the handler's promise ends the
+ * stream; `context.signal` aborts when the client cancels or goes away.
+ */
+export type StreamHandler<M> = (
+  request: RequestOf<M>,
+  context: CallContext & {
+    signal: AbortSignal;
+    /**
+     * Sends the response headers before the first message: tells the caller the call was accepted
+     * (access checked) while there is nothing to send yet. Implied by the first `send`.
+     */
+    begin(): void;
+  },
+  send: (message: ResponseOf<M>) => Promise<void>,
+) => Promise<void>;
+
+export type ServiceHandlers<D extends ServiceDefinition> = {
+  [K in keyof D]: D[K] extends { responseStream: true } ? StreamHandler<D[K]> : UnaryHandler<D[K]>;
+};

@@ -44,17 +44,34 @@ export class OutboxRelay {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    try {
-      this.listener = await this.options.pool.connect();
-      this.listener.on('notification', () => this.wake());
-      await this.listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
-    } catch (error) {
-      // Polling still delivers everything; NOTIFY only makes it prompt.
-      this.options.logger.warn({ err: error }, 'outbox relay could not LISTEN; polling only');
-      this.listener?.release(true);
-      this.listener = undefined;
-    }
+    await this.listen();
     this.wake();
+  }
+
+  /**
+   * LISTEN on a dedicated connection. A connection that drops (Postgres restarted, the backend
+   * terminated) is released and re-opened at the next poll; meanwhile polling delivers everything,
+   * NOTIFY only makes it prompt. Without the error handler a dropped connection's error event
+   * would crash the process.
+   */
+  private async listen(): Promise<void> {
+    if (this.listener || !this.running) return;
+    let client: PoolClient | undefined;
+    try {
+      client = await this.options.pool.connect();
+      client.on('notification', () => this.wake());
+      client.on('error', (error) => {
+        this.options.logger.warn({ err: error }, 'outbox relay LISTEN connection lost; re-opening');
+        client?.release(true);
+        if (this.listener === client) this.listener = undefined;
+      });
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      if (this.running) this.listener = client;
+      else client.release();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'outbox relay could not LISTEN; polling only');
+      client?.release(true);
+    }
   }
 
   async stop(): Promise<void> {
@@ -92,7 +109,10 @@ export class OutboxRelay {
       }
       this.wakeRequested = false;
       const delay = this.backoff || (this.options.pollIntervalMs ?? 1_000);
-      this.timer = setTimeout(() => this.wake(), delay);
+      this.timer = setTimeout(() => {
+        if (!this.listener) void this.listen();
+        this.wake();
+      }, delay);
     });
   }
 

@@ -44,6 +44,8 @@ export interface ServiceClients {
   workflows: ServiceClient<typeof workflowsV1.WorkflowsServiceService>;
   workflowVersions: ServiceClient<typeof workflowVersionsV1.WorkflowVersionsServiceService>;
   workflowRuns: ServiceClient<typeof workflowRunsV1.WorkflowRunsServiceService>;
+  /** The run event stream behind the SSE route (server streaming). */
+  workflowRunStream: ServiceClient<typeof workflowRunsV1.WorkflowRunStreamServiceService>;
   observability: ServiceClient<typeof observabilityV1.ObservabilityServiceService>;
   /** Observability's admin analytics (overview, agents, workflows, timeouts, throughput, tokens). */
   analytics: ServiceClient<typeof analyticsV1.AnalyticsServiceService>;
@@ -195,6 +197,12 @@ export function createServiceClients(config: ClientConfig): ServiceClients {
     workflowRuns: createServiceClient(
       workflowRunsV1.WorkflowRunsServiceService,
       'platform.workflows.v1.WorkflowRunsService',
+      config.WORKFLOWS_GRPC_ADDR,
+      to('workflows'),
+    ),
+    workflowRunStream: createServiceClient(
+      workflowRunsV1.WorkflowRunStreamServiceService,
+      'platform.workflows.v1.WorkflowRunStreamService',
       config.WORKFLOWS_GRPC_ADDR,
       to('workflows'),
     ),

@@ -1,3 +1,4 @@
+import type { ServiceRegistration } from '@platform/grpc';
 import { ensureTopics, TaskWorker } from '@platform/kafka';
 import { OutboxRelay } from '@platform/outbox';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
@@ -5,6 +6,7 @@ import type { WorkflowsDependencies } from './deps.js';
 import { RunEventsListener } from './events/run-events-listener.js';
 import { RunExecutor } from './events/run-executor.js';
 import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
+import { runStreamGrpc } from './grpc/run-stream-grpc.js';
 import { workflowRunsGrpc } from './grpc/workflow-runs-grpc.js';
 
 export interface RunsArea {
@@ -12,7 +14,7 @@ export interface RunsArea {
   /** Undefined on an API-only replica (RUN_WORKER_ENABLED=false). */
   executor: RunExecutor | undefined;
   relay: OutboxRelay;
-  services: ReturnType<typeof workflowRunsGrpc>[];
+  services: ServiceRegistration[];
   stop(): Promise<void>;
 }
 
@@ -63,7 +65,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
     listener,
     executor,
     relay,
-    services: [workflowRunsGrpc({ ...deps, listener })],
+    services: [workflowRunsGrpc({ ...deps, listener }), runStreamGrpc({ ...deps, listener })],
     async stop() {
       reconciler?.stop();
       await executor?.stop();

@@ -60,10 +60,16 @@ function operation(route: RouteDefinition<unknown>): JsonSchema {
     tags: route.tags,
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
     responses: {
-      '200': {
-        description: 'Success envelope',
-        content: { 'application/json': { schema: envelope(dataSchema) } },
-      },
+      '200': route.events
+        ? {
+            description:
+              'Server-Sent Events (`id: <seq>`, `event: <type>`, `data: <JSON>`); resumable with Last-Event-ID',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          }
+        : {
+            description: 'Success envelope',
+            content: { 'application/json': { schema: envelope(dataSchema) } },
+          },
       ...errorResponses(route),
     },
   };

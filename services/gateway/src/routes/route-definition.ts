@@ -93,7 +93,25 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
   redirect?: (response: R, input: RouteInput<P, Q, B>, request: { wantsJson: boolean }) => string | undefined;
   /** OpenAPI description of the 302 answer (routes with `redirect`). */
   redirectDescription?: string;
+  /**
+   * Server-Sent Events instead of one envelope (http/sse.ts): after authentication and validation
+   * the handler reads this iterable; a failure before its first event is the usual error envelope,
+   * a later one an `error` event and a clean end. `lastEventId`: the `Last-Event-ID` header;
+   * `signal` aborts when the client disconnects. `invoke` is not called on such a route.
+   */
+  events?: (
+    input: RouteInput<P, Q, B>,
+    context: RouteContext<Clients>,
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+  ) => AsyncIterable<SseEvent>;
 }
+
+/**
+ * One Server-Sent Event: `id` (omitted for out-of-band events), `event` and a JSON `data` text; or
+ * the `open` marker: the upstream accepted the request, so the stream may start before any event.
+ */
+export type SseEvent = { id?: string | number; event: string; data: string } | { open: true };
 
 /** Keeps the generic parameters of one route inferred from its schemas. */
 export function defineRoute<Clients, P = undefined, Q = undefined, B = undefined, R = unknown>(

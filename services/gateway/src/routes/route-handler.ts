@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { sendOk, sendRedirect } from '../http/respond.js';
+import { sendEventStream } from '../http/sse.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
 import { collectUnsafeText, parsePart, validationFailure } from './validation.js';
 
@@ -82,6 +83,18 @@ export function routeHandler<Clients>(
         ip: req.ip ?? '',
         userAgent: req.header('user-agent') ?? '',
       };
+      if (route.events) {
+        const controller = new AbortController();
+        res.on('close', () => controller.abort(new Error('client disconnected')));
+        const lastEventId = req.header('last-event-id');
+        await sendEventStream(
+          res,
+          route.events(input, context, lastEventId, controller.signal),
+          controller,
+          context.locale,
+        );
+        return;
+      }
       const response = await route.invoke(input, context);
       const wantsJson = req.accepts(['text/html', 'application/json']) === 'application/json';
       const location = route.redirect?.(response, input, { wantsJson });

@@ -1,8 +1,9 @@
 import type { workflowRunsV1 } from '@platform/contracts';
-import { ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
-import { defineRoute } from './route-definition.js';
+import { defineRoute, type SseEvent } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 import { pagedOf } from './workflows-presenters.js';
 import { runSchema, startRunSchema, toRunBody, toStartedRun } from './workflow-runs-presenters.js';
@@ -38,6 +39,46 @@ const listQuery = z.object(pagingQuery);
 type ListQuery = z.infer<typeof listQuery>;
 
 const invalid = { code: ErrorCode.VALIDATION_ERROR, status: 422 };
+const streamQuery = z.object({
+  last_event_id: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a whole number (the id of the last event received)')
+    .optional()
+    .describe('for clients that cannot send the Last-Event-ID header; the header wins'),
+});
+type StreamQuery = z.infer<typeof streamQuery>;
+
+/** The gRPC server stream as SSE events; a bad Last-Event-ID is refused before anything is sent. */
+async function* runEvents(
+  clients: ServiceClients,
+  principal: Principal | undefined,
+  params: RunParams,
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+): AsyncIterable<SseEvent> {
+  const raw = lastEventId?.trim();
+  if (raw !== undefined && raw !== '' && !/^\d{1,15}$/.test(raw)) {
+    throw BusinessError.validation({
+      'Last-Event-ID': ['must be a whole number (the id of the last event received)'],
+    });
+  }
+  let begun: () => void = () => undefined;
+  const accepted = new Promise<undefined>((resolve) => (begun = () => resolve(undefined)));
+  const stream = clients.workflowRunStream.stream(
+    'streamRunEvents',
+    { workflow_id: params.workflow_id, run_id: params.run_id, after_seq: raw ? Number(raw) : 0 },
+    { principal, signal, onBegin: () => begun() },
+  );
+  const iterator = stream[Symbol.asyncIterator]();
+  let next = iterator.next();
+  // Accepted (access checked upstream) before any event: open the stream now, not at the next event.
+  if ((await Promise.race([next, accepted])) === undefined) yield { open: true };
+  for (let result = await next; !result.done; result = await next) {
+    const event = result.value;
+    yield { id: event.seq, event: event.type, data: event.data_json };
+    next = iterator.next();
+  }
+}
 
 export const workflowRunsRoutes = [
   defineRoute<ServiceClients, WorkflowParams, undefined, RunBody, workflowRunsV1.StartRunResponse>({
@@ -98,5 +139,19 @@ export const workflowRunsRoutes = [
         { principal },
       ),
     present: toRunBody,
+  }),
+  defineRoute<ServiceClients, RunParams, StreamQuery, undefined, undefined>({
+    ...base,
+    method: 'get',
+    path: '/workflows/:workflow_id/runs/:run_id/stream',
+    summary:
+      "A run's events as Server-Sent Events (run_started, node_started, node_finished, text_chunk, run_finished, error): everything after Last-Event-ID, then the live tail; ends after run_finished",
+    permission: 'workflow:read',
+    params: runParams,
+    query: streamQuery,
+    errors: [invalid, ErrorCode.NOT_FOUND],
+    invoke: () => Promise.reject(new Error('an event-stream route is served by `events`')),
+    events: ({ params, query }, { clients, principal }, lastEventId, signal) =>
+      runEvents(clients, principal, params, lastEventId ?? query.last_event_id, signal),
   }),
 ];

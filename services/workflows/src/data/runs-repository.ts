@@ -199,3 +199,25 @@ export async function purgeRunEvents(db: Db, hours: number, limit: number): Prom
   );
   return rowCount ?? 0;
 }
+
+export interface RunEventRow {
+  seq: string;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** The run's events after `afterSeq`, in order (at most `limit`). */
+export async function listEventsAfter(
+  db: Db,
+  runId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<RunEventRow[]> {
+  const { rows } = await db.query<RunEventRow>(
+    `SELECT seq, type, data, created_at FROM workflow_run_events
+      WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+    [runId, afterSeq, limit],
+  );
+  return rows;
+}

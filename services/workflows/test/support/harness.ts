@@ -34,6 +34,10 @@ export interface WorkflowsHarness {
   apikeys: ServiceProcess | undefined;
   database: FreshDatabase;
   request: Requester;
+  /** The gateway's origin (`http://127.0.0.1:<port>`), for raw requests such as SSE. */
+  baseUrl: string;
+  /** Another gateway replica over the same services (stop it to simulate a gateway restart). */
+  startGateway(): Promise<{ baseUrl: string; request: Requester; close(): Promise<void> }>;
   createUser(options?: IdentityUserOptions): Promise<TestUser>;
   stop(): Promise<void>;
 }
@@ -97,20 +101,17 @@ export async function startWorkflowsHarness(
         },
       })
     : undefined;
-  const gateway = buildGateway(
-    loadGatewayConfig({
-      ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
-      IDENTITY_GRPC_ADDR: identity.address,
-      APIKEYS_GRPC_ADDR: apikeys?.address ?? '127.0.0.1:50062',
-      NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
-      MODELS_GRPC_ADDR: '127.0.0.1:50064',
-      WORKFLOWS_GRPC_ADDR: workflowsAddress,
-      OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
-    }),
-    testLogger,
-    'test',
-  );
+  const gatewayEnv = {
+    ...common,
+    PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+    IDENTITY_GRPC_ADDR: identity.address,
+    APIKEYS_GRPC_ADDR: apikeys?.address ?? '127.0.0.1:50062',
+    NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
+    MODELS_GRPC_ADDR: env.MODELS_GRPC_ADDR ?? '127.0.0.1:50064',
+    WORKFLOWS_GRPC_ADDR: workflowsAddress,
+    OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
+  };
+  const gateway = buildGateway(loadGatewayConfig(gatewayEnv), testLogger, 'test');
   const http: RunningHttp = await listen(gateway.app);
   return {
     workflows,
@@ -121,6 +122,19 @@ export async function startWorkflowsHarness(
     apikeys,
     database,
     request: requester(http.baseUrl),
+    baseUrl: http.baseUrl,
+    async startGateway() {
+      const extra = buildGateway(loadGatewayConfig(gatewayEnv), testLogger, 'test');
+      const served = await listen(extra.app);
+      return {
+        baseUrl: served.baseUrl,
+        request: requester(served.baseUrl),
+        async close() {
+          await served.close();
+          await extra.close();
+        },
+      };
+    },
     createUser: (userOptions) => identity.createUser(userOptions),
     async stop() {
       await http.close();

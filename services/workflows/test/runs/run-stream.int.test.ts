@@ -1,0 +1,152 @@
+import { withTransaction } from '@platform/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendEvent } from '../../src/data/run-journal.js';
+import { linear } from '../support/definitions.js';
+import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { openSse } from '../support/sse-client.js';
+
+// The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
+// stream through. Resuming with Last-Event-ID is exact (no gap, no duplicate), across gateways.
+let harness: WorkflowsHarness;
+let owner: TestUser;
+let stranger: TestUser;
+let workflowId: string;
+
+beforeAll(async () => {
+  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true' });
+  owner = await harness.createUser({ name: 'streamer' });
+  stranger = await harness.createUser({ name: 'stranger' });
+  const created = await harness.request('POST', '/workflows', {
+    token: owner.token,
+    json: { name: 'stream', definition: linear() },
+  });
+  workflowId = String(created.body.data.id);
+  await harness.request('POST', `/workflows/${workflowId}/publish`, {
+    token: owner.token,
+    json: { presentation_mode: 'simple' },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+const streamUrl = (base: string, runId: string) => `${base}/api/v1/workflows/${workflowId}/runs/${runId}/stream`;
+
+/** A run row held by a fake worker `owner`, so the test appends events itself, live. */
+async function heldRun(): Promise<string> {
+  const { rows } = await harness.workflows.dependencies.pool.query<{ id: string }>(
+    `INSERT INTO workflow_runs (workflow_id, owner_id, team_id, mode, version, definition, trigger_type,
+                                trigger_id, user_id, timeout_seconds, status, lease_owner, lease_expires_at, started_at)
+     VALUES ($1, $2, gen_random_uuid(), 'production', 1, '{}', 'user', $2, $2, 300, 'running', 'test-writer',
+             now() + interval '1 hour', now())
+     RETURNING id`,
+    [workflowId, owner.id],
+  );
+  return rows[0]!.id;
+}
+
+const append = (runId: string, type: string, data: Record<string, unknown> = {}) =>
+  withTransaction(harness.workflows.dependencies.pool, (client) =>
+    appendEvent(client, runId, { owner: 'test-writer' }, type, data),
+  );
+
+describe('run event stream (SSE)', () => {
+  it('replays a finished run from the start and closes', async () => {
+    const started = await harness.request('POST', `/workflows/${workflowId}/run`, {
+      token: owner.token,
+      json: { inputs: { name: 'Eve' }, wait: true },
+    });
+    expect(started.body.data.status).toBe('success');
+    const sse = await openSse(`${harness.baseUrl}/api/v1${started.body.data.stream_url}`, auth(owner));
+    expect([sse.status, sse.contentType]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    await sse.ended;
+    expect(sse.events.map((e) => e.id)).toEqual(sse.events.map((_, i) => String(i + 1)));
+    expect(sse.events.map((e) => e.event)).toEqual([
+      'run_started',
+      'node_started',
+      'node_finished',
+      'node_started',
+      'node_finished',
+      'node_started',
+      'node_finished',
+      'run_finished',
+    ]);
+    expect(JSON.parse(sse.events.at(-1)!.data)).toMatchObject({ status: 'success', outputs: { greeting: 'Hello Eve' } });
+    // Resuming after event 5 gives exactly 6..8.
+    const resumed = await openSse(`${harness.baseUrl}/api/v1${started.body.data.stream_url}`, {
+      ...auth(owner),
+      'last-event-id': '5',
+    });
+    await resumed.ended;
+    expect(resumed.events.map((e) => e.id)).toEqual(['6', '7', '8']);
+  });
+
+  it('tails a live run, and a reconnect through another gateway resumes with no gap and no duplicate', async () => {
+    const runId = await heldRun();
+    const other = await harness.startGateway();
+    const first = await openSse(streamUrl(other.baseUrl, runId), auth(owner));
+    await append(runId, 'run_started', { attempt: 1 });
+    await append(runId, 'node_started', { node_id: 'a' });
+    await first.waitFor(2);
+    // The gateway the client was on goes away mid-stream; meanwhile the run goes on.
+    await other.close();
+    await first.ended;
+    const lastId = first.events.at(-1)!.id!;
+    await append(runId, 'node_finished', { node_id: 'a' });
+    await append(runId, 'text_chunk', { node_id: 'a', text: 'hi' });
+    const second = await openSse(streamUrl(harness.baseUrl, runId), { ...auth(owner), 'last-event-id': lastId });
+    await second.waitFor(2);
+    // Concurrent writes while connected arrive live, in order.
+    await Promise.all([append(runId, 'text_chunk', { text: 'x' }), second.waitFor(3)]);
+    await append(runId, 'run_finished', { status: 'success' });
+    await second.ended;
+    const seen = [...first.events, ...second.events].map((e) => Number(e.id));
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(second.events.at(-1)!.event).toBe('run_finished');
+  });
+
+  it('ends with an error event (no id) when the service behind it fails mid-stream; a reconnect resumes', async () => {
+    const runId = await heldRun();
+    const sse = await openSse(streamUrl(harness.baseUrl, runId), auth(owner));
+    await append(runId, 'run_started', {});
+    await sse.waitFor(1);
+    // Postgres refuses the stream's next read: the service's handler fails after headers went out.
+    await harness.workflows.dependencies.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`,
+    );
+    await harness.workflows.dependencies.pool.query(`ALTER TABLE workflow_run_events RENAME TO workflow_run_events_x`);
+    try {
+      await append(runId, 'node_started', {}).catch(() => undefined);
+      await sse.ended;
+    } finally {
+      await harness.workflows.dependencies.pool.query(`ALTER TABLE workflow_run_events_x RENAME TO workflow_run_events`);
+    }
+    const error = sse.events.at(-1)!;
+    expect(error.event).toBe('error');
+    expect(error.id).toBeUndefined();
+    expect(JSON.parse(error.data)).toMatchObject({ code: expect.any(Number), msg: expect.any(String) });
+    await append(runId, 'run_finished', {});
+    const again = await openSse(streamUrl(harness.baseUrl, runId), { ...auth(owner), 'last-event-id': '1' });
+    await again.ended;
+    expect(again.events.map((e) => [e.id, e.event])).toEqual([['2', 'run_finished']]);
+  });
+
+  it('refuses before streaming: bad Last-Event-ID, unknown run, another user, bad ids', async () => {
+    const runId = await heldRun();
+    const badId = await openSse(streamUrl(harness.baseUrl, runId), { ...auth(owner), 'last-event-id': 'abc' });
+    expect([badId.status, (badId.body as { code: number }).code]).toEqual([422, 1001]);
+    const badQuery = await openSse(`${streamUrl(harness.baseUrl, runId)}?last_event_id=-1`, auth(owner));
+    expect([badQuery.status, (badQuery.body as { code: number }).code]).toEqual([422, 1001]);
+    const unknown = await openSse(streamUrl(harness.baseUrl, '00000000-0000-4000-8000-000000000000'), auth(owner));
+    expect([unknown.status, (unknown.body as { code: number }).code]).toEqual([404, 4000]);
+    const foreign = await openSse(streamUrl(harness.baseUrl, runId), auth(stranger));
+    expect([foreign.status, (foreign.body as { code: number }).code]).toEqual([404, 4000]);
+    const malformed = await openSse(`${harness.baseUrl}/api/v1/workflows/${workflowId}/runs/nope/stream`, auth(owner));
+    expect([malformed.status, (malformed.body as { code: number }).code]).toEqual([422, 1001]);
+    const anonymous = await openSse(streamUrl(harness.baseUrl, runId));
+    expect(anonymous.status).toBe(401);
+  });
+});
