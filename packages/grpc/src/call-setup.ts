@@ -43,7 +43,8 @@ export async function openCall(
     locale,
     principal: authenticated.principal,
     caller: authenticated.caller,
-    deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+    deadline:
+      deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
     metadata,
     logger,
   };
@@ -53,10 +54,12 @@ export async function openCall(
 export function failureStatus(logger: Logger, method: string, error: unknown, started: number) {
   const durationMs = +(performance.now() - started).toFixed(2);
   if (isBusinessError(error)) {
-    logger.info({ rpc: method, code: error.code, msg_key: error.msgKey, duration_ms: durationMs }, 'rpc business error');
+    logger.info(
+      { rpc: method, code: error.code, msg_key: error.msgKey, duration_ms: durationMs },
+      'rpc business error',
+    );
     return businessErrorToStatus(error);
   }
   logger.error({ rpc: method, err: error, duration_ms: durationMs }, 'rpc failed');
   return internalErrorStatus();
 }
-

@@ -107,8 +107,12 @@ export function createServiceClient<D extends ServiceDefinition>(
       await options.credentials?.apply(metadata);
       const fn = client[method];
       if (typeof fn !== 'function') throw new Error(`${serviceName} has no method ${method}`);
-      const callOpts = callOptions.timeoutMs ? { deadline: new Date(Date.now() + callOptions.timeoutMs) } : {};
-      const call = fn.call(client, request, metadata, callOpts) as ClientReadableStream<ResponseOf<D[typeof method]>>;
+      const callOpts = callOptions.timeoutMs
+        ? { deadline: new Date(Date.now() + callOptions.timeoutMs) }
+        : {};
+      const call = fn.call(client, request, metadata, callOpts) as ClientReadableStream<
+        ResponseOf<D[typeof method]>
+      >;
       const { signal } = callOptions;
       if (callOptions.onBegin) call.once('metadata', callOptions.onBegin);
       const cancel = () => call.cancel();

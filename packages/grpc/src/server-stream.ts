@@ -45,7 +45,10 @@ export function wrapServerStream(setup: MethodSetup) {
           try {
             await handler(call.request as never, { ...context, signal: cancelled.signal, begin }, send);
             if (!cancelled.signal.aborted) call.end();
-            logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'stream ok');
+            logger.debug(
+              { rpc: method, duration_ms: +(performance.now() - started).toFixed(2) },
+              'stream ok',
+            );
           } catch (error) {
             if (cancelled.signal.aborted) return;
             end(failureStatus(logger, method, error, started));

@@ -17,7 +17,6 @@ export interface MethodDefinition<Req, Res> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ServiceDefinition = Record<string, MethodDefinition<any, any>>;
 
-
 export type RequestOf<M> = M extends { requestDeserialize: (value: Buffer) => infer Req } ? Req : never;
 export type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => infer Res } ? Res : never;
 

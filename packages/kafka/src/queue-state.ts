@@ -14,6 +14,18 @@ export async function groupMembers(client: KafkaClient, groupIds: string[]): Pro
   return result;
 }
 
+/**
+ * Whether a consumer group has settled (`Stable`: a rebalance finished and every member holds its
+ * partitions) with exactly `members` members; a count alone also matches mid-rebalance.
+ */
+export async function groupIsStable(client: KafkaClient, groupId: string, members: number): Promise<boolean> {
+  return withAdmin(client, async (admin) => {
+    const { groups } = await retryRetriable(() => admin.describeGroups([groupId]));
+    const group = groups.find((g) => g.groupId === groupId);
+    return group?.state === 'Stable' && group.members.length === members;
+  });
+}
+
 /** Consumer-group lag per topic, 0 for a topic nobody created yet (one metadata call for all). */
 export async function pendingCounts(
   client: KafkaClient,

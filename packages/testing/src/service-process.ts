@@ -23,6 +23,10 @@ export interface ServiceProcess {
   address: string;
   /** Its own fresh database (dropped by `stop`). */
   database: FreshDatabase;
+  /** The child's process id. */
+  pid: number;
+  /** Sends `signal` (default SIGKILL: a crash, no shutdown hooks) and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,6 +102,11 @@ export async function startServiceProcess(
   return {
     address,
     database,
+    pid: child.pid ?? 0,
+    async kill(signal = 'SIGKILL') {
+      child.kill(signal);
+      await exited(child, 15_000);
+    },
     async stop() {
       child.kill('SIGTERM');
       await exited(child, 15_000);

@@ -59,6 +59,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       retentionHours: config.RUN_EVENTS_RETENTION_HOURS,
       topicPrefix: config.QUEUE_TOPIC_PREFIX,
       now: deps.now,
+      resumeHere: (runId) => runExecutor.trySubmit(runId),
     });
   }
   return {

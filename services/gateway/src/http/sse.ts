@@ -39,7 +39,8 @@ export async function sendEventStream(
     let next = first;
     while (!next.done) {
       const event = next.value;
-      if (!('open' in event) && !res.write(frame(event))) await new Promise((resolve) => res.once('drain', resolve));
+      if (!('open' in event) && !res.write(frame(event)))
+        await new Promise((resolve) => res.once('drain', resolve));
       next = await iterator.next();
     }
   } catch (error) {

@@ -51,6 +51,15 @@ export class RunExecutor {
     return true;
   }
 
+  /**
+   * Claims and starts the run only when a slot is free now (the reconciler's direct hand-over:
+   * no wait for Kafka to move a dead worker's partition); false when full or not claimable.
+   */
+  async trySubmit(runId: string): Promise<boolean> {
+    if (this.running.size >= this.deps.concurrency) return false;
+    return this.submit(runId);
+  }
+
   /** Stops renewing leases and waits for runs in flight (they end at their next journal write). */
   async stop(): Promise<void> {
     this.stopping.abort(new LeaseLostError('shutdown'));
@@ -83,6 +92,7 @@ export class RunExecutor {
           version: run.version,
           mode: run.mode,
           attempt: run.attempts,
+          worker: this.workerId,
         }),
       );
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');

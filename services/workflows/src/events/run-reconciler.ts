@@ -19,6 +19,11 @@ export interface ReconcilerOptions {
   retentionHours: number;
   topicPrefix?: string;
   now: () => Date;
+  /**
+   * This replica's executor: a stranded run is resumed here at once when it has a free slot;
+   * otherwise (or without one) it goes back on the queue for any worker.
+   */
+  resumeHere?: (runId: string) => Promise<boolean>;
 }
 
 /**
@@ -76,7 +81,10 @@ export async function reconcileRuns(
       }
       continue;
     }
-    await enqueueRunTask(pool, entry.id, entry.attempts, options.topicPrefix);
+    // Straight to this replica's executor when it has room: a task on the queue can sit on the dead
+    // worker's partition until Kafka's session timeout moves it (tens of seconds).
+    const resumed = await options.resumeHere?.(entry.id).catch(() => false);
+    if (!resumed) await enqueueRunTask(pool, entry.id, entry.attempts, options.topicPrefix);
     handedOver += 1;
   }
   if (stranded.length > 0)

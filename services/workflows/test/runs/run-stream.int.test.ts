@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
-const streamUrl = (base: string, runId: string) => `${base}/api/v1/workflows/${workflowId}/runs/${runId}/stream`;
+const streamUrl = (base: string, runId: string) =>
+  `${base}/api/v1/workflows/${workflowId}/runs/${runId}/stream`;
 
 /** A run row held by a fake worker `owner`, so the test appends events itself, live. */
 async function heldRun(): Promise<string> {
@@ -73,7 +74,10 @@ describe('run event stream (SSE)', () => {
       'node_finished',
       'run_finished',
     ]);
-    expect(JSON.parse(sse.events.at(-1)!.data)).toMatchObject({ status: 'success', outputs: { greeting: 'Hello Eve' } });
+    expect(JSON.parse(sse.events.at(-1)!.data)).toMatchObject({
+      status: 'success',
+      outputs: { greeting: 'Hello Eve' },
+    });
     // Resuming after event 5 gives exactly 6..8.
     const resumed = await openSse(`${harness.baseUrl}/api/v1${started.body.data.stream_url}`, {
       ...auth(owner),
@@ -96,7 +100,10 @@ describe('run event stream (SSE)', () => {
     const lastId = first.events.at(-1)!.id!;
     await append(runId, 'node_finished', { node_id: 'a' });
     await append(runId, 'text_chunk', { node_id: 'a', text: 'hi' });
-    const second = await openSse(streamUrl(harness.baseUrl, runId), { ...auth(owner), 'last-event-id': lastId });
+    const second = await openSse(streamUrl(harness.baseUrl, runId), {
+      ...auth(owner),
+      'last-event-id': lastId,
+    });
     await second.waitFor(2);
     // Concurrent writes while connected arrive live, in order.
     await Promise.all([append(runId, 'text_chunk', { text: 'x' }), second.waitFor(3)]);
@@ -117,12 +124,16 @@ describe('run event stream (SSE)', () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`,
     );
-    await harness.workflows.dependencies.pool.query(`ALTER TABLE workflow_run_events RENAME TO workflow_run_events_x`);
+    await harness.workflows.dependencies.pool.query(
+      `ALTER TABLE workflow_run_events RENAME TO workflow_run_events_x`,
+    );
     try {
       await append(runId, 'node_started', {}).catch(() => undefined);
       await sse.ended;
     } finally {
-      await harness.workflows.dependencies.pool.query(`ALTER TABLE workflow_run_events_x RENAME TO workflow_run_events`);
+      await harness.workflows.dependencies.pool.query(
+        `ALTER TABLE workflow_run_events_x RENAME TO workflow_run_events`,
+      );
     }
     const error = sse.events.at(-1)!;
     expect(error.event).toBe('error');
@@ -136,15 +147,24 @@ describe('run event stream (SSE)', () => {
 
   it('refuses before streaming: bad Last-Event-ID, unknown run, another user, bad ids', async () => {
     const runId = await heldRun();
-    const badId = await openSse(streamUrl(harness.baseUrl, runId), { ...auth(owner), 'last-event-id': 'abc' });
+    const badId = await openSse(streamUrl(harness.baseUrl, runId), {
+      ...auth(owner),
+      'last-event-id': 'abc',
+    });
     expect([badId.status, (badId.body as { code: number }).code]).toEqual([422, 1001]);
     const badQuery = await openSse(`${streamUrl(harness.baseUrl, runId)}?last_event_id=-1`, auth(owner));
     expect([badQuery.status, (badQuery.body as { code: number }).code]).toEqual([422, 1001]);
-    const unknown = await openSse(streamUrl(harness.baseUrl, '00000000-0000-4000-8000-000000000000'), auth(owner));
+    const unknown = await openSse(
+      streamUrl(harness.baseUrl, '00000000-0000-4000-8000-000000000000'),
+      auth(owner),
+    );
     expect([unknown.status, (unknown.body as { code: number }).code]).toEqual([404, 4000]);
     const foreign = await openSse(streamUrl(harness.baseUrl, runId), auth(stranger));
     expect([foreign.status, (foreign.body as { code: number }).code]).toEqual([404, 4000]);
-    const malformed = await openSse(`${harness.baseUrl}/api/v1/workflows/${workflowId}/runs/nope/stream`, auth(owner));
+    const malformed = await openSse(
+      `${harness.baseUrl}/api/v1/workflows/${workflowId}/runs/nope/stream`,
+      auth(owner),
+    );
     expect([malformed.status, (malformed.body as { code: number }).code]).toEqual([422, 1001]);
     const anonymous = await openSse(streamUrl(harness.baseUrl, runId));
     expect(anonymous.status).toBe(401);

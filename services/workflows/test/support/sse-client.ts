@@ -41,7 +41,10 @@ function parseFrame(frame: string): SseMessage | undefined {
 /** Opens an SSE stream with fetch and parses it as it arrives (a test's EventSource). */
 export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseSession> {
   const controller = new AbortController();
-  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const res = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   const contentType = res.headers.get('content-type');
   const events: SseMessage[] = [];
   const listeners = new Set<() => void>();
