@@ -190,8 +190,9 @@ describe('workflow workers', () => {
         WHERE run_id = ANY($1::uuid[]) AND type = 'run_started' AND (data->>'attempt')::int > 1`,
       [ids],
     );
-    console.log(
-      `worker SIGKILL: ${killedRuns} runs resumed on the other worker ${resumed[0]!.at.getTime() - killedAt} ms after the kill (lease ${LEASE_MS} ms)`,
+    // A measurement for the benchmark notes, not an assertion (docs/benchmarks.md).
+    process.stdout.write(
+      `worker SIGKILL: ${killedRuns} runs resumed on the other worker ${resumed[0]!.at.getTime() - killedAt} ms after the kill (lease ${LEASE_MS} ms)\n`,
     );
   });
 });
