@@ -65,15 +65,27 @@ export function commonEnv(): Record<string, string | undefined> {
  */
 export async function startWorkflowsHarness(
   env: Record<string, string> = {},
-  options: { withApiKeys?: boolean } = {},
+  options: { withApiKeys?: boolean; withModels?: boolean } = {},
 ): Promise<WorkflowsHarness> {
   const identity = await startIdentityProcess();
+  // The built models service (llm nodes: quotas, endpoint resolution, usage), else the stack's.
+  const models = options.withModels
+    ? await startServiceProcess('models', {
+        env: {
+          IDENTITY_GRPC_ADDR: identity.address,
+          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
+          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+        },
+      })
+    : undefined;
+  const modelsAddress = models?.address ?? '127.0.0.1:50064';
   const database = await freshDatabase('workflows_t');
   const common = commonEnv();
   const config = loadWorkflowsConfig({
     ...common,
     DATABASE_URL: database.url,
     IDENTITY_GRPC_ADDR: identity.address,
+    MODELS_GRPC_ADDR: modelsAddress,
     // Each harness its own `workflow` queue topic: another harness's worker must never take (and,
     // finding no such run in its database, drop) this one's tasks. Run tests turn the worker on.
     QUEUE_TOPIC_PREFIX: `${uniqueName('wfq')}.`,
@@ -107,7 +119,7 @@ export async function startWorkflowsHarness(
     IDENTITY_GRPC_ADDR: identity.address,
     APIKEYS_GRPC_ADDR: apikeys?.address ?? '127.0.0.1:50062',
     NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
-    MODELS_GRPC_ADDR: env.MODELS_GRPC_ADDR ?? '127.0.0.1:50064',
+    MODELS_GRPC_ADDR: modelsAddress,
     WORKFLOWS_GRPC_ADDR: workflowsAddress,
     OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
   };
@@ -142,6 +154,7 @@ export async function startWorkflowsHarness(
       await grpc.shutdown(1_000);
       await apikeys?.stop();
       await workflows.stop();
+      await models?.stop();
       await database.drop();
       await identity.stop();
     },
