@@ -73,7 +73,7 @@ export async function finishRun(
     await enqueueEvent(client, {
       topic: Topics.WORKFLOW_RUNS,
       key: run.workflow_id,
-      type: 'workflow.run',
+      type: 'workflow.run_finished',
       id: `workflow-run:${run.id}`,
       value: fact,
     });
