@@ -27,3 +27,5 @@ export {
   type IdentityUserOptions,
 } from './identity-users.js';
 export { testClock, type TestClock } from './test-clock.js';
+export { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi } from './fake-openai.js';
+export { openSse, type SseMessage, type SseSession } from './sse-client.js';

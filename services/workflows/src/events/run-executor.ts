@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { appendEvent, postgresRunJournal } from '../data/run-journal.js';
@@ -29,7 +30,10 @@ export class RunExecutor {
   private readonly waiters: Array<() => void> = [];
   private readonly stopping = new AbortController();
 
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(private readonly deps: ExecutorDeps) {
+    // One abort listener per run in flight: more than Node's default 10 is expected, not a leak.
+    setMaxListeners(deps.concurrency + 10, this.stopping.signal);
+  }
 
   get active(): number {
     return this.running.size;

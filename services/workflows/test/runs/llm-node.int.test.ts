@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../../src/domain/runs/engine/execute-run.js';
 import { planRun } from '../../src/domain/runs/engine/plan.js';
 import { definition, edge, node } from '../support/definitions.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
+import { startFakeOpenAi, type FakeOpenAi } from '@platform/testing';
 import { MemoryJournal, runContext } from '../support/memory-journal.js';
 import { startNodeStack, type NodeStack } from '../support/node-stack.js';
 

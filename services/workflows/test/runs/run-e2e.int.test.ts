@@ -1,12 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Topics } from '@platform/kafka';
-import { captureEvents, waitUntil, type EventCapture } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
+import {
+  captureEvents,
+  openSse,
+  startFakeOpenAi,
+  waitUntil,
+  type EventCapture,
+  type FakeOpenAi,
+} from '@platform/testing';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
-import { openSse } from '../support/sse-client.js';
 
 // The first behaviour through the gateway: a published start → template → condition →
 // http_request → llm → end, run in production with an API key bound to it, against the real

@@ -1,9 +1,9 @@
 import { withTransaction } from '@platform/db';
+import { openSse } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/data/run-journal.js';
 import { linear } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
-import { openSse } from '../support/sse-client.js';
 
 // The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
 // stream through. Resuming with Last-Event-ID is exact (no gap, no duplicate), across gateways.

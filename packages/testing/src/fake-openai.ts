@@ -57,7 +57,10 @@ export async function startFakeOpenAi(options: {
   model: string;
   deltas: string[];
   usage: Record<string, number>;
+  /** Pause between deltas (default 10 ms; 0 sends them back to back). */
+  deltaDelayMs?: number;
 }): Promise<FakeOpenAi> {
+  const deltaDelayMs = options.deltaDelayMs ?? 10;
   const requests: FakeChatRequest[] = [];
   let gate: Promise<void> = Promise.resolve();
   let open: () => void = () => undefined;
@@ -93,7 +96,8 @@ export async function startFakeOpenAi(options: {
             object: 'chat.completion.chunk',
             choices: [{ index: 0, delta: { content: delta } }],
           });
-          await (stepping ? step : new Promise((resolve) => setTimeout(resolve, 10)));
+          if (stepping) await step;
+          else if (deltaDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, deltaDelayMs));
         }
         await gate;
         send({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: options.usage });
