@@ -164,7 +164,12 @@ const definitions = {
       node('ask', 'llm', { model_id: model.id, prompt: '{{prompt.text}}' }),
       node('end', 'end', { outputs: [{ name: 'text', value: '{{ask.text}}' }] }),
     ],
-    edges: [edge('start', 'prompt'), edge('prompt', 'check'), edge('check', 'ask', 'true'), edge('ask', 'end')],
+    edges: [
+      edge('start', 'prompt'),
+      edge('prompt', 'check'),
+      edge('check', 'ask', 'true'),
+      edge('ask', 'end'),
+    ],
   },
   slow_llm: {
     schema_version: 2,
@@ -266,7 +271,12 @@ async function runTimes(ids: string[]): Promise<RunTimes[]> {
        FROM workflow_runs r WHERE r.id = ANY($1::uuid[])`,
     [ids],
   );
-  return rows.map((r) => ({ created: r.created_at, started: r.started_at, finished: r.finished_at, status: r.status }));
+  return rows.map((r) => ({
+    created: r.created_at,
+    started: r.started_at,
+    finished: r.finished_at,
+    status: r.status,
+  }));
 }
 
 async function throughput(kind: keyof typeof workflows, workers: number) {
@@ -354,12 +364,17 @@ async function sseLatency() {
     await replay.waitFor(1, 30_000);
     replayFirst.push(performance.now() - reconnect);
     await replay.ended;
-    if (replay.events.length !== count - 2) throw new Error(`replay gave ${replay.events.length} of ${count - 2}`);
+    if (replay.events.length !== count - 2)
+      throw new Error(`replay gave ${replay.events.length} of ${count - 2}`);
   }
   const first = summary(firstEvent);
   const again = summary(replayFirst);
-  console.log(`| POST answered → first live event (five-node run) | ${SSE_SAMPLES} | ${ms(first.p50)} | ${ms(first.p99)} |`);
-  console.log(`| reconnect with Last-Event-ID to a finished run → first replayed event | ${SSE_SAMPLES} | ${ms(again.p50)} | ${ms(again.p99)} |`);
+  console.log(
+    `| POST answered → first live event (five-node run) | ${SSE_SAMPLES} | ${ms(first.p50)} | ${ms(first.p99)} |`,
+  );
+  console.log(
+    `| reconnect with Last-Event-ID to a finished run → first replayed event | ${SSE_SAMPLES} | ${ms(again.p50)} | ${ms(again.p99)} |`,
+  );
 }
 
 async function resumeAfterKill(second: ChildProcess) {
@@ -418,12 +433,16 @@ let second: ChildProcess | undefined;
 try {
   console.log(`workflow runs: throughput rows ${RUNS} runs each, ${CLIENTS} clients posting (wait: false)\n`);
   await settingsApplied();
-  console.log('| idle, one client, wait: true | runs | answer p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms |');
+  console.log(
+    '| idle, one client, wait: true | runs | answer p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms |',
+  );
   console.log('|---|---|---|---|---|');
   await idleLatency('trivial');
   await idleLatency('five_nodes_llm');
   console.log('');
-  console.log('| workflow | workers | runs | runs/s | POST p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms | not success |');
+  console.log(
+    '| workflow | workers | runs | runs/s | POST p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms | not success |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   await throughput('trivial', 1);
   await throughput('five_nodes_llm', 1);
