@@ -196,7 +196,7 @@ describe('an identity outage', () => {
 
   it('a caller identity does not list is refused 403, not served', async () => {
     const client = settingsClient({
-      trust: createOutgoingTrust({ service: 'workflows', serviceKeys: stackEnv.serviceAuthKey }),
+      trust: createOutgoingTrust({ service: 'observability', serviceKeys: stackEnv.serviceAuthKey }),
     });
     await expect(client.get()).rejects.toMatchObject({ code: 3000, httpStatus: 403 });
   });

@@ -207,7 +207,7 @@ describe('internal-only identity methods need a service token from a declared ca
   });
 
   it('refuses callers not declared for the method (403 / 3000), even the gateway', async () => {
-    for (const service of ['workflows', 'observability', 'gateway', 'apikeys']) {
+    for (const service of ['observability', 'gateway', 'apikeys']) {
       await expect(attempt({ service }, effective)).rejects.toMatchObject(FORBIDDEN);
     }
     for (const service of ['apikeys', 'notifications']) {
@@ -238,6 +238,12 @@ describe('internal-only identity methods need a service token from a declared ca
         smtp_password: 'for-notifications',
       });
     }
+    // workflows reads its two allowlists and nothing else: no secret, not even by asking for all.
+    const allowlists = await attempt({ service: 'workflows' }, (c) =>
+      c.settings.call('getEffectiveSettings', { keys: [] }),
+    );
+    expect(Object.keys(allowlists.settings).sort()).toEqual(['model_endpoint_allowlist', 'workflow_http_allowlist']);
+    await expect(attempt({ service: 'workflows' }, effective)).rejects.toMatchObject(FORBIDDEN);
     expect(await attempt({ service: 'gateway' }, principalOf)).toMatchObject({ found: false });
     expect(await attempt({ service: 'apikeys' }, users)).toEqual({ users: [] });
   });

@@ -27,6 +27,8 @@ const schema = z.object({
    * service refuses to start.
    */
   DB_AGGREGATE_CONCURRENCY: env.positiveInt().default(4),
+  /** How often the sliding windows drop the hours that left them (queries correct any lag). */
+  WINDOW_ADVANCE_INTERVAL_MS: env.positiveInt().default(60_000),
   /** Seconds a payload stays cached in Redis per (endpoint, parameters). */
   CACHE_TTL_SECONDS: env.positiveInt().default(30),
   /** Prefix of this service's Redis keys; tests use a unique one. */

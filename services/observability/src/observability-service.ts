@@ -10,6 +10,7 @@ import type { ObservabilityDependencies } from './deps.js';
 import { AggregateGate } from './domain/aggregate-gate.js';
 import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
 import { startTelemetryConsumer } from './events/telemetry-consumer.js';
+import { startWindowAdvancer } from './data/window-advance.js';
 import { analyticsGrpc } from './grpc/analytics-grpc.js';
 import { observabilityGrpc } from './grpc/observability-grpc.js';
 import { systemMonitorsGrpc } from './system-monitors.js';
@@ -69,6 +70,12 @@ export async function startObservability(
     await Promise.all(running.map((handle) => handle.ready));
     consumersStarted();
   });
+  const advancer = startWindowAdvancer({
+    pool: connections.pool,
+    logger,
+    intervalMs: config.WINDOW_ADVANCE_INTERVAL_MS,
+    now,
+  });
   return {
     dependencies,
     services: [
@@ -78,6 +85,7 @@ export async function startObservability(
     ],
     consumersReady: started,
     async stop() {
+      advancer.stop();
       dependencies.workflowNames.close();
       dependencies.quotaUsage.close();
       await closeInfrastructure();

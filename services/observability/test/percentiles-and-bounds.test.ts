@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadObservabilityConfig } from '../src/config.js';
 import { AggregateGate } from '../src/domain/aggregate-gate.js';
 import { timeRangeOf, windowOf } from '../src/domain/analytics/parameters.js';
+import { bucketOf, bucketRange } from '../src/domain/analytics/duration-buckets.js';
 import { interpolate } from '../src/domain/analytics/percentiles.js';
 
 const env = {
@@ -67,7 +68,23 @@ describe('percentiles from the histogram ranks', () => {
     expect(timeRangeOf(undefined)).toBe('30d');
     const window = windowOf('7d', new Date('2026-11-23T22:47:12Z'));
     expect(window.from?.toISOString()).toBe('2026-11-16T22:00:00.000Z');
-    expect(window.fullDaysFrom?.toISOString()).toBe('2026-11-17T00:00:00.000Z');
-    expect(windowOf('all', new Date())).toEqual({ from: null, fullDaysFrom: null });
+    expect(window.win).toBe(1);
+    expect(windowOf('30d', new Date()).win).toBe(2);
+    expect(windowOf('90d', new Date()).win).toBe(3);
+    expect(windowOf('all', new Date())).toEqual({ win: 4, from: null });
+  });
+
+  it('duration buckets: every millisecond lies in its bucket, buckets ascend with the value, at most 1/32 wide', () => {
+    let previous = -1;
+    for (const ms of [...Array.from({ length: 70_000 }, (_, i) => i), 2 ** 31 - 1, 2 ** 30, 123_456_789]) {
+      const bucket = bucketOf(ms);
+      const { lo, hi } = bucketRange(bucket);
+      expect(ms >= lo && ms < hi, `${ms} in [${lo}, ${hi})`).toBe(true);
+      if (ms < 70_000) {
+        expect(bucket).toBeGreaterThanOrEqual(previous);
+        previous = bucket;
+      }
+      if (ms >= 64) expect(hi - lo).toBeLessThanOrEqual(Math.ceil(lo / 32));
+    }
   });
 });

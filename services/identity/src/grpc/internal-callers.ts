@@ -24,3 +24,12 @@ export const INTERNAL_CALLERS = {
   /** The team a workflow without a team bills its model use to (workflows, at run start). */
   getDefaultTeam: ['workflows'],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * The settings a caller of GetEffectiveSettings may read, where it is fewer than all of them:
+ * workflows needs only the two allowlists its nodes check, never a decrypted secret. A key outside
+ * the caller's list is refused 403 / 3000; no keys asked means the whole list.
+ */
+export const EFFECTIVE_SETTINGS_SCOPE: Readonly<Partial<Record<string, readonly string[]>>> = {
+  workflows: ['workflow_http_allowlist', 'model_endpoint_allowlist'],
+};

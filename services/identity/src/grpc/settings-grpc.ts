@@ -5,9 +5,23 @@ import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
 import { requirePermission } from '../domain/rbac/require-principal.js';
 import { PASSWORD_MAX_LENGTH } from '../domain/auth/password-policy.js';
 import type { IdentityDependencies } from '../deps.js';
-import { INTERNAL_CALLERS } from './internal-callers.js';
+import { BusinessError, ErrorCode } from '@platform/errors';
+import { EFFECTIVE_SETTINGS_SCOPE, INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SETTINGS_SERVICE_NAME = 'platform.identity.v1.SettingsService';
+
+/** The keys a caller reads: what it asked for, within its scope (EFFECTIVE_SETTINGS_SCOPE). */
+function scopedKeys(caller: string | undefined, keys: string[]): readonly string[] {
+  const scope = caller === undefined ? undefined : EFFECTIVE_SETTINGS_SCOPE[caller];
+  if (!scope) return keys;
+  const outside = keys.filter((key) => !scope.includes(key));
+  if (outside.length > 0) {
+    throw new BusinessError(ErrorCode.PERMISSION_DENIED, {
+      data: { reason: 'settings_key_not_allowed', keys: outside },
+    });
+  }
+  return keys.length > 0 ? keys : scope;
+}
 
 /** Site settings: the admin read/update and the internal effective read for other services. */
 export function settingsGrpc(deps: IdentityDependencies) {
@@ -25,8 +39,8 @@ export function settingsGrpc(deps: IdentityDependencies) {
       });
     },
     // Internal: no principal, a service token (INTERNAL_CALLERS); never routed by the gateway.
-    getEffectiveSettings: async (request) => ({
-      settings: effectiveSettings(await deps.settings.current(), request.keys),
+    getEffectiveSettings: async (request, context) => ({
+      settings: effectiveSettings(await deps.settings.current(), scopedKeys(context.caller, request.keys)),
     }),
     // Public: what the reset page shows is what the reset enforces (no secrets in it).
     getPasswordPolicy: async () => {

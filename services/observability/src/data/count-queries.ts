@@ -1,5 +1,6 @@
 import type { Granularity, Window } from '../domain/analytics/parameters.js';
-import type { Db } from './histogram-queries.js';
+import type { PoolClient } from '@platform/db';
+import { readWindow, type Correction, type Db } from './histogram-queries.js';
 
 export interface Counts {
   requests: number;
@@ -28,35 +29,60 @@ function since(window: Window, params: unknown[]): string {
   return window.from === null ? 'TRUE' : `hour >= $${params.push(window.from)}`;
 }
 
-/** Totals per source (1 agent, 2 workflow) from the hourly counts. */
-export async function countsBySource(db: Db, window: Window): Promise<Map<number, Counts>> {
-  const params: unknown[] = [];
-  const { rows } = await db.gate.run(() =>
-    db.pool.query(
-      `SELECT source, ${SUMS} FROM hourly_counts WHERE ${since(window, params)} GROUP BY source`,
-      params,
-    ),
+const COUNT_COLUMNS = 'requests, successes, timeouts, tokens, failed_nodes';
+
+/**
+ * The window's counts (`window_counts`) plus, while the advancer lags, the correction hours from
+ * `hourly_counts` (signed), grouped by `groupBy`.
+ */
+async function windowCounts(
+  client: PoolClient,
+  win: number,
+  correction: Correction | null,
+  groupBy: 'source' | 'entity_id',
+  where: string,
+  params: unknown[],
+): Promise<Array<Record<string, unknown>>> {
+  const all = [win, ...params];
+  const parts = [`SELECT source, entity_id, ${COUNT_COLUMNS} FROM window_counts WHERE win = $1 AND ${where}`];
+  if (correction) {
+    const sign = correction.sign;
+    parts.push(
+      `SELECT source, entity_id, ${COUNT_COLUMNS.split(', ')
+        .map((c) => `${sign} * ${c}`)
+        .join(', ')}
+         FROM hourly_counts WHERE ${where} AND hour >= $${all.push(correction.from)} AND hour < $${all.push(correction.to)}`,
+    );
+  }
+  const { rows } = await client.query(
+    `SELECT ${groupBy}, ${SUMS} FROM (${parts.join(' UNION ALL ')}) c (source, entity_id, ${COUNT_COLUMNS})
+      GROUP BY ${groupBy} HAVING sum(requests) > 0`,
+    all,
   );
-  return new Map(rows.map((row: Record<string, unknown>) => [Number(row.source), toCounts(row)]));
+  return rows as Array<Record<string, unknown>>;
 }
 
-/** Totals per entity of one source; `entity` narrows to one. */
+/** Totals per source (1 agent, 2 workflow) from the range's sliding window. */
+export async function countsBySource(db: Db, window: Window): Promise<Map<number, Counts>> {
+  const rows = await readWindow(db, window, (client, correction) =>
+    windowCounts(client, window.win, correction, 'source', 'TRUE', []),
+  );
+  return new Map(rows.map((row) => [Number(row.source), toCounts(row)]));
+}
+
+/** Totals per entity of one source from the range's sliding window; `entity` narrows to one. */
 export async function countsByEntity(
   db: Db,
   source: number,
   window: Window,
   entity?: string,
 ): Promise<Map<string, Counts>> {
-  const params: unknown[] = [source];
-  const only = entity === undefined ? '' : ` AND entity_id = $${params.push(entity)}`;
-  const { rows } = await db.gate.run(() =>
-    db.pool.query(
-      `SELECT entity_id, ${SUMS} FROM hourly_counts
-        WHERE source = $1${only} AND ${since(window, params)} GROUP BY entity_id`,
-      params,
-    ),
+  const rows = await readWindow(db, window, (client, correction) =>
+    entity === undefined
+      ? windowCounts(client, window.win, correction, 'entity_id', 'source = $2', [source])
+      : windowCounts(client, window.win, correction, 'entity_id', 'source = $2 AND entity_id = $3', [source, entity]),
   );
-  return new Map(rows.map((row: Record<string, unknown>) => [String(row.entity_id), toCounts(row)]));
+  return new Map(rows.map((row) => [String(row.entity_id), toCounts(row)]));
 }
 
 /** The highest number of requests (agent rounds + workflow runs) in one UTC hour of the range. */
@@ -65,7 +91,7 @@ export async function peakHourlyRequests(db: Db, window: Window): Promise<number
   const { rows } = await db.gate.run(() =>
     db.pool.query<{ peak: string | null }>(
       `SELECT max(total)::float8 AS peak FROM
-         (SELECT sum(requests) AS total FROM hourly_counts WHERE ${since(window, params)} GROUP BY hour) h`,
+         (SELECT sum(requests) AS total FROM hourly_source_counts WHERE ${since(window, params)} GROUP BY hour) h`,
       params,
     ),
   );
@@ -91,7 +117,7 @@ export async function countSeries(
     : '';
   const { rows } = await db.gate.run(() =>
     db.pool.query(
-      `SELECT date_trunc($1, hour, 'UTC') AS bucket, source, ${SUMS} FROM hourly_counts
+      `SELECT date_trunc($1, hour, 'UTC') AS bucket, source, ${SUMS} FROM ${filter ? 'hourly_counts' : 'hourly_source_counts'}
         WHERE ${since(window, params)}${only} GROUP BY 1, 2 ORDER BY 1, 2`,
       params,
     ),

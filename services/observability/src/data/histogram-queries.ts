@@ -1,53 +1,216 @@
-import type { Pool } from '@platform/db';
+import { withTransaction, type Pool, type PoolClient } from '@platform/db';
 import type { AggregateGate } from '../domain/aggregate-gate.js';
+import { bucketRange } from '../domain/analytics/duration-buckets.js';
 import type { Window } from '../domain/analytics/parameters.js';
-import { interpolate, rankColumns, type PercentileSet } from '../domain/analytics/percentiles.js';
+import { interpolate, LEVELS, type PercentileSet } from '../domain/analytics/percentiles.js';
 
 export interface Db {
   pool: Pool;
   gate: AggregateGate;
 }
 
+/** Whose percentiles: '' the total row, `null` every entity of the source(s), else these ids. */
+export type EntitySelection = '' | null | string[];
+
 /**
- * Exact percentiles per entity (or the total, entity '') from the lossless histograms: whole days
- * from the daily rollup, the hours before the first whole day from the hourly one. Reads
- * (distinct millisecond values × buckets) rows, never the raw facts.
- * `entity`: '' the total row, `null` every entity of the source(s), else that entity.
+ * The hours between the window's stored start and the range's start, when the advancer has not
+ * caught up yet (or a replica's clock is ahead): their hourly rows are taken off (stored start
+ * earlier) or added (stored start later), so a range is exact at any moment.
+ */
+export interface Correction {
+  from: Date;
+  to: Date;
+  /** -1: the window holds these hours and must not; +1: it lacks them. */
+  sign: -1 | 1;
+}
+
+export async function windowCorrection(client: PoolClient, window: Window): Promise<Correction | null> {
+  if (window.from === null) return null;
+  const { rows } = await client.query<{ from_hour: Date }>('SELECT from_hour FROM window_state WHERE win = $1', [
+    window.win,
+  ]);
+  const stored = rows[0]?.from_hour;
+  if (!stored || stored.getTime() === window.from.getTime()) return null;
+  return stored < window.from
+    ? { from: stored, to: window.from, sign: -1 }
+    : { from: window.from, to: stored, sign: 1 };
+}
+
+/**
+ * Runs `read` on one snapshot (repeatable read, read only) inside the aggregate gate, with the
+ * window's correction, so every statement of one figure sees the same facts.
+ */
+export function readWindow<T>(
+  db: Db,
+  window: Window,
+  read: (client: PoolClient, correction: Correction | null) => Promise<T>,
+): Promise<T> {
+  return db.gate.run(() =>
+    withTransaction(db.pool, async (client) => read(client, await windowCorrection(client, window)), {
+      isolationLevel: 'repeatable read',
+      readOnly: true,
+    }),
+  );
+}
+
+function entityFilter(entities: EntitySelection, params: unknown[]): string {
+  if (entities === '') return `entity_id = ''`;
+  if (entities === null) return `entity_id <> ''`;
+  return `entity_id = ANY($${params.push(entities)}::text[])`;
+}
+
+interface Bucket {
+  bucket: number;
+  n: number;
+}
+
+/** Where each needed rank falls: the bucket and the count before it. */
+interface RankPlace {
+  entity: string;
+  bucket: number;
+  before: number;
+}
+
+/**
+ * Exact percentiles per entity (percentile_cont over the raw millisecond values) from the sliding
+ * window of the range, in two reads in one snapshot: the coarse buckets (which bucket holds each
+ * needed rank), then the per-millisecond rows of just those buckets.
  */
 export async function percentilesBy(
   db: Db,
   sources: number[],
   metric: number,
   window: Window,
-  entity: string | null,
+  entities: EntitySelection,
 ): Promise<Map<string, PercentileSet>> {
-  const params: unknown[] = [sources, metric];
-  const entityFilter = entity === null ? `entity_id <> ''` : `entity_id = $${params.push(entity)}`;
-  const parts: string[] = [];
-  if (window.from === null || window.fullDaysFrom === null) {
+  if (Array.isArray(entities) && entities.length === 0) return new Map();
+  return readWindow(db, window, async (client, correction) => {
+    const histograms = await coarseHistograms(client, sources, metric, window, entities, correction);
+    const places: RankPlace[] = [];
+    const ranks = new Map<string, { total: number; ranks: number[] }>();
+    for (const [entity, buckets] of histograms) {
+      const total = buckets.reduce((sum, b) => sum + b.n, 0);
+      const wanted = [
+        ...new Set(LEVELS.flatMap((p) => [Math.floor(p * (total - 1)), Math.floor(p * (total - 1)) + 1])),
+      ]
+        .filter((rank) => rank < total)
+        .sort((a, b) => a - b);
+      ranks.set(entity, { total, ranks: wanted });
+      let before = 0;
+      let next = 0;
+      for (const { bucket, n } of buckets) {
+        if (next < wanted.length && wanted[next]! < before + n) places.push({ entity, bucket, before });
+        while (next < wanted.length && wanted[next]! < before + n) next += 1;
+        before += n;
+      }
+    }
+    const values = await valuesAtRanks(client, sources, metric, window, places, ranks, correction);
+    const result = new Map<string, PercentileSet>();
+    for (const [entity, { total }] of ranks) {
+      const at = values.get(entity)!;
+      const row: Record<string, unknown> = {};
+      LEVELS.forEach((p, i) => {
+        const rank = Math.floor(p * (total - 1));
+        row[`lo${i}`] = at.get(rank);
+        row[`hi${i}`] = at.get(rank + 1) ?? null;
+      });
+      result.set(entity, interpolate(row, total));
+    }
+    return result;
+  });
+}
+
+async function coarseHistograms(
+  client: PoolClient,
+  sources: number[],
+  metric: number,
+  window: Window,
+  entities: EntitySelection,
+  correction: Correction | null,
+): Promise<Map<string, Bucket[]>> {
+  const params: unknown[] = [window.win, sources, metric];
+  const filter = entityFilter(entities, params);
+  const parts = [
+    `SELECT entity_id, bucket, n FROM window_buckets
+      WHERE win = $1 AND source = ANY($2::smallint[]) AND metric = $3 AND ${filter}`,
+  ];
+  if (correction) {
     parts.push(
-      `SELECT entity_id, ms, n FROM daily_duration_histogram
-        WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${entityFilter}`,
-    );
-  } else {
-    const day = `$${params.push(window.fullDaysFrom.toISOString().slice(0, 10))}::date`;
-    const from = `$${params.push(window.from)}::timestamptz`;
-    const until = `$${params.push(window.fullDaysFrom)}::timestamptz`;
-    parts.push(
-      `SELECT entity_id, ms, n FROM daily_duration_histogram
-        WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${entityFilter} AND day >= ${day}`,
-      `SELECT entity_id, ms, n FROM duration_histogram
-        WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${entityFilter}
-          AND hour >= ${from} AND hour < ${until}`,
+      `SELECT entity_id, duration_bucket(ms), ${correction.sign} * n FROM duration_histogram
+        WHERE source = ANY($2::smallint[]) AND metric = $3 AND ${filter}
+          AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
     );
   }
-  const sql = `
-    WITH h AS (SELECT entity_id, ms, sum(n) AS n FROM (${parts.join(' UNION ALL ')}) s GROUP BY entity_id, ms),
-         c AS (SELECT entity_id, ms,
-                      sum(n) OVER (PARTITION BY entity_id ORDER BY ms) AS cum,
-                      sum(n) OVER (PARTITION BY entity_id) AS total
-                 FROM h)
-    SELECT entity_id, total, ${rankColumns()} FROM c GROUP BY entity_id, total`;
-  const { rows } = await db.gate.run(() => db.pool.query<Record<string, unknown>>(sql, params));
-  return new Map(rows.map((row) => [String(row.entity_id), interpolate(row, Number(row.total))]));
+  const { rows } = await client.query<{ entity_id: string; bucket: number; n: number }>(
+    `SELECT entity_id, bucket, sum(n)::float8 AS n FROM (${parts.join(' UNION ALL ')}) b (entity_id, bucket, n)
+      GROUP BY entity_id, bucket HAVING sum(n) > 0 ORDER BY entity_id, bucket`,
+    params,
+  );
+  const out = new Map<string, Bucket[]>();
+  for (const row of rows) {
+    const list = out.get(row.entity_id) ?? [];
+    list.push({ bucket: Number(row.bucket), n: Number(row.n) });
+    out.set(row.entity_id, list);
+  }
+  return out;
+}
+
+/** entity → rank → the millisecond value at that 0-based rank. */
+async function valuesAtRanks(
+  client: PoolClient,
+  sources: number[],
+  metric: number,
+  window: Window,
+  places: RankPlace[],
+  ranks: Map<string, { ranks: number[] }>,
+  correction: Correction | null,
+): Promise<Map<string, Map<number, number>>> {
+  const out = new Map<string, Map<number, number>>([...ranks.keys()].map((entity) => [entity, new Map()]));
+  if (places.length === 0) return out;
+  const params: unknown[] = [
+    window.win,
+    sources,
+    metric,
+    places.map((p) => p.entity),
+    places.map((p) => bucketRange(p.bucket).lo),
+    places.map((p) => bucketRange(p.bucket).hi),
+  ];
+  const parts = [
+    `SELECT ms, n FROM window_values
+      WHERE win = $1 AND source = ANY($2::smallint[]) AND metric = $3 AND entity_id = t.entity_id
+        AND ms >= t.lo AND ms < t.hi`,
+  ];
+  if (correction) {
+    parts.push(
+      `SELECT ms, ${correction.sign} * n FROM duration_histogram
+        WHERE source = ANY($2::smallint[]) AND metric = $3 AND entity_id = t.entity_id
+          AND ms >= t.lo AND ms < t.hi
+          AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
+    );
+  }
+  const { rows } = await client.query<{ i: string; ms: number; n: number }>(
+    `SELECT t.i, v.ms, sum(v.n)::float8 AS n
+       FROM unnest($4::text[], $5::integer[], $6::integer[]) WITH ORDINALITY AS t (entity_id, lo, hi, i)
+       CROSS JOIN LATERAL (${parts.join(' UNION ALL ')}) v (ms, n)
+      GROUP BY t.i, v.ms HAVING sum(v.n) > 0 ORDER BY t.i, v.ms`,
+    params,
+  );
+  const byPlace = new Map<number, Array<{ ms: number; n: number }>>();
+  for (const row of rows) {
+    const index = Number(row.i) - 1;
+    const list = byPlace.get(index) ?? [];
+    list.push({ ms: Number(row.ms), n: Number(row.n) });
+    byPlace.set(index, list);
+  }
+  places.forEach((place, index) => {
+    const wanted = ranks.get(place.entity)!.ranks;
+    const at = out.get(place.entity)!;
+    let cumulative = place.before;
+    for (const { ms, n } of byPlace.get(index) ?? []) {
+      cumulative += n;
+      // The value at rank r is the smallest ms whose cumulative count passes r.
+      for (const rank of wanted) if (!at.has(rank) && rank >= place.before && rank < cumulative) at.set(rank, ms);
+    }
+  });
+  return out;
 }

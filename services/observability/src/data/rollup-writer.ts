@@ -1,5 +1,6 @@
 import type { PoolClient } from '@platform/db';
-import { dayOf, hourOf } from '../domain/facts/fact-rules.js';
+import { hourOf } from '../domain/facts/fact-rules.js';
+import { writeWindowDeltas } from './window-writer.js';
 
 /**
  * Deltas for the rollup tables, summed in memory for one batch of newly inserted facts and then
@@ -9,7 +10,6 @@ import { dayOf, hourOf } from '../domain/facts/fact-rules.js';
 export class RollupDeltas {
   private readonly counts = new Map<string, number[]>();
   private readonly hourly = new Map<string, number>();
-  private readonly daily = new Map<string, number>();
   private readonly models = new Map<string, number[]>();
   private readonly nodes = new Map<string, number[]>();
 
@@ -35,8 +35,6 @@ export class RollupDeltas {
     for (const entity of [entityId, '']) {
       const hourKey = `${source}\u0001${metric}\u0001${hourOf(at)}\u0001${ms}\u0001${entity}`;
       this.hourly.set(hourKey, (this.hourly.get(hourKey) ?? 0) + 1);
-      const dayKey = `${source}\u0001${metric}\u0001${dayOf(at)}\u0001${ms}\u0001${entity}`;
-      this.daily.set(dayKey, (this.daily.get(dayKey) ?? 0) + 1);
     }
   }
 
@@ -73,22 +71,18 @@ export class RollupDeltas {
         [...columns(rows, 3), ...valueColumns(rows, 5)],
       );
     }
-    for (const [table, time, map] of [
-      ['duration_histogram', 'hour', this.hourly],
-      ['daily_duration_histogram', 'day', this.daily],
-    ] as const) {
-      if (map.size === 0) continue;
-      const rows = [...map.entries()]
+    if (this.hourly.size > 0) {
+      const rows = [...this.hourly.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([key, n]) => [...key.split('\u0001'), n]);
       await client.query(
-        `INSERT INTO ${table} (source, metric, ${time}, ms, entity_id, n)
-         SELECT * FROM unnest($1::smallint[], $2::smallint[], $3::${time === 'hour' ? 'timestamptz' : 'date'}[],
-                              $4::integer[], $5::text[], $6::bigint[])
-         ON CONFLICT (source, metric, entity_id, ${time}, ms) DO UPDATE SET n = ${table}.n + EXCLUDED.n`,
+        `INSERT INTO duration_histogram (source, metric, hour, ms, entity_id, n)
+         SELECT * FROM unnest($1::smallint[], $2::smallint[], $3::timestamptz[], $4::integer[], $5::text[], $6::bigint[])
+         ON CONFLICT (source, metric, entity_id, hour, ms) DO UPDATE SET n = duration_histogram.n + EXCLUDED.n`,
         [0, 1, 2, 3, 4, 5].map((i) => rows.map((row) => row[i])),
       );
     }
+    await writeWindowDeltas(client, this.counts, this.hourly);
     if (this.models.size > 0) {
       const rows = sorted(this.models);
       await client.query(

@@ -1,11 +1,18 @@
 import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { agentNames } from '../../data/agent-directory-repository.js';
 import { countsByEntity, NO_COUNTS } from '../../data/count-queries.js';
-import { percentilesBy } from '../../data/histogram-queries.js';
+import { percentilesBy, type EntitySelection } from '../../data/histogram-queries.js';
 import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { agentStats, entityTrend } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
-import { granularityOf, pagingOf, sortAndPage, timeRangeOf, windowOf } from './parameters.js';
+import {
+  granularityOf,
+  pagingOf,
+  PERCENTILE_SORT_KEYS,
+  sortAndPage,
+  timeRangeOf,
+  windowOf,
+} from './parameters.js';
 
 export const AGENT_SORT_KEYS = [
   'requests',
@@ -34,10 +41,16 @@ export function listAgents(
   };
   return deps.cache.through('agents', key, async () => {
     const window = windowOf(range, deps.now());
-    const [counts, latency, ttft] = await Promise.all([
+    const percentiles = (entities: EntitySelection) =>
+      Promise.all([
+        percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, entities),
+        percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, entities),
+      ]);
+    // Sorting by a percentile needs every agent's; otherwise only the page's are read.
+    const byPercentile = PERCENTILE_SORT_KEYS.has(paging.sortBy);
+    const [counts, [latency, ttft]] = await Promise.all([
       countsByEntity(deps, SOURCE.agent, window),
-      percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, null),
-      percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, null),
+      byPercentile ? percentiles(null) : Promise.resolve([new Map(), new Map()] as const),
     ]);
     const all = [...counts.entries()].map(([id, c]) => agentStats(id, '', c, latency.get(id), ttft.get(id)));
     const page = sortAndPage(
@@ -46,6 +59,12 @@ export function listAgents(
       (a) => Number(a[paging.sortBy as keyof typeof a]),
       (a) => a.agent_id,
     );
+    if (!byPercentile) {
+      const [pageLatency, pageTtft] = await percentiles(page.items.map((a) => a.agent_id));
+      page.items = page.items.map((a) =>
+        agentStats(a.agent_id, '', counts.get(a.agent_id)!, pageLatency.get(a.agent_id), pageTtft.get(a.agent_id)),
+      );
+    }
     const names = await agentNames(
       deps.pool,
       page.items.map((a) => a.agent_id),
@@ -66,8 +85,8 @@ export function getAgent(
     const granularity = granularityOf(undefined, range);
     const [counts, latency, ttft, trend, names] = await Promise.all([
       countsByEntity(deps, SOURCE.agent, window, request.id),
-      percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, request.id),
-      percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, request.id),
+      percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, [request.id]),
+      percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, [request.id]),
       entityTrend(deps, window, granularity, SOURCE.agent, request.id, now),
       agentNames(deps.pool, [request.id]),
     ]);

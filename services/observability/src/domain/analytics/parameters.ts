@@ -23,21 +23,23 @@ export function granularityOf(value: string | undefined, range: TimeRange): Gran
 /**
  * The facts a range covers: `finished_at >= from` (no upper bound), `from` being the start of the
  * UTC hour N days before now, so every range is whole hourly rollup buckets. `all`: no bound.
- * For the histograms the range splits into whole UTC days (daily rollup from `fullDaysFrom`) and
- * the hours before the first whole day (hourly rollup in [from, fullDaysFrom)).
+ * `win` is the range's sliding window (data/window-advance.ts): 1 = 7d, 2 = 30d, 3 = 90d, 4 = all.
  */
 export interface Window {
+  win: number;
   from: Date | null;
-  fullDaysFrom: Date | null;
 }
+
+const WINDOW_IDS: Record<TimeRange, number> = { '7d': 1, '30d': 2, '90d': 3, all: 4 };
 
 export function windowOf(range: TimeRange, now: Date): Window {
   const days = DAYS[range];
-  if (days === null) return { from: null, fullDaysFrom: null };
-  const from = new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS);
-  const fullDaysFrom = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
-  return { from, fullDaysFrom };
+  if (days === null) return { win: WINDOW_IDS[range], from: null };
+  return { win: WINDOW_IDS[range], from: new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS) };
 }
+
+/** Sort keys that need every entity's percentiles; any other key needs only the page's. */
+export const PERCENTILE_SORT_KEYS: ReadonlySet<string> = new Set(['p50', 'p90', 'p95', 'p99']);
 
 export interface Paging {
   page: number;

@@ -11,19 +11,6 @@ export interface PercentileSet {
 export const NO_PERCENTILES: PercentileSet = { p50_ms: 0, p90_ms: 0, p95_ms: 0, p99_ms: 0 };
 
 /**
- * The SELECT list that reads, per group of a cumulative histogram (`cum`, `total` per `ms`), the
- * two values each continuous percentile interpolates between: the values at 0-based ranks
- * floor(p·(n−1)) and that + 1, i.e. the smallest `ms` whose cumulative count passes the rank.
- */
-export function rankColumns(): string {
-  return LEVELS.map(
-    (p, i) =>
-      `min(ms) FILTER (WHERE cum > floor(${p} * (total - 1))) AS lo${i},
-       min(ms) FILTER (WHERE cum > floor(${p} * (total - 1)) + 1) AS hi${i}`,
-  ).join(',\n');
-}
-
-/**
  * percentile_cont's interpolation (PostgreSQL: lo + (hi − lo) · (p·(n−1) − floor(p·(n−1))), in
  * float8), so the figures equal `percentile_cont` over the raw facts to the last bit.
  */

@@ -1,11 +1,19 @@
 import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { countsByEntity, NO_COUNTS, nodeTypeStats } from '../../data/count-queries.js';
-import { percentilesBy } from '../../data/histogram-queries.js';
+import { percentilesBy, type EntitySelection } from '../../data/histogram-queries.js';
 import type { ObservabilityDependencies } from '../../deps.js';
 import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { entityTrend, workflowStats } from './entity-stats.js';
+import type { PercentileSet } from './percentiles.js';
 import type { AnalyticsDeps } from './overview.js';
-import { granularityOf, pagingOf, sortAndPage, timeRangeOf, windowOf } from './parameters.js';
+import {
+  granularityOf,
+  pagingOf,
+  PERCENTILE_SORT_KEYS,
+  sortAndPage,
+  timeRangeOf,
+  windowOf,
+} from './parameters.js';
 
 export const WORKFLOW_SORT_KEYS = [
   'requests',
@@ -38,9 +46,13 @@ export function listWorkflows(
   };
   return deps.cache.through('workflows', key, async () => {
     const window = windowOf(range, deps.now());
+    const percentiles = (entities: EntitySelection) =>
+      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, entities);
+    // Sorting by a percentile needs every workflow's; otherwise only the page's are read.
+    const byPercentile = PERCENTILE_SORT_KEYS.has(paging.sortBy);
     const [counts, latency] = await Promise.all([
       countsByEntity(deps, SOURCE.workflow, window),
-      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, null),
+      byPercentile ? percentiles(null) : Promise.resolve(new Map<string, PercentileSet>()),
     ]);
     const all = [...counts.entries()].map(([id, c]) => workflowStats(id, '', c, latency.get(id)));
     const page = sortAndPage(
@@ -49,6 +61,12 @@ export function listWorkflows(
       (w) => Number(w[paging.sortBy as keyof typeof w]),
       (w) => w.workflow_id,
     );
+    if (!byPercentile) {
+      const pageLatency = await percentiles(page.items.map((w) => w.workflow_id));
+      page.items = page.items.map((w) =>
+        workflowStats(w.workflow_id, '', counts.get(w.workflow_id)!, pageLatency.get(w.workflow_id)),
+      );
+    }
     const names = await deps.workflowNames.names(page.items.map((w) => w.workflow_id));
     return {
       ...page,
@@ -69,7 +87,7 @@ export function getWorkflow(
     const granularity = granularityOf(undefined, range);
     const [counts, latency, trend, nodeTypes, names] = await Promise.all([
       countsByEntity(deps, SOURCE.workflow, window, request.id),
-      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, request.id),
+      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, [request.id]),
       entityTrend(deps, window, granularity, SOURCE.workflow, request.id, now),
       nodeTypeStats(deps, request.id, window),
       deps.workflowNames.names([request.id]),

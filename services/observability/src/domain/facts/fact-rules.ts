@@ -140,8 +140,3 @@ export function hourOf(date: Date): string {
   hour.setUTCMinutes(0, 0, 0);
   return hour.toISOString();
 }
-
-/** The UTC day, `YYYY-MM-DD`. */
-export function dayOf(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
