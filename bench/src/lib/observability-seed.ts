@@ -60,12 +60,6 @@ export async function seedFacts(pool: Pool, total: number, agents: number, progr
            FROM ${facts} WHERE ${column} IS NOT NULL GROUP BY 1, 2, 3, 4, 5
          ${add('duration_histogram', 'source, metric, entity_id, hour, ms', 'n')}`,
       );
-      await pool.query(
-        `INSERT INTO daily_duration_histogram (source, metric, entity_id, day, ms, n)
-         SELECT source, ${metric}, ${entity}, (finished_at AT TIME ZONE 'UTC')::date, ${column}, count(*)
-           FROM ${facts} WHERE ${column} IS NOT NULL GROUP BY 1, 2, 3, 4, 5
-         ${add('daily_duration_histogram', 'source, metric, entity_id, day, ms', 'n')}`,
-      );
     }
   }
   await pool.query(
@@ -74,29 +68,40 @@ export async function seedFacts(pool: Pool, total: number, agents: number, progr
        FROM agent_rounds WHERE id LIKE 's-a-%' GROUP BY 1, 2, 3
      ${add('hourly_model_tokens', 'hour, source, model', 'tokens, requests')}`,
   );
+  // The sliding windows (7d, 30d, 90d, all) from the hourly rollups, as the consumer keeps them.
+  await pool.query('SELECT rebuild_sliding_windows()');
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements behind /overview and /agents, for the docs. */
 export async function explainPlans(pool: Pool): Promise<string> {
   const from = `date_trunc('hour', now() - interval '30 days')`;
-  const fullDays = `(date_trunc('day', ${from}) + interval '1 day')`;
-  const histogram = (entity: string) => `
-    WITH h AS (SELECT entity_id, ms, sum(n) AS n FROM (
-        SELECT entity_id, ms, n FROM daily_duration_histogram
-         WHERE source = ANY('{1,2}'::smallint[]) AND metric = 1 AND ${entity} AND day >= ${fullDays}::date
-        UNION ALL
-        SELECT entity_id, ms, n FROM duration_histogram
-         WHERE source = ANY('{1,2}'::smallint[]) AND metric = 1 AND ${entity}
-           AND hour >= ${from} AND hour < ${fullDays}) s GROUP BY entity_id, ms),
-      c AS (SELECT entity_id, ms, sum(n) OVER (PARTITION BY entity_id ORDER BY ms) AS cum,
-                   sum(n) OVER (PARTITION BY entity_id) AS total FROM h)
-    SELECT entity_id, total, min(ms) FILTER (WHERE cum > floor(0.5 * (total - 1))) FROM c GROUP BY entity_id, total`;
+  const coarse = (entity: string, sources: string) => `
+    SELECT entity_id, bucket, sum(n)::float8 AS n FROM window_buckets
+     WHERE win = 2 AND source = ANY('${sources}'::smallint[]) AND metric = 1 AND ${entity}
+     GROUP BY entity_id, bucket HAVING sum(n) > 0 ORDER BY entity_id, bucket`;
+  const page = `entity_id = ANY(ARRAY(SELECT 'agent-' || g FROM generate_series(0, 19) g))`;
+  // The second read: the per-millisecond rows of the buckets that hold the wanted ranks (here the
+  // p50, p90, p95 and p99 buckets of the total: 173, 8.6 k, 17 k and 27 k ms).
+  const fine = `
+    SELECT t.i, v.ms, sum(v.n)::float8 AS n
+      FROM unnest(ARRAY['', '', '', ''], ARRAY[172, 8448, 16896, 26624], ARRAY[176, 8704, 17408, 27136])
+           WITH ORDINALITY AS t (entity_id, lo, hi, i)
+      CROSS JOIN LATERAL (SELECT ms, n FROM window_values
+                           WHERE win = 2 AND source = ANY('{1,2}'::smallint[]) AND metric = 1
+                             AND entity_id = t.entity_id AND ms >= t.lo AND ms < t.hi) v
+     GROUP BY t.i, v.ms HAVING sum(v.n) > 0 ORDER BY t.i, v.ms`;
   const statements: Array<[string, string]> = [
-    ['overview latency percentiles (total rows)', histogram(`entity_id = ''`)],
-    ['agents latency percentiles (every agent)', histogram(`entity_id <> ''`).replaceAll(`'{1,2}'`, `'{1}'`)],
+    ['overview latency: coarse buckets of the total', coarse(`entity_id = ''`, '{1,2}')],
+    ['overview latency: values inside the four rank buckets', fine],
+    ['agents page (default sort): coarse buckets of 20 agents', coarse(page, '{1}')],
+    ['agents sorted by a percentile: coarse buckets of every agent', coarse(`entity_id <> ''`, '{1}')],
     [
-      'overview counts',
-      `SELECT source, sum(requests), sum(successes) FROM hourly_counts WHERE hour >= ${from} GROUP BY source`,
+      'agents counts',
+      `SELECT entity_id, sum(requests), sum(successes) FROM window_counts WHERE win = 2 AND source = 1 GROUP BY entity_id`,
+    ],
+    [
+      'peak hour',
+      `SELECT max(t) FROM (SELECT sum(requests) AS t FROM hourly_source_counts WHERE hour >= ${from} GROUP BY hour) h`,
     ],
     ['current qps', `SELECT count(*) FROM agent_rounds WHERE finished_at >= now() - interval '60 seconds'`],
   ];

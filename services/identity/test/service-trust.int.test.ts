@@ -242,7 +242,10 @@ describe('internal-only identity methods need a service token from a declared ca
     const allowlists = await attempt({ service: 'workflows' }, (c) =>
       c.settings.call('getEffectiveSettings', { keys: [] }),
     );
-    expect(Object.keys(allowlists.settings).sort()).toEqual(['model_endpoint_allowlist', 'workflow_http_allowlist']);
+    expect(Object.keys(allowlists.settings ?? {}).sort()).toEqual([
+      'model_endpoint_allowlist',
+      'workflow_http_allowlist',
+    ]);
     await expect(attempt({ service: 'workflows' }, effective)).rejects.toMatchObject(FORBIDDEN);
     expect(await attempt({ service: 'gateway' }, principalOf)).toMatchObject({ found: false });
     expect(await attempt({ service: 'apikeys' }, users)).toEqual({ users: [] });

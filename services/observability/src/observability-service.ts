@@ -2,7 +2,7 @@ import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { ConsumerHandle } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
-import { noQuotaCounters } from './adapters/quota-usage.js';
+import { modelsQuotaUsage } from './adapters/quota-usage.js';
 import { workflowsNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
 import { PayloadCache } from './data/payload-cache.js';
@@ -44,18 +44,15 @@ export async function startObservability(
     'observability',
     MIGRATIONS,
   );
+  const trust = createOutgoingTrust({ service: 'observability', serviceKeys: config.SERVICE_AUTH_KEY });
   const dependencies: ObservabilityDependencies = {
     config,
     logger,
     ...connections,
     gate,
     cache: new PayloadCache(connections.redis, config.REDIS_KEY_PREFIX, config.CACHE_TTL_SECONDS),
-    workflowNames: workflowsNameReader(
-      config.WORKFLOWS_GRPC_ADDR,
-      createOutgoingTrust({ service: 'observability', serviceKeys: config.SERVICE_AUTH_KEY }).to('workflows'),
-      logger,
-    ),
-    quotaUsage: noQuotaCounters,
+    workflowNames: workflowsNameReader(config.WORKFLOWS_GRPC_ADDR, trust.to('workflows'), logger),
+    quotaUsage: modelsQuotaUsage(config.MODELS_GRPC_ADDR, trust.to('models'), logger),
     now,
     version,
   };

@@ -295,18 +295,30 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
     expect(daily.granularity).toBe('day');
   });
 
-  it('tokens: by source and by model, quota counters not used', async () => {
-    const data = await get('/tokens?time_range=30d');
-    expect(data).toEqual({
+  it('tokens: by source and by model; for 7d and 30d the quota counters win when larger', async () => {
+    const byModel = [
+      { model: 'claude', tokens: 100, requests: 1 },
+      { model: 'gpt-x', tokens: 33, requests: 4 },
+    ];
+    // models' counters are empty: the facts are larger, and the counters were consulted.
+    expect(await get('/tokens?time_range=30d')).toEqual({
       time_range: '30d',
       total: 143,
       by_source: { agent: 133, workflow: 10, other: 0 },
-      by_model: [
-        { model: 'claude', tokens: 100, requests: 1 },
-        { model: 'gpt-x', tokens: 33, requests: 4 },
-      ],
-      quota_counters_used: false,
+      by_model: byModel,
+      quota_counters_used: true,
     });
+    // The counters (this month, another team's model) now hold more than the facts: they win.
+    const modelsDb = createPool(h.models.database.url);
+    await modelsDb.query(
+      `INSERT INTO model_usage_counters (team_id, model_id, period_start, tokens, requests)
+       VALUES ($1, $2, date_trunc('month', now())::date, 10000, 3)`,
+      [randomUUID(), randomUUID()],
+    );
+    await modelsDb.end();
+    expect(await get('/tokens?time_range=7d')).toMatchObject({ total: 10000, quota_counters_used: true });
+    // `all` and `90d` are not compared (the spec's rule is for 7d and 30d).
+    expect(await get('/tokens?time_range=all')).toMatchObject({ total: 143, quota_counters_used: false });
   });
 
   it('payloads are cached 30 s per endpoint and parameters', async () => {

@@ -80,7 +80,10 @@ export async function countsByEntity(
   const rows = await readWindow(db, window, (client, correction) =>
     entity === undefined
       ? windowCounts(client, window.win, correction, 'entity_id', 'source = $2', [source])
-      : windowCounts(client, window.win, correction, 'entity_id', 'source = $2 AND entity_id = $3', [source, entity]),
+      : windowCounts(client, window.win, correction, 'entity_id', 'source = $2 AND entity_id = $3', [
+          source,
+          entity,
+        ]),
   );
   return new Map(rows.map((row) => [String(row.entity_id), toCounts(row)]));
 }

@@ -26,9 +26,10 @@ export interface Correction {
 
 export async function windowCorrection(client: PoolClient, window: Window): Promise<Correction | null> {
   if (window.from === null) return null;
-  const { rows } = await client.query<{ from_hour: Date }>('SELECT from_hour FROM window_state WHERE win = $1', [
-    window.win,
-  ]);
+  const { rows } = await client.query<{ from_hour: Date }>(
+    'SELECT from_hour FROM window_state WHERE win = $1',
+    [window.win],
+  );
   const stored = rows[0]?.from_hour;
   if (!stored || stored.getTime() === window.from.getTime()) return null;
   return stored < window.from
@@ -209,7 +210,8 @@ async function valuesAtRanks(
     for (const { ms, n } of byPlace.get(index) ?? []) {
       cumulative += n;
       // The value at rank r is the smallest ms whose cumulative count passes r.
-      for (const rank of wanted) if (!at.has(rank) && rank >= place.before && rank < cumulative) at.set(rank, ms);
+      for (const rank of wanted)
+        if (!at.has(rank) && rank >= place.before && rank < cumulative) at.set(rank, ms);
     }
   });
   return out;

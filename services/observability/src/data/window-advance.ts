@@ -34,7 +34,8 @@ const LEAVING = [
     name: 'window_buckets',
     leaving: `SELECT source, metric, entity_id, duration_bucket(ms) AS bucket, sum(n) AS n FROM duration_histogram
                WHERE hour >= $2 AND hour < $3 GROUP BY 1, 2, 3, 4`,
-    match: 'w.source = d.source AND w.metric = d.metric AND w.entity_id = d.entity_id AND w.bucket = d.bucket',
+    match:
+      'w.source = d.source AND w.metric = d.metric AND w.entity_id = d.entity_id AND w.bucket = d.bucket',
     emptied: 'w.n <= d.n',
     subtract: 'n = w.n - d.n',
   },
@@ -68,7 +69,10 @@ export async function advanceWindows(pool: Pool, now: Date): Promise<number[]> {
           `DELETE FROM ${table.name} w USING (${table.leaving}) d WHERE w.win = $1 AND ${table.match} AND ${table.emptied}`,
           range,
         );
-        await client.query(`UPDATE ${table.name} w SET ${table.subtract} FROM (${table.leaving}) d WHERE w.win = $1 AND ${table.match}`, range);
+        await client.query(
+          `UPDATE ${table.name} w SET ${table.subtract} FROM (${table.leaving}) d WHERE w.win = $1 AND ${table.match}`,
+          range,
+        );
       }
       await client.query('UPDATE window_state SET from_hour = $2 WHERE win = $1', [win, target]);
       return true;
@@ -93,7 +97,9 @@ export function startWindowAdvancer(options: {
       .then((moved) => {
         if (moved.length > 0) options.logger.debug({ windows: moved }, 'sliding windows advanced');
       })
-      .catch((error: unknown) => options.logger.warn({ err: error }, 'sliding window advance failed; retrying'))
+      .catch((error: unknown) =>
+        options.logger.warn({ err: error }, 'sliding window advance failed; retrying'),
+      )
       .finally(() => {
         running = false;
       });

@@ -21,7 +21,9 @@ function add(map: Map<string, number[]>, key: string, values: number[]) {
 }
 
 function keyed(map: Map<string, number[]>) {
-  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, values]) => ({ key: key.split(SEP), values }));
+  return [...map.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, values]) => ({ key: key.split(SEP), values }));
 }
 
 /**
@@ -69,7 +71,10 @@ export async function writeWindowDeltas(
        SELECT * FROM unnest($1::timestamptz[], $2::smallint[], $3::bigint[], $4::bigint[], $5::bigint[],
                             $6::bigint[], $7::bigint[])
        ON CONFLICT (hour, source) DO UPDATE SET ${countSets.replaceAll('%', 'hourly_source_counts')}`,
-      [...[0, 1].map((i) => rows.map((r) => r.key[i])), ...[0, 1, 2, 3, 4].map((i) => rows.map((r) => r.values[i]))],
+      [
+        ...[0, 1].map((i) => rows.map((r) => r.key[i])),
+        ...[0, 1, 2, 3, 4].map((i) => rows.map((r) => r.values[i])),
+      ],
     );
   }
   if (windowCounts.size > 0) {
@@ -79,7 +84,10 @@ export async function writeWindowDeltas(
        SELECT * FROM unnest($1::smallint[], $2::smallint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
                             $7::bigint[], $8::bigint[])
        ON CONFLICT (win, source, entity_id) DO UPDATE SET ${countSets.replaceAll('%', 'window_counts')}`,
-      [...[0, 1, 2].map((i) => rows.map((r) => r.key[i])), ...[0, 1, 2, 3, 4].map((i) => rows.map((r) => r.values[i]))],
+      [
+        ...[0, 1, 2].map((i) => rows.map((r) => r.key[i])),
+        ...[0, 1, 2, 3, 4].map((i) => rows.map((r) => r.values[i])),
+      ],
     );
   }
   for (const [table, column, map] of [

@@ -29,6 +29,8 @@ export interface ObservabilityHarness {
   identity: IdentityProcess;
   /** The built workflows service (names for workflow ids), as a child process. */
   workflows: ServiceProcess;
+  /** The built models service (quota counters for /tokens), as a child process. */
+  models: ServiceProcess;
   gateway: Gateway;
   request: Requester;
   /** Publishes on this harness's telemetry topics (a unique prefix of the real topic names). */
@@ -50,6 +52,14 @@ export async function startObservabilityHarness(
 ): Promise<ObservabilityHarness> {
   const identity = await startIdentityProcess();
   const workflows = await startServiceProcess('workflows', { env: { IDENTITY_GRPC_ADDR: identity.address } });
+  // Its own models (quota counters for /tokens), on a fresh database.
+  const models = await startServiceProcess('models', {
+    env: {
+      IDENTITY_GRPC_ADDR: identity.address,
+      PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
+      SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    },
+  });
   const database = await freshDatabase('observability_t');
   const common = {
     ...process.env,
@@ -65,7 +75,7 @@ export async function startObservabilityHarness(
     ...common,
     DATABASE_URL: database.url,
     WORKFLOWS_GRPC_ADDR: workflows.address,
-    MODELS_GRPC_ADDR: '127.0.0.1:50064',
+    MODELS_GRPC_ADDR: models.address,
     REDIS_KEY_PREFIX: `${prefix}`.replace(/\.$/, ':'),
     TELEMETRY_TOPIC_PREFIX: prefix,
     TELEMETRY_GROUP: uniqueName('test.observability.telemetry'),
@@ -111,6 +121,7 @@ export async function startObservabilityHarness(
     observability,
     identity,
     workflows,
+    models,
     gateway,
     request: requester(http.baseUrl),
     publishRounds: (rounds) => publish(topics.rounds, rounds),
@@ -124,6 +135,7 @@ export async function startObservabilityHarness(
       await observability.stop();
       await database.drop();
       await workflows.stop();
+      await models.stop();
       await identity.stop();
     },
   };

@@ -62,7 +62,13 @@ export function listAgents(
     if (!byPercentile) {
       const [pageLatency, pageTtft] = await percentiles(page.items.map((a) => a.agent_id));
       page.items = page.items.map((a) =>
-        agentStats(a.agent_id, '', counts.get(a.agent_id)!, pageLatency.get(a.agent_id), pageTtft.get(a.agent_id)),
+        agentStats(
+          a.agent_id,
+          '',
+          counts.get(a.agent_id)!,
+          pageLatency.get(a.agent_id),
+          pageTtft.get(a.agent_id),
+        ),
       );
     }
     const names = await agentNames(

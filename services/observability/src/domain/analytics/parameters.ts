@@ -35,7 +35,10 @@ const WINDOW_IDS: Record<TimeRange, number> = { '7d': 1, '30d': 2, '90d': 3, all
 export function windowOf(range: TimeRange, now: Date): Window {
   const days = DAYS[range];
   if (days === null) return { win: WINDOW_IDS[range], from: null };
-  return { win: WINDOW_IDS[range], from: new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS) };
+  return {
+    win: WINDOW_IDS[range],
+    from: new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS),
+  };
 }
 
 /** Sort keys that need every entity's percentiles; any other key needs only the page's. */
