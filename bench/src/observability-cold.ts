@@ -187,9 +187,11 @@ try {
     ['/overview 30d', () => client.call('getOverview', { time_range: '30d' }, { principal })],
     ['/overview 7d', () => client.call('getOverview', { time_range: '7d' }, { principal })],
     ['/overview all', () => client.call('getOverview', { time_range: 'all' }, { principal })],
+    ['/agents 30d sort requests (default)', list('listAgents', '30d', 'requests')],
     ['/agents 30d sort p99', list('listAgents', '30d', 'p99')],
     ['/agents 7d sort requests', list('listAgents', '7d', 'requests')],
     ['/workflows 30d sort p95', list('listWorkflows', '30d', 'p95')],
+    ['/workflows 30d sort runs (default)', list('listWorkflows', '30d', 'runs')],
     ['/agent/{id} 30d', () => client.call('getAgent', { id: 'agent-7', time_range: '30d' }, { principal })],
     [
       '/workflow/{id} 30d',

@@ -76,9 +76,9 @@ export async function seedFacts(pool: Pool, total: number, agents: number, progr
 export async function explainPlans(pool: Pool): Promise<string> {
   const from = `date_trunc('hour', now() - interval '30 days')`;
   const coarse = (entity: string, sources: string) => `
-    SELECT entity_id, bucket, sum(n)::float8 AS n FROM window_buckets
-     WHERE win = 2 AND source = ANY('${sources}'::smallint[]) AND metric = 1 AND ${entity}
-     GROUP BY entity_id, bucket HAVING sum(n) > 0 ORDER BY entity_id, bucket`;
+    SELECT entity_id, bucket, sum(n2)::float8 AS n FROM window_buckets
+     WHERE source = ANY('${sources}'::smallint[]) AND metric = 1 AND ${entity}
+     GROUP BY entity_id, bucket HAVING sum(n2) > 0 ORDER BY entity_id, bucket`;
   const page = `entity_id = ANY(ARRAY(SELECT 'agent-' || g FROM generate_series(0, 19) g))`;
   // The second read: the per-millisecond rows of the buckets that hold the wanted ranks (here the
   // p50, p90, p95 and p99 buckets of the total: 173, 8.6 k, 17 k and 27 k ms).
@@ -86,8 +86,8 @@ export async function explainPlans(pool: Pool): Promise<string> {
     SELECT t.i, v.ms, sum(v.n)::float8 AS n
       FROM unnest(ARRAY['', '', '', ''], ARRAY[172, 8448, 16896, 26624], ARRAY[176, 8704, 17408, 27136])
            WITH ORDINALITY AS t (entity_id, lo, hi, i)
-      CROSS JOIN LATERAL (SELECT ms, n FROM window_values
-                           WHERE win = 2 AND source = ANY('{1,2}'::smallint[]) AND metric = 1
+      CROSS JOIN LATERAL (SELECT ms, n2 AS n FROM window_values
+                           WHERE source = ANY('{1,2}'::smallint[]) AND metric = 1
                              AND entity_id = t.entity_id AND ms >= t.lo AND ms < t.hi) v
      GROUP BY t.i, v.ms HAVING sum(v.n) > 0 ORDER BY t.i, v.ms`;
   const statements: Array<[string, string]> = [

@@ -54,6 +54,14 @@ export function readWindow<T>(
   );
 }
 
+/** The histogram column of the range's window (n1 = 7d … n4 = all). */
+function column(window: Window): string {
+  const win = Number(window.win);
+  if (!Number.isInteger(win) || win < 1 || win > 4)
+    throw new Error(`no sliding window ${String(window.win)}`);
+  return `n${win}`;
+}
+
 function entityFilter(entities: EntitySelection, params: unknown[]): string {
   if (entities === '') return `entity_id = ''`;
   if (entities === null) return `entity_id <> ''`;
@@ -129,16 +137,16 @@ async function coarseHistograms(
   entities: EntitySelection,
   correction: Correction | null,
 ): Promise<Map<string, Bucket[]>> {
-  const params: unknown[] = [window.win, sources, metric];
+  const params: unknown[] = [sources, metric];
   const filter = entityFilter(entities, params);
   const parts = [
-    `SELECT entity_id, bucket, n FROM window_buckets
-      WHERE win = $1 AND source = ANY($2::smallint[]) AND metric = $3 AND ${filter}`,
+    `SELECT entity_id, bucket, ${column(window)} FROM window_buckets
+      WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${filter}`,
   ];
   if (correction) {
     parts.push(
       `SELECT entity_id, duration_bucket(ms), ${correction.sign} * n FROM duration_histogram
-        WHERE source = ANY($2::smallint[]) AND metric = $3 AND ${filter}
+        WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${filter}
           AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
     );
   }
@@ -169,7 +177,6 @@ async function valuesAtRanks(
   const out = new Map<string, Map<number, number>>([...ranks.keys()].map((entity) => [entity, new Map()]));
   if (places.length === 0) return out;
   const params: unknown[] = [
-    window.win,
     sources,
     metric,
     places.map((p) => p.entity),
@@ -177,21 +184,21 @@ async function valuesAtRanks(
     places.map((p) => bucketRange(p.bucket).hi),
   ];
   const parts = [
-    `SELECT ms, n FROM window_values
-      WHERE win = $1 AND source = ANY($2::smallint[]) AND metric = $3 AND entity_id = t.entity_id
+    `SELECT ms, ${column(window)} FROM window_values
+      WHERE source = ANY($1::smallint[]) AND metric = $2 AND entity_id = t.entity_id
         AND ms >= t.lo AND ms < t.hi`,
   ];
   if (correction) {
     parts.push(
       `SELECT ms, ${correction.sign} * n FROM duration_histogram
-        WHERE source = ANY($2::smallint[]) AND metric = $3 AND entity_id = t.entity_id
+        WHERE source = ANY($1::smallint[]) AND metric = $2 AND entity_id = t.entity_id
           AND ms >= t.lo AND ms < t.hi
           AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
     );
   }
   const { rows } = await client.query<{ i: string; ms: number; n: number }>(
     `SELECT t.i, v.ms, sum(v.n)::float8 AS n
-       FROM unnest($4::text[], $5::integer[], $6::integer[]) WITH ORDINALITY AS t (entity_id, lo, hi, i)
+       FROM unnest($3::text[], $4::integer[], $5::integer[]) WITH ORDINALITY AS t (entity_id, lo, hi, i)
        CROSS JOIN LATERAL (${parts.join(' UNION ALL ')}) v (ms, n)
       GROUP BY t.i, v.ms HAVING sum(v.n) > 0 ORDER BY t.i, v.ms`,
     params,

@@ -12,32 +12,24 @@ export function windowStart(days: number, now: Date): Date {
 const sums = (columns: string[]) => columns.map((c) => `sum(${c}) AS ${c}`).join(', ');
 const COUNT_COLUMNS = ['requests', 'successes', 'timeouts', 'tokens', 'failed_nodes'];
 
-/** Per window table: the rows of the hours in [$2, $3) grouped as the table is, and how to take them off. */
-const LEAVING = [
-  {
-    name: 'window_counts',
-    leaving: `SELECT source, entity_id, ${sums(COUNT_COLUMNS)} FROM hourly_counts
-               WHERE hour >= $2 AND hour < $3 GROUP BY source, entity_id`,
-    match: 'w.source = d.source AND w.entity_id = d.entity_id',
-    emptied: 'w.requests <= d.requests',
-    subtract: COUNT_COLUMNS.map((c) => `${c} = w.${c} - d.${c}`).join(', '),
-  },
+/** The counts of the hours in [$2, $3), grouped as window_counts is. */
+const COUNTS_LEAVING = `SELECT source, entity_id, ${sums(COUNT_COLUMNS)} FROM hourly_counts
+  WHERE hour >= $2 AND hour < $3 GROUP BY source, entity_id`;
+
+/** Per histogram table: the rows of the hours in [$1, $2) grouped as the table is. */
+const HISTOGRAMS = [
   {
     name: 'window_values',
     leaving: `SELECT source, metric, entity_id, ms, sum(n) AS n FROM duration_histogram
-               WHERE hour >= $2 AND hour < $3 GROUP BY 1, 2, 3, 4`,
+               WHERE hour >= $1 AND hour < $2 GROUP BY 1, 2, 3, 4`,
     match: 'w.source = d.source AND w.metric = d.metric AND w.entity_id = d.entity_id AND w.ms = d.ms',
-    emptied: 'w.n <= d.n',
-    subtract: 'n = w.n - d.n',
   },
   {
     name: 'window_buckets',
     leaving: `SELECT source, metric, entity_id, duration_bucket(ms) AS bucket, sum(n) AS n FROM duration_histogram
-               WHERE hour >= $2 AND hour < $3 GROUP BY 1, 2, 3, 4`,
+               WHERE hour >= $1 AND hour < $2 GROUP BY 1, 2, 3, 4`,
     match:
       'w.source = d.source AND w.metric = d.metric AND w.entity_id = d.entity_id AND w.bucket = d.bucket',
-    emptied: 'w.n <= d.n',
-    subtract: 'n = w.n - d.n',
   },
 ];
 
@@ -53,7 +45,8 @@ export async function advanceWindows(pool: Pool, now: Date): Promise<number[]> {
     'SELECT win, days FROM window_state WHERE days IS NOT NULL ORDER BY win',
   );
   const moved: number[] = [];
-  for (const { win, days } of windows) {
+  for (const { win: id, days } of windows) {
+    const win = Number(id);
     const target = windowStart(days, now);
     const done = await withTransaction(pool, async (client) => {
       const { rows } = await client.query<{ from_hour: Date }>(
@@ -63,15 +56,23 @@ export async function advanceWindows(pool: Pool, now: Date): Promise<number[]> {
       const from = rows[0]?.from_hour;
       if (!from || from.getTime() >= target.getTime()) return false;
       const range = [win, from, target];
-      for (const table of LEAVING) {
-        // Rows the leaving hours empty are deleted (first), the others reduced.
+      // Counts: rows the leaving hours empty are deleted first, the others reduced.
+      await client.query(
+        `DELETE FROM window_counts w USING (${COUNTS_LEAVING}) d
+          WHERE w.win = $1 AND w.source = d.source AND w.entity_id = d.entity_id AND w.requests <= d.requests`,
+        range,
+      );
+      await client.query(
+        `UPDATE window_counts w SET ${COUNT_COLUMNS.map((c) => `${c} = w.${c} - d.${c}`).join(', ')}
+           FROM (${COUNTS_LEAVING}) d WHERE w.win = $1 AND w.source = d.source AND w.entity_id = d.entity_id`,
+        range,
+      );
+      // Histograms: the window's column only. Rows stay (the all-time column still counts them); a
+      // value no longer in the window is read as zero inside its bucket and skipped.
+      for (const table of HISTOGRAMS) {
         await client.query(
-          `DELETE FROM ${table.name} w USING (${table.leaving}) d WHERE w.win = $1 AND ${table.match} AND ${table.emptied}`,
-          range,
-        );
-        await client.query(
-          `UPDATE ${table.name} w SET ${table.subtract} FROM (${table.leaving}) d WHERE w.win = $1 AND ${table.match}`,
-          range,
+          `UPDATE ${table.name} w SET n${win} = w.n${win} - d.n FROM (${table.leaving}) d WHERE ${table.match}`,
+          [from, target],
         );
       }
       await client.query('UPDATE window_state SET from_hour = $2 WHERE win = $1', [win, target]);

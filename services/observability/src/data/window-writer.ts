@@ -49,17 +49,17 @@ export async function writeWindowDeltas(
       if (at >= from) add(windowCounts, [win, source, entity].join(SEP), values);
     }
   }
+  // One row per value (bucket) for the four windows: position win - 1 of the row holds window win.
   const values = new Map<string, number[]>();
   const buckets = new Map<string, number[]>();
   for (const [key, n] of durations) {
     const [source, metric, hour, ms, entity] = key.split(SEP) as [string, string, string, string, string];
     const at = Date.parse(hour);
-    const bucket = bucketOf(Number(ms));
-    for (const { win, from } of windows) {
-      if (at < from) continue;
-      add(values, [win, source, metric, entity, ms].join(SEP), [n]);
-      add(buckets, [win, source, metric, entity, bucket].join(SEP), [n]);
-    }
+    const perWindow = [0, 0, 0, 0];
+    for (const { win, from } of windows) if (at >= from) perWindow[win - 1] = n;
+    if (perWindow.every((count) => count === 0)) continue;
+    add(values, [source, metric, entity, ms].join(SEP), perWindow);
+    add(buckets, [source, metric, entity, bucketOf(Number(ms))].join(SEP), perWindow);
   }
   const countSets = `requests = %.requests + EXCLUDED.requests, successes = %.successes + EXCLUDED.successes,
     timeouts = %.timeouts + EXCLUDED.timeouts, tokens = %.tokens + EXCLUDED.tokens,
@@ -97,10 +97,16 @@ export async function writeWindowDeltas(
     if (map.size === 0) continue;
     const rows = keyed(map);
     await client.query(
-      `INSERT INTO ${table} (win, source, metric, entity_id, ${column}, n)
-       SELECT * FROM unnest($1::smallint[], $2::smallint[], $3::smallint[], $4::text[], $5::integer[], $6::bigint[])
-       ON CONFLICT (win, source, metric, entity_id, ${column}) DO UPDATE SET n = ${table}.n + EXCLUDED.n`,
-      [...[0, 1, 2, 3, 4].map((i) => rows.map((r) => r.key[i])), rows.map((r) => r.values[0])],
+      `INSERT INTO ${table} (source, metric, entity_id, ${column}, n1, n2, n3, n4)
+       SELECT * FROM unnest($1::smallint[], $2::smallint[], $3::text[], $4::integer[], $5::bigint[], $6::bigint[],
+                            $7::bigint[], $8::bigint[])
+       ON CONFLICT (source, metric, entity_id, ${column}) DO UPDATE SET
+         n1 = ${table}.n1 + EXCLUDED.n1, n2 = ${table}.n2 + EXCLUDED.n2,
+         n3 = ${table}.n3 + EXCLUDED.n3, n4 = ${table}.n4 + EXCLUDED.n4`,
+      [
+        ...[0, 1, 2, 3].map((i) => rows.map((r) => r.key[i])),
+        ...[0, 1, 2, 3].map((i) => rows.map((r) => r.values[i])),
+      ],
     );
   }
 }

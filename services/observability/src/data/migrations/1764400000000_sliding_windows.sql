@@ -39,26 +39,31 @@ CREATE TABLE window_counts (
   PRIMARY KEY (win, source, entity_id)
 );
 
--- Per coarse bucket: where each rank falls. Entity '' is the total over the source.
+-- Per coarse bucket: where each rank falls. One row serves the four windows: column n<win> holds
+-- window <win>'s count (a fact is one row write, not four). Entity '' is the total over the source.
 CREATE TABLE window_buckets (
-  win smallint NOT NULL,
   source smallint NOT NULL,
   metric smallint NOT NULL,
   entity_id text NOT NULL,
   bucket integer NOT NULL,
-  n bigint NOT NULL,
-  PRIMARY KEY (win, source, metric, entity_id, bucket) INCLUDE (n)
+  n1 bigint NOT NULL DEFAULT 0,
+  n2 bigint NOT NULL DEFAULT 0,
+  n3 bigint NOT NULL DEFAULT 0,
+  n4 bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (source, metric, entity_id, bucket) INCLUDE (n1, n2, n3, n4)
 );
 
 -- Per millisecond: the exact value at a rank, read only inside the bucket that holds the rank.
 CREATE TABLE window_values (
-  win smallint NOT NULL,
   source smallint NOT NULL,
   metric smallint NOT NULL,
   entity_id text NOT NULL,
   ms integer NOT NULL,
-  n bigint NOT NULL,
-  PRIMARY KEY (win, source, metric, entity_id, ms) INCLUDE (n)
+  n1 bigint NOT NULL DEFAULT 0,
+  n2 bigint NOT NULL DEFAULT 0,
+  n3 bigint NOT NULL DEFAULT 0,
+  n4 bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (source, metric, entity_id, ms) INCLUDE (n1, n2, n3, n4)
 );
 
 -- Per hour and source, for the peak hour and the unfiltered throughput series (the per-entity
@@ -86,13 +91,17 @@ CREATE FUNCTION rebuild_sliding_windows() RETURNS void LANGUAGE sql AS $$
          sum(c.failed_nodes)
     FROM window_state w JOIN hourly_counts c ON c.hour >= w.from_hour
    GROUP BY w.win, c.source, c.entity_id;
-  INSERT INTO window_values (win, source, metric, entity_id, ms, n)
-  SELECT w.win, h.source, h.metric, h.entity_id, h.ms, sum(h.n)
-    FROM window_state w JOIN duration_histogram h ON h.hour >= w.from_hour
-   GROUP BY w.win, h.source, h.metric, h.entity_id, h.ms;
-  INSERT INTO window_buckets (win, source, metric, entity_id, bucket, n)
-  SELECT win, source, metric, entity_id, duration_bucket(ms), sum(n)
-    FROM window_values GROUP BY win, source, metric, entity_id, duration_bucket(ms);
+  INSERT INTO window_values (source, metric, entity_id, ms, n1, n2, n3, n4)
+  SELECT h.source, h.metric, h.entity_id, h.ms,
+         coalesce(sum(h.n) FILTER (WHERE h.hour >= (SELECT from_hour FROM window_state WHERE win = 1)), 0),
+         coalesce(sum(h.n) FILTER (WHERE h.hour >= (SELECT from_hour FROM window_state WHERE win = 2)), 0),
+         coalesce(sum(h.n) FILTER (WHERE h.hour >= (SELECT from_hour FROM window_state WHERE win = 3)), 0),
+         sum(h.n)
+    FROM duration_histogram h
+   GROUP BY h.source, h.metric, h.entity_id, h.ms;
+  INSERT INTO window_buckets (source, metric, entity_id, bucket, n1, n2, n3, n4)
+  SELECT source, metric, entity_id, duration_bucket(ms), sum(n1), sum(n2), sum(n3), sum(n4)
+    FROM window_values GROUP BY source, metric, entity_id, duration_bucket(ms);
 $$;
 SELECT rebuild_sliding_windows();
 
