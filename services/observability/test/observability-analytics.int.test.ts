@@ -206,6 +206,12 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
     const ascending = await get('/agents?time_range=7d&sort_by=p50&sort_order=asc&page=2&page_size=1');
     expect(ascending).toMatchObject({ total: 2, page: 2, page_size: 1 });
     expect(ascending.items.map((a: { agent_id: string }) => a.agent_id)).toEqual([B]);
+    // Sorted by a percentile, the page still carries every figure (not only the sort key's).
+    const byP99 = await get('/agents?time_range=7d&sort_by=p99&sort_order=asc&page=1&page_size=1');
+    expect(byP99.items[0]).toMatchObject({ agent_id: A, p50: 250 });
+    expect(byP99.items[0].p90).toBeCloseTo(370, 9);
+    expect(byP99.items[0].p99).toBeCloseTo(397, 9);
+    expect(byP99.items[0].ttft.p50_ms).toBe(20);
 
     const detail = await get(`/agent/${A}?time_range=7d`);
     expect(detail.agent).toMatchObject({ agent_id: A, agent_name: 'Alpha', requests: 4, tokens: 33 });

@@ -68,11 +68,6 @@ function entityFilter(entities: EntitySelection, params: unknown[]): string {
   return `entity_id = ANY($${params.push(entities)}::text[])`;
 }
 
-interface Bucket {
-  bucket: number;
-  n: number;
-}
-
 /** Where each needed rank falls: the bucket and the count before it. */
 interface RankPlace {
   entity: string;
@@ -83,7 +78,8 @@ interface RankPlace {
 /**
  * Exact percentiles per entity (percentile_cont over the raw millisecond values) from the sliding
  * window of the range, in two reads in one snapshot: the coarse buckets (which bucket holds each
- * needed rank), then the per-millisecond rows of just those buckets.
+ * needed rank), then the per-millisecond rows of just those buckets. `levels`: the percentiles to
+ * compute (default all four; the others are 0), e.g. only the sort key of a list.
  */
 export async function percentilesBy(
   db: Db,
@@ -91,27 +87,25 @@ export async function percentilesBy(
   metric: number,
   window: Window,
   entities: EntitySelection,
+  levels: readonly number[] = LEVELS,
 ): Promise<Map<string, PercentileSet>> {
   if (Array.isArray(entities) && entities.length === 0) return new Map();
   return readWindow(db, window, async (client, correction) => {
-    const histograms = await coarseHistograms(client, sources, metric, window, entities, correction);
-    const places: RankPlace[] = [];
+    const { totals, places } = await rankBuckets(
+      client,
+      sources,
+      metric,
+      window,
+      entities,
+      levels,
+      correction,
+    );
     const ranks = new Map<string, { total: number; ranks: number[] }>();
-    for (const [entity, buckets] of histograms) {
-      const total = buckets.reduce((sum, b) => sum + b.n, 0);
+    for (const [entity, total] of totals) {
       const wanted = [
-        ...new Set(LEVELS.flatMap((p) => [Math.floor(p * (total - 1)), Math.floor(p * (total - 1)) + 1])),
-      ]
-        .filter((rank) => rank < total)
-        .sort((a, b) => a - b);
+        ...new Set(levels.flatMap((p) => [Math.floor(p * (total - 1)), Math.floor(p * (total - 1)) + 1])),
+      ].filter((rank) => rank < total);
       ranks.set(entity, { total, ranks: wanted });
-      let before = 0;
-      let next = 0;
-      for (const { bucket, n } of buckets) {
-        if (next < wanted.length && wanted[next]! < before + n) places.push({ entity, bucket, before });
-        while (next < wanted.length && wanted[next]! < before + n) next += 1;
-        before += n;
-      }
     }
     const values = await valuesAtRanks(client, sources, metric, window, places, ranks, correction);
     const result = new Map<string, PercentileSet>();
@@ -120,8 +114,9 @@ export async function percentilesBy(
       const row: Record<string, unknown> = {};
       LEVELS.forEach((p, i) => {
         const rank = Math.floor(p * (total - 1));
-        row[`lo${i}`] = at.get(rank);
-        row[`hi${i}`] = at.get(rank + 1) ?? null;
+        const wanted = levels.includes(p);
+        row[`lo${i}`] = wanted ? at.get(rank) : 0;
+        row[`hi${i}`] = wanted ? (at.get(rank + 1) ?? null) : 0;
       });
       result.set(entity, interpolate(row, total));
     }
@@ -129,15 +124,21 @@ export async function percentilesBy(
   });
 }
 
-async function coarseHistograms(
+/**
+ * First read: per entity its total and the coarse buckets that hold a wanted rank (with the count
+ * before each), found in SQL so only those few rows come back, not every bucket of every entity.
+ * The ranks are computed in float8 as the service computes them.
+ */
+async function rankBuckets(
   client: PoolClient,
   sources: number[],
   metric: number,
   window: Window,
   entities: EntitySelection,
+  levels: readonly number[],
   correction: Correction | null,
-): Promise<Map<string, Bucket[]>> {
-  const params: unknown[] = [sources, metric];
+): Promise<{ totals: Map<string, number>; places: RankPlace[] }> {
+  const params: unknown[] = [sources, metric, [...levels]];
   const filter = entityFilter(entities, params);
   const parts = [
     `SELECT entity_id, bucket, ${column(window)} FROM window_buckets
@@ -150,18 +151,34 @@ async function coarseHistograms(
           AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
     );
   }
-  const { rows } = await client.query<{ entity_id: string; bucket: number; n: number }>(
-    `SELECT entity_id, bucket, sum(n)::float8 AS n FROM (${parts.join(' UNION ALL ')}) b (entity_id, bucket, n)
-      GROUP BY entity_id, bucket HAVING sum(n) > 0 ORDER BY entity_id, bucket`,
+  const { rows } = await client.query<{
+    entity_id: string;
+    bucket: number | null;
+    before: number;
+    total: number;
+  }>(
+    `WITH b AS (SELECT entity_id, bucket, sum(n)::float8 AS n FROM (${parts.join(' UNION ALL ')}) x (entity_id, bucket, n)
+                 GROUP BY entity_id, bucket HAVING sum(n) > 0),
+          c AS (SELECT entity_id, bucket, n,
+                       sum(n) OVER (PARTITION BY entity_id ORDER BY bucket) - n AS before,
+                       sum(n) OVER (PARTITION BY entity_id) AS total
+                  FROM b),
+          r AS (SELECT DISTINCT floor(p * (total - 1)) + k AS rank, entity_id
+                  FROM (SELECT DISTINCT entity_id, total FROM c) t, unnest($3::float8[]) p, (VALUES (0), (1)) k (k))
+     SELECT c.entity_id, c.bucket, c.before, c.total FROM c
+      WHERE EXISTS (SELECT 1 FROM r WHERE r.entity_id = c.entity_id AND r.rank >= c.before AND r.rank < c.before + c.n)
+     UNION ALL
+     SELECT entity_id, NULL, 0, total FROM (SELECT DISTINCT entity_id, total FROM c) t`,
     params,
   );
-  const out = new Map<string, Bucket[]>();
+  const totals = new Map<string, number>();
+  const places: RankPlace[] = [];
   for (const row of rows) {
-    const list = out.get(row.entity_id) ?? [];
-    list.push({ bucket: Number(row.bucket), n: Number(row.n) });
-    out.set(row.entity_id, list);
+    totals.set(row.entity_id, Number(row.total));
+    if (row.bucket !== null)
+      places.push({ entity: row.entity_id, bucket: Number(row.bucket), before: Number(row.before) });
   }
-  return out;
+  return { totals, places };
 }
 
 /** entity → rank → the millisecond value at that 0-based rank. */

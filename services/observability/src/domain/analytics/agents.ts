@@ -5,14 +5,9 @@ import { percentilesBy, type EntitySelection } from '../../data/histogram-querie
 import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { agentStats, entityTrend } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
-import {
-  granularityOf,
-  pagingOf,
-  PERCENTILE_SORT_KEYS,
-  sortAndPage,
-  timeRangeOf,
-  windowOf,
-} from './parameters.js';
+import { entityPage } from './entity-page.js';
+import type { PercentileSet } from './percentiles.js';
+import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 
 export const AGENT_SORT_KEYS = [
   'requests',
@@ -41,36 +36,21 @@ export function listAgents(
   };
   return deps.cache.through('agents', key, async () => {
     const window = windowOf(range, deps.now());
-    const percentiles = (entities: EntitySelection) =>
-      Promise.all([
-        percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, entities),
-        percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, entities),
-      ]);
-    // Sorting by a percentile needs every agent's; otherwise only the page's are read.
-    const byPercentile = PERCENTILE_SORT_KEYS.has(paging.sortBy);
-    const [counts, [latency, ttft]] = await Promise.all([
-      countsByEntity(deps, SOURCE.agent, window),
-      byPercentile ? percentiles(null) : Promise.resolve([new Map(), new Map()] as const),
-    ]);
-    const all = [...counts.entries()].map(([id, c]) => agentStats(id, '', c, latency.get(id), ttft.get(id)));
-    const page = sortAndPage(
-      all,
+    const page = await entityPage({
       paging,
-      (a) => Number(a[paging.sortBy as keyof typeof a]),
-      (a) => a.agent_id,
-    );
-    if (!byPercentile) {
-      const [pageLatency, pageTtft] = await percentiles(page.items.map((a) => a.agent_id));
-      page.items = page.items.map((a) =>
-        agentStats(
-          a.agent_id,
-          '',
-          counts.get(a.agent_id)!,
-          pageLatency.get(a.agent_id),
-          pageTtft.get(a.agent_id),
-        ),
-      );
-    }
+      counts: countsByEntity(deps, SOURCE.agent, window),
+      percentiles: async (entities: EntitySelection, level?: number) => {
+        const [latency, ttft] = await Promise.all([
+          percentilesBy(deps, [SOURCE.agent], METRIC.latency, window, entities, level ? [level] : undefined),
+          level
+            ? new Map<string, PercentileSet>()
+            : percentilesBy(deps, [SOURCE.agent], METRIC.ttft, window, entities),
+        ]);
+        return (id) => [latency.get(id), ttft.get(id)];
+      },
+      build: (id, counts, [latency, ttft]) => agentStats(id, '', counts, latency, ttft),
+      idOf: (agent) => agent.agent_id,
+    });
     const names = await agentNames(
       deps.pool,
       page.items.map((a) => a.agent_id),

@@ -4,16 +4,9 @@ import { percentilesBy, type EntitySelection } from '../../data/histogram-querie
 import type { ObservabilityDependencies } from '../../deps.js';
 import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { entityTrend, workflowStats } from './entity-stats.js';
-import type { PercentileSet } from './percentiles.js';
 import type { AnalyticsDeps } from './overview.js';
-import {
-  granularityOf,
-  pagingOf,
-  PERCENTILE_SORT_KEYS,
-  sortAndPage,
-  timeRangeOf,
-  windowOf,
-} from './parameters.js';
+import { entityPage } from './entity-page.js';
+import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 
 export const WORKFLOW_SORT_KEYS = [
   'requests',
@@ -46,27 +39,23 @@ export function listWorkflows(
   };
   return deps.cache.through('workflows', key, async () => {
     const window = windowOf(range, deps.now());
-    const percentiles = (entities: EntitySelection) =>
-      percentilesBy(deps, [SOURCE.workflow], METRIC.latency, window, entities);
-    // Sorting by a percentile needs every workflow's; otherwise only the page's are read.
-    const byPercentile = PERCENTILE_SORT_KEYS.has(paging.sortBy);
-    const [counts, latency] = await Promise.all([
-      countsByEntity(deps, SOURCE.workflow, window),
-      byPercentile ? percentiles(null) : Promise.resolve(new Map<string, PercentileSet>()),
-    ]);
-    const all = [...counts.entries()].map(([id, c]) => workflowStats(id, '', c, latency.get(id)));
-    const page = sortAndPage(
-      all,
+    const page = await entityPage({
       paging,
-      (w) => Number(w[paging.sortBy as keyof typeof w]),
-      (w) => w.workflow_id,
-    );
-    if (!byPercentile) {
-      const pageLatency = await percentiles(page.items.map((w) => w.workflow_id));
-      page.items = page.items.map((w) =>
-        workflowStats(w.workflow_id, '', counts.get(w.workflow_id)!, pageLatency.get(w.workflow_id)),
-      );
-    }
+      counts: countsByEntity(deps, SOURCE.workflow, window),
+      percentiles: async (entities: EntitySelection, level?: number) => {
+        const latency = await percentilesBy(
+          deps,
+          [SOURCE.workflow],
+          METRIC.latency,
+          window,
+          entities,
+          level ? [level] : undefined,
+        );
+        return (id) => [latency.get(id)];
+      },
+      build: (id, counts, [latency]) => workflowStats(id, '', counts, latency),
+      idOf: (workflow) => workflow.workflow_id,
+    });
     const names = await deps.workflowNames.names(page.items.map((w) => w.workflow_id));
     return {
       ...page,
