@@ -140,16 +140,21 @@ async function rankBuckets(
 ): Promise<{ totals: Map<string, number>; places: RankPlace[] }> {
   const params: unknown[] = [sources, metric, [...levels]];
   const filter = entityFilter(entities, params);
-  const parts = [
-    `SELECT entity_id, bucket, ${column(window)} FROM window_buckets
-      WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${filter}`,
-  ];
-  if (correction) {
-    parts.push(
-      `SELECT entity_id, duration_bucket(ms), ${correction.sign} * n FROM duration_histogram
-        WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${filter}
-          AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
-    );
+  const n = column(window);
+  let buckets = `SELECT entity_id, bucket, ${n}::float8 AS n FROM window_buckets
+    WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${filter} AND ${n} > 0`;
+  // Rows are unique per (entity, bucket) for one source; several sources or a correction are summed.
+  if (correction || sources.length > 1) {
+    const parts = [buckets];
+    if (correction) {
+      parts.push(
+        `SELECT entity_id, duration_bucket(ms), (${correction.sign} * n)::float8 FROM duration_histogram
+          WHERE source = ANY($1::smallint[]) AND metric = $2 AND ${filter}
+            AND hour >= $${params.push(correction.from)} AND hour < $${params.push(correction.to)}`,
+      );
+    }
+    buckets = `SELECT entity_id, bucket, sum(n) AS n FROM (${parts.join(' UNION ALL ')}) x (entity_id, bucket, n)
+      GROUP BY entity_id, bucket HAVING sum(n) > 0`;
   }
   const { rows } = await client.query<{
     entity_id: string;
@@ -157,8 +162,7 @@ async function rankBuckets(
     before: number;
     total: number;
   }>(
-    `WITH b AS (SELECT entity_id, bucket, sum(n)::float8 AS n FROM (${parts.join(' UNION ALL ')}) x (entity_id, bucket, n)
-                 GROUP BY entity_id, bucket HAVING sum(n) > 0),
+    `WITH b AS (${buckets}),
           c AS (SELECT entity_id, bucket, n,
                        sum(n) OVER (PARTITION BY entity_id ORDER BY bucket) - n AS before,
                        sum(n) OVER (PARTITION BY entity_id) AS total

@@ -12,7 +12,7 @@ const SORT_LEVEL: Record<string, number> = { p50: 0.5, p90: 0.9, p95: 0.95, p99:
 /**
  * One page of an entity list (`/agents`, `/workflows`): every entity's counts, sorted and paged in
  * memory; every figure is then read for the page's entities only. A percentile sort key needs that
- * one percentile of every entity first (`percentiles(null, level)`, read with the counts).
+ * one percentile of every entity first (`percentiles(null, level)`).
  */
 export async function entityPage<T>(options: {
   paging: Paging;
@@ -25,16 +25,20 @@ export async function entityPage<T>(options: {
   const { paging, build, idOf } = options;
   const byPercentile = PERCENTILE_SORT_KEYS.has(paging.sortBy);
   const none: PercentilesOf = () => [];
-  const [counts, every] = await Promise.all([
-    options.counts,
-    byPercentile ? options.percentiles(null, SORT_LEVEL[paging.sortBy]) : Promise.resolve(none),
-  ]);
+  const counts = await options.counts;
+  // Sorting by a percentile: that percentile of every entity first; when every entity fits on the
+  // page anyway, all figures of all of them in one read.
+  const onePage = counts.size <= paging.pageSize;
+  const every = byPercentile
+    ? await options.percentiles(null, onePage ? undefined : SORT_LEVEL[paging.sortBy])
+    : none;
   const page = sortAndPage(
     [...counts.entries()].map(([id, c]) => build(id, c, every(id))),
     paging,
     (item) => Number(item[paging.sortBy as keyof T]),
     idOf,
   );
+  if (byPercentile && onePage) return page;
   if (page.items.length === 0) return page;
   const ofPage = await options.percentiles(page.items.map(idOf));
   return {
