@@ -75,10 +75,26 @@ export async function seedFacts(pool: Pool, total: number, agents: number, progr
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements behind /overview and /agents, for the docs. */
 export async function explainPlans(pool: Pool): Promise<string> {
   const from = `date_trunc('hour', now() - interval '30 days')`;
-  const coarse = (entity: string, sources: string) => `
-    SELECT entity_id, bucket, sum(n2)::float8 AS n FROM window_buckets
-     WHERE source = ANY('${sources}'::smallint[]) AND metric = 1 AND ${entity}
-     GROUP BY entity_id, bucket HAVING sum(n2) > 0 ORDER BY entity_id, bucket`;
+  // The service's first read (data/histogram-queries.ts rankBuckets): the buckets that hold the
+  // wanted ranks, found in SQL. One source: rows as stored; several: summed per bucket.
+  const ranks = (entity: string, sources: string) => {
+    const single = `SELECT entity_id, bucket, n2::float8 AS n FROM window_buckets
+      WHERE source = ANY('${sources}'::smallint[]) AND metric = 1 AND ${entity} AND n2 > 0`;
+    const b = sources.includes(',')
+      ? `SELECT entity_id, bucket, sum(n) AS n FROM (${single}) x GROUP BY entity_id, bucket HAVING sum(n) > 0`
+      : single;
+    return `
+    WITH b AS (${b}),
+         c AS (SELECT entity_id, bucket, n, sum(n) OVER (PARTITION BY entity_id ORDER BY bucket) - n AS before,
+                      sum(n) OVER (PARTITION BY entity_id) AS total FROM b),
+         r AS (SELECT DISTINCT floor(p * (total - 1)) + k AS rank, entity_id
+                 FROM (SELECT DISTINCT entity_id, total FROM c) t, unnest('{0.5,0.9,0.95,0.99}'::float8[]) p,
+                      (VALUES (0), (1)) k (k))
+    SELECT c.entity_id, c.bucket, c.before, c.total FROM c
+     WHERE EXISTS (SELECT 1 FROM r WHERE r.entity_id = c.entity_id AND r.rank >= c.before AND r.rank < c.before + c.n)
+    UNION ALL
+    SELECT entity_id, NULL, 0, total FROM (SELECT DISTINCT entity_id, total FROM c) t`;
+  };
   const page = `entity_id = ANY(ARRAY(SELECT 'agent-' || g FROM generate_series(0, 19) g))`;
   // The second read: the per-millisecond rows of the buckets that hold the wanted ranks (here the
   // p50, p90, p95 and p99 buckets of the total: 173, 8.6 k, 17 k and 27 k ms).
@@ -91,10 +107,13 @@ export async function explainPlans(pool: Pool): Promise<string> {
                              AND entity_id = t.entity_id AND ms >= t.lo AND ms < t.hi) v
      GROUP BY t.i, v.ms HAVING sum(v.n) > 0 ORDER BY t.i, v.ms`;
   const statements: Array<[string, string]> = [
-    ['overview latency: coarse buckets of the total', coarse(`entity_id = ''`, '{1,2}')],
+    ['overview latency: the buckets holding the ranks (total)', ranks(`entity_id = ''`, '{1,2}')],
     ['overview latency: values inside the four rank buckets', fine],
-    ['agents page (default sort): coarse buckets of 20 agents', coarse(page, '{1}')],
-    ['agents sorted by a percentile: coarse buckets of every agent', coarse(`entity_id <> ''`, '{1}')],
+    ['agents page (default sort): the buckets holding the ranks of 20 agents', ranks(page, '{1}')],
+    [
+      'agents sorted by a percentile: the buckets holding the ranks of every agent',
+      ranks(`entity_id <> ''`, '{1}'),
+    ],
     [
       'agents counts',
       `SELECT entity_id, sum(requests), sum(successes) FROM window_counts WHERE win = 2 AND source = 1 GROUP BY entity_id`,
