@@ -9,6 +9,9 @@ export function windowStart(days: number, now: Date): Date {
   return new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS);
 }
 
+/** pg_advisory_xact_lock key of the window advance (any constant unique in this database). */
+const ADVANCE_LOCK = 7_364_012;
+
 const sums = (columns: string[]) => columns.map((c) => `sum(${c}) AS ${c}`).join(', ');
 const COUNT_COLUMNS = ['requests', 'successes', 'timeouts', 'tokens', 'failed_nodes'];
 
@@ -49,6 +52,9 @@ export async function advanceWindows(pool: Pool, now: Date): Promise<number[]> {
     const win = Number(id);
     const target = windowStart(days, now);
     const done = await withTransaction(pool, async (client) => {
+      // One advance at a time across replicas: windows share histogram rows (a column each), and
+      // two advances updating the same rows in different orders could deadlock.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ADVANCE_LOCK]);
       const { rows } = await client.query<{ from_hour: Date }>(
         'SELECT from_hour FROM window_state WHERE win = $1 FOR UPDATE',
         [win],
