@@ -13,12 +13,12 @@ import { startObservabilityHarness, type ObservabilityHarness } from './support/
 // lacks), the query corrects with the hourly rows; after the advance the rows alone are exact.
 const HOUR = 3_600_000;
 let h: ObservabilityHarness;
-const agent = randomUUID();
+const firstAgent = randomUUID();
 
 const pool = () => h.observability.dependencies.pool;
 
 /** What the 30d figures must be: percentile_cont and counts over the raw facts since `from`. */
-async function expected(from: Date) {
+async function expected(from: Date, agent = firstAgent) {
   const { rows } = await pool().query<{ p: number[] | null; n: string }>(
     `SELECT percentile_cont(ARRAY[0.5, 0.9, 0.95, 0.99]) WITHIN GROUP (ORDER BY duration_ms) AS p, count(*) AS n
        FROM agent_rounds WHERE agent_id = $1 AND finished_at >= $2`,
@@ -27,7 +27,7 @@ async function expected(from: Date) {
   return { percentiles: rows[0]!.p, requests: Number(rows[0]!.n) };
 }
 
-async function measured(now: Date) {
+async function measured(now: Date, agent = firstAgent) {
   const window = windowOf('30d', now);
   const [byEntity, total, counts] = await Promise.all([
     percentilesBy(h.observability.dependencies, [1], 1, window, [agent]),
@@ -50,7 +50,7 @@ async function stored(win: number) {
   return rows[0]!.from_hour;
 }
 
-async function published(count: number) {
+async function published(count: number, agent = firstAgent) {
   await waitUntil(
     async () => {
       const { rows } = await pool().query<{ n: string }>(
@@ -90,7 +90,7 @@ describe('sliding windows', () => {
     ];
     await h.publishRounds(
       facts.map((f) =>
-        round({ agent_id: agent, round_status: 'completed', duration_ms: f.ms, finished_at: f.at }),
+        round({ agent_id: firstAgent, round_status: 'completed', duration_ms: f.ms, finished_at: f.at }),
       ),
     );
     await published(facts.length);
@@ -115,7 +115,7 @@ describe('sliding windows', () => {
     expect(await measured(now)).toEqual(lagging);
     const { rows: leftovers } = await pool().query(
       `SELECT ms FROM window_values WHERE n2 <> 0 AND entity_id = $1 AND ms = ANY('{7,11,13,2000,2001}')`,
-      [agent],
+      [firstAgent],
     );
     expect(leftovers).toEqual([]);
     expect(await advanceWindows(pool(), now)).not.toContain(2); // nothing left to move
@@ -126,7 +126,7 @@ describe('sliding windows', () => {
     expect((await stored(2)).getTime()).toBe(at(3 * HOUR).getTime());
     await h.publishRounds([
       round({
-        agent_id: agent,
+        agent_id: firstAgent,
         round_status: 'completed',
         duration_ms: 99,
         finished_at: at(2 * HOUR + 60_000),
@@ -138,6 +138,33 @@ describe('sliding windows', () => {
     expect(truthLate.requests).toBe(62);
     expect(late.percentiles).toEqual(truthLate.percentiles);
     expect(late.requests).toBe(62);
+  });
+
+  it('advances started at once on several replicas move a window exactly once', async () => {
+    const agent = randomUUID();
+    const now = new Date();
+    const from = windowOf('30d', now).from!;
+    // A lagging 30d window that still holds an hour of facts that left the range.
+    await pool().query('UPDATE window_state SET from_hour = $2 WHERE win = $1', [
+      2,
+      new Date(from.getTime() - 2 * HOUR),
+    ]);
+    const facts = [
+      ...[3, 4, 5].map((ms) => ({ ms, at: new Date(from.getTime() - HOUR) })),
+      ...[40, 50, 60, 70].map((ms) => ({ ms, at: new Date(from.getTime() + HOUR) })),
+    ];
+    await h.publishRounds(
+      facts.map((f) =>
+        round({ agent_id: agent, round_status: 'completed', duration_ms: f.ms, finished_at: f.at }),
+      ),
+    );
+    await published(facts.length, agent);
+    const results = await Promise.all(Array.from({ length: 6 }, () => advanceWindows(pool(), now)));
+    expect(results.filter((moved) => moved.includes(2))).toHaveLength(1);
+    expect((await measured(now, agent)).percentiles).toEqual((await expected(from, agent)).percentiles);
+    const [p50, p90, p95, p99] = (await expected(from, agent)).percentiles!;
+    // The hand-computed values of [40, 50, 60, 70] (the three facts before the range are out).
+    [55, 67, 68.5, 69.7].forEach((value, i) => expect([p50, p90, p95, p99][i]).toBeCloseTo(value, 9));
   });
 
   it('an entity without facts in the range has no percentiles (the views show zeros)', async () => {
