@@ -231,13 +231,17 @@ describe('internal-only identity methods need a service token from a declared ca
     noToken.close();
   });
 
-  it('serves the declared callers, secrets decrypted for notifications and models', async () => {
+  it('serves the declared callers, secrets decrypted for notifications only', async () => {
     await harness.setSettings({ smtp_password: 'for-notifications' });
-    for (const service of ['notifications', 'models']) {
-      expect((await attempt({ service }, effective)).settings).toEqual({
-        smtp_password: 'for-notifications',
-      });
-    }
+    expect((await attempt({ service: 'notifications' }, effective)).settings).toEqual({
+      smtp_password: 'for-notifications',
+    });
+    // models reads its allowlist and nothing else.
+    const allowlist = await attempt({ service: 'models' }, (c) =>
+      c.settings.call('getEffectiveSettings', { keys: [] }),
+    );
+    expect(Object.keys(allowlist.settings ?? {})).toEqual(['model_endpoint_allowlist']);
+    await expect(attempt({ service: 'models' }, effective)).rejects.toMatchObject(FORBIDDEN);
     // workflows reads its two allowlists and nothing else: no secret, not even by asking for all.
     const allowlists = await attempt({ service: 'workflows' }, (c) =>
       c.settings.call('getEffectiveSettings', { keys: [] }),

@@ -8,8 +8,8 @@ export const INTERNAL_CALLERS = {
   /** Owner names for API-key views. */
   getUsers: ['apikeys'],
   /**
-   * Decrypted settings: SMTP and channels (notifications), the endpoint allowlist (models), the
-   * http_request and model allowlists of workflow nodes (workflows, asking for those keys only).
+   * Decrypted settings: SMTP and channels (notifications); only the endpoint allowlist (models) and
+   * the http_request and model allowlists of workflow nodes (workflows): EFFECTIVE_SETTINGS_SCOPE.
    */
   getEffectiveSettings: ['notifications', 'models', 'workflows'],
   // DirectoryService (directory-grpc.ts): what senders and team-scoped services learn about people.
@@ -27,9 +27,11 @@ export const INTERNAL_CALLERS = {
 
 /**
  * The settings a caller of GetEffectiveSettings may read, where it is fewer than all of them:
- * workflows needs only the two allowlists its nodes check, never a decrypted secret. A key outside
- * the caller's list is refused 403 / 3000; no keys asked means the whole list.
+ * models and workflows need only the allowlists they check, never a decrypted secret (SMTP and
+ * channel secrets are notifications' alone). A key outside the caller's list is refused 403 / 3000;
+ * no keys asked means the whole list.
  */
 export const EFFECTIVE_SETTINGS_SCOPE: Readonly<Partial<Record<string, readonly string[]>>> = {
+  models: ['model_endpoint_allowlist'],
   workflows: ['workflow_http_allowlist', 'model_endpoint_allowlist'],
 };
