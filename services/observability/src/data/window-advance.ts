@@ -1,13 +1,6 @@
 import { withTransaction, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
-/** Start of the UTC hour `days` days before `now`: the first hour a window should hold. */
-export function windowStart(days: number, now: Date): Date {
-  return new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS);
-}
+import { rangeStart } from '../domain/analytics/parameters.js';
 
 /** pg_advisory_xact_lock key of the window advance (any constant unique in this database). */
 const ADVANCE_LOCK = 7_364_012;
@@ -50,7 +43,7 @@ export async function advanceWindows(pool: Pool, now: Date): Promise<number[]> {
   const moved: number[] = [];
   for (const { win: id, days } of windows) {
     const win = Number(id);
-    const target = windowStart(days, now);
+    const target = rangeStart(days, now);
     const done = await withTransaction(pool, async (client) => {
       // One advance at a time across replicas: windows share histogram rows (a column each), and
       // two advances updating the same rows in different orders could deadlock.

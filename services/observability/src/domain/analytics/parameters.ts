@@ -32,12 +32,17 @@ export interface Window {
 
 const WINDOW_IDS: Record<TimeRange, number> = { '7d': 1, '30d': 2, '90d': 3, all: 4 };
 
+/** Start of the UTC hour `days` days before `now`: where a range (and its sliding window) starts. */
+export function rangeStart(days: number, now: Date): Date {
+  return new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS);
+}
+
 export function windowOf(range: TimeRange, now: Date): Window {
   const days = DAYS[range];
   if (days === null) return { win: WINDOW_IDS[range], from: null };
   return {
     win: WINDOW_IDS[range],
-    from: new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS),
+    from: rangeStart(days, now),
   };
 }
 
