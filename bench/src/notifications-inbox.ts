@@ -7,11 +7,17 @@
 //   source deploy/local/env.sh && node bench/dist/notifications-inbox.js \
 //     [--notifications 1000000] [--users 10000] [--teams 100] [--samples 200] [--keep] [--reuse]
 //
+// Three ways: the MongoDB queries alone (read model switched off), the inbox read model in Redis
+// cold (each sampled user's units built from MongoDB by that request), and warm (built already).
+//
 // Data: 1 ‰ global, ~10 % team (spread over the teams), the rest user-scope spread over the users;
 // every user is in 2 teams; every user has read 20 of their notifications. Timestamps spread over
 // the last 90 days.
 import type { Principal } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
 import { connectMongo, syncIndexes } from '@platform/mongo';
+import { InboxIndex } from '@platform/notifications/dist/data/inbox-index.js';
+import { closeRedis, createRedis } from '@platform/redis';
 import {
   audienceOf,
   notificationModels,
@@ -137,10 +143,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(label: string, run: (principal: Principal) => Promise<unknown>): Promise<void> {
+async function measure(
+  label: string,
+  run: (principal: Principal) => Promise<unknown>,
+  userOffset = 0,
+): Promise<void> {
   const times: number[] = [];
   for (let i = 0; i < samples; i += 1) {
-    const principal = principalOf((i * 7907) % userCount);
+    const principal = principalOf((i * 7907 + userOffset) % userCount);
     const started = process.hrtime.bigint();
     await run(principal);
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -158,9 +168,23 @@ if (!values.reuse) await seed();
 console.log(
   `\nstore: ${mongoBase.replace(/\/[^/]*$/, '')} (${total} notifications, ${userCount} users, ${teamCount} teams)\n`,
 );
-const deps = { models, now: () => new Date() };
-console.log('| query | samples | p50 ms | p99 ms | mean ms |');
-console.log('|---|---|---|---|---|');
+const logger = createLogger('bench-inbox', 'error');
+const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0', { logger });
+const benchPrefix = `bench-inbox-${randomUUID()}:`;
+const inbox = new InboxIndex(redis, benchPrefix, values.database, 900_000);
+/** A read model that never answers: every call takes the MongoDB path. */
+class SwitchedOff extends InboxIndex {
+  override ready(): Promise<boolean[]> {
+    return Promise.reject(new Error('read model switched off for the benchmark'));
+  }
+}
+const mongoOnly = {
+  models,
+  now: () => new Date(),
+  logger,
+  inbox: new SwitchedOff(redis, benchPrefix, 'off', 1),
+};
+const withModel = { models, now: () => new Date(), logger, inbox };
 const listFirstPage = {
   scope: '',
   type: '',
@@ -172,10 +196,43 @@ const listFirstPage = {
   page: 1,
   page_size: 20,
 };
-await measure('user list, page 1 of 20', (principal) => listNotifications(deps, principal, listFirstPage));
-await measure('unread count', (principal) => unreadCount(deps, principal));
+console.log('| query | samples | p50 ms | p99 ms | mean ms |');
+console.log('|---|---|---|---|---|');
+await measure('user list, page 1 of 20 — MongoDB queries only', (principal) =>
+  listNotifications(mongoOnly, principal, listFirstPage),
+);
+await measure('unread count — MongoDB queries only', (principal) => unreadCount(mongoOnly, principal));
+// Cold: the list builds the user's units (audiences and reads), so it is measured first for each
+// user; unread count then runs on users the list has not touched.
+await measure('user list, page 1 of 20 — read model cold', (principal) =>
+  listNotifications(withModel, principal, listFirstPage),
+);
+await measure('unread count — read model cold', (principal) => unreadCount(withModel, principal), samples);
+await measure('user list, page 1 of 20 — read model warm', (principal) =>
+  listNotifications(withModel, principal, listFirstPage),
+);
+await measure('unread count — read model warm', (principal) => unreadCount(withModel, principal));
 const sample = principalOf(1);
-const page = await listNotifications(deps, sample, listFirstPage);
-console.log(`\nuser 1 sees ${page.total} notifications, ${(await unreadCount(deps, sample)).total} unread`);
+const fromMongo = await listNotifications(mongoOnly, sample, listFirstPage);
+const fromModel = await listNotifications(withModel, sample, listFirstPage);
+const same = JSON.stringify(fromMongo) === JSON.stringify(fromModel);
+console.log(
+  `\nuser 1 sees ${fromModel.total} notifications, ${(await unreadCount(withModel, sample)).total} unread ` +
+    `(MongoDB: ${fromMongo.total}, ${(await unreadCount(mongoOnly, sample)).total}); first pages identical: ${same}`,
+);
+// Memory of what the read model built for the sampled users (data keys: sorted sets and hashes).
+const modelKeys = await redis.keys(`${benchPrefix}*`);
+let bytes = 0;
+let entries = 0;
+for (const key of modelKeys.filter((k) => k.endsWith(':data') || k.endsWith(':expiring'))) {
+  bytes += Number(await redis.memory('USAGE', key));
+  entries += (await redis.type(key)) === 'hash' ? await redis.hlen(key) : await redis.zcard(key);
+}
+console.log(
+  `read model: ${modelKeys.length} keys, ${entries} entries, ${(bytes / 1024 / 1024).toFixed(1)} MiB ` +
+    `(${entries > 0 ? Math.round(bytes / entries) : 0} bytes an entry)`,
+);
+for (const key of modelKeys) await redis.del(key);
+await closeRedis(redis);
 if (!values.keep) await connection.dropDatabase();
 await connection.close();

@@ -157,6 +157,7 @@ cmd_up() {
   pg_wait
   if [ "$started_pg" -eq 1 ]; then log "postgres ready"; fi
   pg_provision
+  ferretdb_prepare_backend
 
   if ! ferretdb_running; then
     check_ports_free ferretdb "$FERRETDB_PORT"

@@ -3,7 +3,9 @@
 # (sourced by it): start, a wire-protocol ping as the readiness check, stop. Reads HOST, PG_*,
 # FERRETDB_*, LOG_DIR and START_TIMEOUT from stack.sh.
 
-ferretdb_pg_url() { printf 'postgres://%s:%s@%s:%s/ferretdb' "$PG_SUPERUSER" "$PG_PASSWORD" "$HOST" "$PG_PORT"; }
+# plan_cache_mode: FerretDB sends the field name as a query parameter; only a custom plan lets
+# Postgres match it against the GIN twins' index expressions (ferretdb-gin-twins.sql).
+ferretdb_pg_url() { printf 'postgres://%s:%s@%s:%s/ferretdb?plan_cache_mode=force_custom_plan' "$PG_SUPERUSER" "$PG_PASSWORD" "$HOST" "$PG_PORT"; }
 ferretdb_running() { pid_alive "$(read_pid ferretdb)" "--listen-addr=$HOST:$FERRETDB_PORT"; }
 
 # MongoDB wire-protocol OP_MSG {ping: 1, $db: "admin"}, as bytes. FerretDB answers it only after
@@ -23,6 +25,13 @@ ferretdb_ready() {
     head -c "$((len - 4))" <&3 | od -An -tx1 | tr -d " \n"
   ' "$HOST" "$FERRETDB_PORT" "$FERRETDB_PING_MSG" 2>/dev/null)" || return 1
   [[ "$reply" == *"$FERRETDB_OK_HEX"* ]]
+}
+
+# Installs the GIN twins of FerretDB's indexes in its backend database (why: ferretdb-gin-twins.sql).
+# Idempotent; runs on every 'up', before FerretDB starts.
+ferretdb_prepare_backend() {
+  PGOPTIONS='-c client_min_messages=warning' psql_admin -d ferretdb \
+    -f "$SCRIPT_DIR/ferretdb-gin-twins.sql" >/dev/null
 }
 
 ferretdb_start() {

@@ -31,6 +31,11 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9._-]+$/)
     .max(200)
     .default('notifications.notification-events'),
+  /**
+   * How long a built unit of the inbox read model is trusted before it is rebuilt from MongoDB: the
+   * bound on staleness after a process died between a MongoDB write and its Redis write.
+   */
+  INBOX_INDEX_TTL_MS: env.positiveInt().min(1_000).max(86_400_000).default(900_000),
   /** Delivery: lease, reconciler, outbound HTTP, SMTP trust, vendor API roots, queue prefix (docs/notifications-delivery.md). */
   ...deliveryConfigShape,
 });

@@ -5,6 +5,7 @@ import type { Redis } from '@platform/redis';
 import type { Directory } from './adapters/identity-access.js';
 import type { NotificationsConfig } from './config.js';
 import type { BulkEmailQuota } from './data/bulk-email-quota.js';
+import type { InboxIndex } from './data/inbox-index.js';
 import type { NotificationModels } from './data/models.js';
 import type { DeliveryPort } from './domain/delivery-port.js';
 
@@ -23,6 +24,8 @@ export interface NotificationsDependencies {
   queue: TaskQueue;
   directory: Directory;
   bulkEmailQuota: BulkEmailQuota;
+  /** The inbox read model in Redis: first pages and unread counts (domain/inbox-read-model.ts). */
+  inbox: InboxIndex;
   /** Deliveries over the external channels (src/delivery/). */
   delivery: DeliveryPort;
   /** The time expiry, quotas and calendar days go by; tests pass a clock they move. */

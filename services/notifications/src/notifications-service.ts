@@ -10,6 +10,7 @@ import { identityAccess } from './adapters/identity-access.js';
 import { identityDirectory } from './adapters/identity-directory.js';
 import type { NotificationsConfig } from './config.js';
 import { BulkEmailQuota } from './data/bulk-email-quota.js';
+import { InboxIndex } from './data/inbox-index.js';
 import { notificationModels } from './data/models.js';
 import type { NotificationsDependencies } from './deps.js';
 import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery/index.js';
@@ -91,6 +92,7 @@ export async function startNotifications(
     queue: new TaskQueue(producer, { topicPrefix: config.QUEUE_TOPIC_PREFIX }),
     directory,
     bulkEmailQuota: new BulkEmailQuota(redis, config.REDIS_KEY_PREFIX),
+    inbox: new InboxIndex(redis, config.REDIS_KEY_PREFIX, connection.name, config.INBOX_INDEX_TTL_MS),
     delivery: delivery.port,
     now,
     version,

@@ -3,7 +3,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 /**
  * A notification is stored once, whatever its audience: a `team` or `global` notification is one
  * document, never a copy per recipient. `audience` folds scope and target into one indexed key
- * (`g`, `t:<team id>`, `u:<user id>`) so "what may this caller see" is one `$in` over an index.
+ * (`g`, `t:<team id>`, `u:<user id>`) so "what may this caller see" is one index range per
+ * audience the caller belongs to (see domain/visible-query.ts).
  */
 export interface NotificationDoc {
   _id: string;
@@ -158,12 +159,27 @@ const autoConfigSchema = new Schema<AutoConfigDoc>(
   { collection: 'auto_notification_config', versionKey: false },
 );
 
+/** The inbox read model's epoch (domain/inbox-read-model.ts): moved when Redis missed a write. */
+export interface InboxEpochDoc {
+  _id: string;
+  value: string;
+}
+
+const inboxEpochSchema = new Schema<InboxEpochDoc>(
+  {
+    _id: { type: String, required: true },
+    value: { type: String, required: true },
+  },
+  { collection: 'inbox_index_epoch', versionKey: false },
+);
+
 export interface NotificationModels {
   notifications: Model<NotificationDoc>;
   reads: Model<ReadDoc>;
   audit: Model<DeleteAuditDoc>;
   eventKeys: Model<EventKeyDoc>;
   autoConfig: Model<AutoConfigDoc>;
+  inboxEpoch: Model<InboxEpochDoc>;
 }
 
 /** Registers the in-app side's models on the service's connection (indexes: `syncIndexes`). */
@@ -174,6 +190,7 @@ export function notificationModels(connection: Connection): NotificationModels {
     audit: connection.model<DeleteAuditDoc>('NotificationAudit', auditSchema),
     eventKeys: connection.model<EventKeyDoc>('NotificationEventKey', eventKeySchema),
     autoConfig: connection.model<AutoConfigDoc>('AutoNotificationConfig', autoConfigSchema),
+    inboxEpoch: connection.model<InboxEpochDoc>('InboxIndexEpoch', inboxEpochSchema),
   };
 }
 

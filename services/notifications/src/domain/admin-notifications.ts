@@ -4,15 +4,16 @@ import type { Principal, RequestOrigin } from '@platform/grpc';
 import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery } from 'mongoose';
-import type { NotificationDoc } from '../data/models.js';
+import type { NotificationDoc, ReadDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
+import { recordDeleted } from './inbox-read-model.js';
 import { literalPattern } from './notification-types.js';
 import { snapshotOf, toNotificationMessage } from './notification-view.js';
 import { readPaging } from './paging.js';
 import { requireTeamAdmin } from './team-authority.js';
 import { notExpired } from './user-notifications.js';
 
-type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger'>;
+type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox'>;
 
 /**
  * Admin list. Global admins see everything; anyone else must name a team they administer and sees
@@ -101,8 +102,16 @@ export async function deleteNotification(
     at: deps.now(),
     snapshot: snapshotOf(doc),
   });
+  const readers = await deps.models.reads
+    .find({ notification_id: doc._id }, { user_id: 1 })
+    .lean<Pick<ReadDoc, 'user_id'>[]>();
   await deps.models.notifications.deleteOne({ _id: doc._id });
   // Read records of a deleted notification would only skew the unread count.
   await deps.models.reads.deleteMany({ notification_id: doc._id });
+  await recordDeleted(
+    deps,
+    doc,
+    readers.map((read) => read.user_id),
+  );
   return { id: doc._id };
 }

@@ -10,7 +10,7 @@ import { readTime } from './paging.js';
 import { storeNotifications, type NewNotification } from './store-notifications.js';
 import { requireTeamAdmin } from './team-authority.js';
 
-type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger'>;
+type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox'>;
 
 function oneOf<T extends string>(field: string, value: string, allowed: readonly T[], fallback?: T): T {
   if (!value && fallback) return fallback;

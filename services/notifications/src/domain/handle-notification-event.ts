@@ -6,9 +6,10 @@ import type { NotificationsDependencies } from '../deps.js';
 import { readAutoConfig } from './auto-config.js';
 import type { ChannelName } from './delivery-port.js';
 import { LEVELS, SCOPES, type Scope } from './notification-types.js';
+import { recordCreated } from './inbox-read-model.js';
 import { toDeliverable, toDocument } from './store-notifications.js';
 
-type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'delivery' | 'logger'>;
+type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'delivery' | 'logger' | 'inbox'>;
 type NotificationEvent = notificationEventsV1.NotificationEvent;
 
 export type EventOutcome = 'created' | 'disabled' | 'duplicate' | 'invalid';
@@ -100,6 +101,8 @@ export async function handleNotificationEvent(deps: Deps, event: NotificationEve
     // A previous attempt stored it and stopped before finishing: finish its deliveries.
     doc = (await deps.models.notifications.findById(key.notification_id).lean<NotificationDoc>()) ?? doc;
   }
+  // Also after a redelivery: a previous attempt may have stopped before its read-model write.
+  await recordCreated(deps, [doc]);
   const channels = await deliverableChannels(deps, config.channels);
   if (channels.length > 0) await deps.delivery.scheduleDeliveries(toDeliverable(doc), channels);
   await deps.models.eventKeys.updateOne({ _id: event.id }, { $set: { completed_at: deps.now() } });

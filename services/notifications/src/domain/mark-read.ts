@@ -5,9 +5,10 @@ import { isDuplicateKeyError } from '@platform/mongo';
 import type { FilterQuery } from 'mongoose';
 import { audiencesOf, type NotificationDoc, type ReadDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
+import { recordRead } from './inbox-read-model.js';
 import { audienceFilter, readsOf } from './visible-query.js';
 
-type Deps = Pick<NotificationsDependencies, 'models' | 'now'>;
+type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'inbox' | 'logger'>;
 
 const BATCH = 1000;
 
@@ -81,5 +82,7 @@ export async function markRead(
       expires_at: doc.expires_at,
       read_at: now,
     }));
-  return { updated: await insertReads(deps, records) };
+  const updated = await insertReads(deps, records);
+  await recordRead(deps, caller.user_id, records);
+  return { updated };
 }

@@ -1,9 +1,10 @@
 import { audienceOf, type NotificationDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
 import type { ChannelName, DeliverableNotification } from './delivery-port.js';
+import { recordCreated } from './inbox-read-model.js';
 import type { Scope } from './notification-types.js';
 
-type Deps = Pick<NotificationsDependencies, 'models' | 'delivery' | 'now'>;
+type Deps = Pick<NotificationsDependencies, 'models' | 'delivery' | 'now' | 'inbox' | 'logger'>;
 
 export interface NewNotification {
   id: string;
@@ -67,6 +68,7 @@ export async function storeNotifications(
   const now = deps.now();
   const docs = inputs.map((input) => toDocument(input, now));
   await deps.models.notifications.insertMany(docs, { ordered: true });
+  await recordCreated(deps, docs);
   if (channels.length > 0) {
     for (const doc of docs) await deps.delivery.scheduleDeliveries(toDeliverable(doc), channels);
   }

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import {
+  audienceAdd,
+  parseReaderValue,
+  readerAdd,
+  readerValue,
+  removal,
+  type StagedRow,
+  type Unit,
+} from '../data/inbox-index.js';
+import type { NotificationDoc, ReadDoc } from '../data/models.js';
+import type { NotificationsDependencies } from '../deps.js';
+
+/**
+ * The inbox read model (data/inbox-index.ts) as the use cases see it. Reads answer null whenever the
+ * model cannot answer for sure (Redis unreachable, a build running elsewhere), and the caller then
+ * asks MongoDB; writes go to MongoDB first and then here, and a write that cannot reach Redis moves
+ * the epoch, so every replica's next read stops trusting what was built before.
+ */
+type Deps = Pick<NotificationsDependencies, 'models' | 'inbox' | 'logger'>;
+
+const EPOCH_ID = 'inbox';
+
+async function currentEpoch(deps: Deps): Promise<string> {
+  const doc = await deps.models.inboxEpoch.findById(EPOCH_ID).lean();
+  return doc?.value ?? 'initial';
+}
+
+/** Makes every unit built for this epoch (building the missing ones); false when one could not be. */
+async function ensureBuilt(deps: Deps, units: readonly Unit[], epoch: string): Promise<boolean> {
+  const ready = await deps.inbox.ready(units, epoch);
+  const built = await Promise.all(units.map((unit, i) => ready[i] || build(deps, unit, epoch)));
+  return built.every(Boolean);
+}
+
+async function build(deps: Deps, unit: Unit, epoch: string): Promise<boolean> {
+  const token = await deps.inbox.beginBuild(unit);
+  if (!token) return false;
+  // The scan starts after the build began: a write MongoDB gets after it is in the build's log.
+  const rows: StagedRow[] =
+    unit.kind === 'a'
+      ? (
+          await deps.models.notifications
+            .find({ audience: unit.name }, { _id: 1, created_at: 1, expires_at: 1 })
+            .lean<Pick<NotificationDoc, '_id' | 'created_at' | 'expires_at'>[]>()
+        ).map((doc) => ({
+          kind: 'audience',
+          id: doc._id,
+          created: doc.created_at.getTime(),
+          expires: doc.expires_at?.getTime() ?? null,
+        }))
+      : (
+          await deps.models.reads
+            .find({ user_id: unit.name }, { notification_id: 1, audience: 1, expires_at: 1, read_at: 1 })
+            .lean<Pick<ReadDoc, 'notification_id' | 'audience' | 'expires_at' | 'read_at'>[]>()
+        ).map((read) => ({
+          kind: 'reader',
+          id: read.notification_id,
+          value: readerValue(read.audience, read.expires_at?.getTime() ?? null, read.read_at.getTime()),
+        }));
+  const finished = await deps.inbox.finishBuild(unit, token, epoch, rows);
+  deps.logger.debug({ unit: `${unit.kind}:${unit.name}`, rows: rows.length, finished }, 'inbox unit built');
+  return finished;
+}
+
+/** Runs a read against the model; null (ask MongoDB) when it cannot answer. */
+async function fromModel<T>(deps: Deps, read: (epoch: string) => Promise<T | null>): Promise<T | null> {
+  try {
+    return await read(await currentEpoch(deps));
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'inbox read model unavailable; answering from MongoDB');
+    return null;
+  }
+}
+
+export interface IndexedPage {
+  /** The newest `wanted` visible notification ids across the audiences, newest first. */
+  ids: string[];
+  total: number;
+  /** read_at (ms) of the caller's read records, by notification id. */
+  readAt: Map<string, number>;
+}
+
+/** First `wanted` visible notifications over the audiences (no filters), or null. */
+export async function indexedPage(
+  deps: Deps,
+  audiences: readonly string[],
+  userId: string,
+  now: Date,
+  wanted: number,
+): Promise<IndexedPage | null> {
+  return fromModel(deps, async (epoch) => {
+    const units: Unit[] = [
+      ...audiences.map((name) => ({ kind: 'a' as const, name })),
+      { kind: 'r', name: userId },
+    ];
+    if (!(await ensureBuilt(deps, units, epoch))) return null;
+    const [tops, rows] = await Promise.all([
+      Promise.all(
+        audiences.map((audience) => deps.inbox.audienceTop(audience, epoch, now.getTime(), wanted)),
+      ),
+      deps.inbox.readerRows(userId, epoch),
+    ]);
+    if (rows === null || tops.some((top) => top === null)) return null;
+    const merged = tops
+      .flatMap((top) => top!.top)
+      // newest first; the id breaks ties (as the MongoDB path sorts)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+    const readAt = new Map([...rows].map(([id, value]) => [id, parseReaderValue(value).readAt]));
+    return {
+      ids: merged.slice(0, wanted).map(([id]) => id),
+      total: tops.reduce((sum, top) => sum + top!.count, 0),
+      readAt,
+    };
+  });
+}
+
+/** Visible, unexpired, unread: the audiences' counts minus the caller's visible unexpired reads. */
+export async function indexedUnreadCount(
+  deps: Deps,
+  audiences: readonly string[],
+  userId: string,
+  now: Date,
+): Promise<number | null> {
+  return fromModel(deps, async (epoch) => {
+    const units: Unit[] = [
+      ...audiences.map((name) => ({ kind: 'a' as const, name })),
+      { kind: 'r', name: userId },
+    ];
+    if (!(await ensureBuilt(deps, units, epoch))) return null;
+    const [tops, rows] = await Promise.all([
+      Promise.all(audiences.map((audience) => deps.inbox.audienceTop(audience, epoch, now.getTime(), 0))),
+      deps.inbox.readerRows(userId, epoch),
+    ]);
+    if (rows === null || tops.some((top) => top === null)) return null;
+    const visible = new Set(audiences);
+    let read = 0;
+    for (const value of rows.values()) {
+      const row = parseReaderValue(value);
+      if (visible.has(row.audience) && (row.expires === null || row.expires > now.getTime())) read += 1;
+    }
+    return Math.max(0, tops.reduce((sum, top) => sum + top!.count, 0) - read);
+  });
+}
+
+/** Applies writes MongoDB has taken; when Redis does not take them, the epoch moves. */
+async function recordWrites(
+  deps: Deps,
+  writes: ReadonlyMap<string, { unit: Unit; ops: string[] }>,
+): Promise<void> {
+  try {
+    await Promise.all([...writes.values()].map(({ unit, ops }) => deps.inbox.write(unit, ops)));
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'inbox read model missed a write; moving its epoch');
+    try {
+      await deps.models.inboxEpoch.updateOne(
+        { _id: EPOCH_ID },
+        { $set: { value: randomUUID() } },
+        { upsert: true },
+      );
+    } catch (epochError) {
+      // Units stay trusted until their TTL (INBOX_INDEX_TTL_MS) runs out.
+      deps.logger.error({ err: epochError }, 'inbox read model epoch could not be moved');
+    }
+  }
+}
+
+function collect(writes: Map<string, { unit: Unit; ops: string[] }>, unit: Unit, op: string): void {
+  const key = `${unit.kind}:${unit.name}`;
+  const entry = writes.get(key) ?? { unit, ops: [] };
+  entry.ops.push(op);
+  writes.set(key, entry);
+}
+
+/** New notifications (stored in MongoDB). */
+export async function recordCreated(deps: Deps, docs: readonly NotificationDoc[]): Promise<void> {
+  const writes = new Map<string, { unit: Unit; ops: string[] }>();
+  for (const doc of docs) {
+    collect(
+      writes,
+      { kind: 'a', name: doc.audience },
+      audienceAdd(doc._id, doc.created_at.getTime(), doc.expires_at?.getTime() ?? null),
+    );
+  }
+  await recordWrites(deps, writes);
+}
+
+/** New read records of one user (stored in MongoDB; duplicates are harmless). */
+export async function recordRead(deps: Deps, userId: string, reads: readonly ReadDoc[]): Promise<void> {
+  const writes = new Map<string, { unit: Unit; ops: string[] }>();
+  for (const read of reads) {
+    const value = readerValue(read.audience, read.expires_at?.getTime() ?? null, read.read_at.getTime());
+    collect(writes, { kind: 'r', name: userId }, readerAdd(read.notification_id, value));
+  }
+  await recordWrites(deps, writes);
+}
+
+/** A deleted notification and the users whose read records went with it. */
+export async function recordDeleted(
+  deps: Deps,
+  doc: NotificationDoc,
+  readerIds: readonly string[],
+): Promise<void> {
+  const writes = new Map<string, { unit: Unit; ops: string[] }>();
+  collect(writes, { kind: 'a', name: doc.audience }, removal(doc._id));
+  for (const userId of readerIds) collect(writes, { kind: 'r', name: userId }, removal(doc._id));
+  await recordWrites(deps, writes);
+}

@@ -1,0 +1,255 @@
+// The inbox read model (Redis) against the MongoDB queries it stands in for: the same first pages
+// and unread counts after creates, reads, deletes, expiry and membership changes; no write lost to a
+// build running at the same time or to Redis being unreachable. Use cases run in-process on a fresh
+// database and a private Redis key prefix (the gateway path is covered by notifications-user tests).
+import type { Principal } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { closeRedis, createRedis } from '@platform/redis';
+import { stackEnv, uniqueName } from '@platform/testing';
+import mongoose from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InboxIndex } from '../src/data/inbox-index.js';
+import { audiencesOf, notificationModels, type NotificationDoc } from '../src/data/models.js';
+import { indexedPage, indexedUnreadCount } from '../src/domain/inbox-read-model.js';
+import { deleteNotification } from '../src/domain/admin-notifications.js';
+import { markRead } from '../src/domain/mark-read.js';
+import { storeNotifications, toDocument, type NewNotification } from '../src/domain/store-notifications.js';
+import { listNotifications, unreadCount } from '../src/domain/user-notifications.js';
+
+const database = uniqueName('inbox_model').replace(/-/g, '_');
+const url = new URL(stackEnv.mongoUrl);
+url.pathname = `/${database}`;
+const connection = mongoose.createConnection(url.toString());
+const models = notificationModels(connection);
+const logger = createLogger('inbox-read-model-test', 'silent');
+const redis = createRedis(stackEnv.redisUrl, { logger });
+const prefix = `${uniqueName('inbox-test')}:`;
+let clock = new Date('2026-06-01T12:00:00Z');
+const now = () => clock;
+
+/** Never answers: every use case takes the MongoDB path. */
+class SwitchedOff extends InboxIndex {
+  override ready(): Promise<boolean[]> {
+    return Promise.reject(new Error('switched off'));
+  }
+  override write(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+const inbox = new InboxIndex(redis, prefix, database, 60_000);
+const withModel = { models, now, logger, inbox, delivery: undefined as never, directory: undefined as never };
+const mongoOnly = { ...withModel, inbox: new SwitchedOff(redis, prefix, 'off', 1) };
+
+const teams = [randomUUID(), randomUUID()];
+const users = [randomUUID(), randomUUID(), randomUUID()];
+const admin: Principal = {
+  user_id: randomUUID(),
+  username: 'admin',
+  is_superuser: true,
+  permissions: [],
+  team_ids: [],
+  auth_method: 'jwt',
+};
+const member = (user: number, teamIds = [teams[user % 2]!]): Principal => ({
+  user_id: users[user]!,
+  username: `u${user}`,
+  is_superuser: false,
+  permissions: [],
+  team_ids: teamIds,
+  auth_method: 'jwt',
+});
+
+const page = (p = 1, size = 20) => ({
+  scope: '',
+  type: '',
+  level: '',
+  search: '',
+  unread_only: false,
+  created_from: '',
+  created_to: '',
+  page: p,
+  page_size: size,
+});
+
+function notification(
+  scope: 'global' | 'team' | 'user',
+  target: string | null,
+  extra: Partial<NewNotification> = {},
+) {
+  return {
+    id: randomUUID(),
+    scope,
+    team_id: scope === 'team' ? target : null,
+    user_id: scope === 'user' ? target : null,
+    type: 'system',
+    source: 'test',
+    title: 'hello',
+    content: 'world',
+    level: 'low',
+    data: null,
+    link_url: null,
+    expires_at: null,
+    ...extra,
+  } satisfies NewNotification;
+}
+
+async function create(...inputs: NewNotification[]): Promise<NotificationDoc[]> {
+  return storeNotifications(withModel, inputs, []);
+}
+
+/** The read model's answers equal MongoDB's, page by page. */
+async function expectSameAnswers(caller: Principal, size = 5): Promise<void> {
+  // the read model answers (no silent fall back to MongoDB)
+  const audiences = audiencesOf(caller.user_id, caller.team_ids);
+  expect(await indexedUnreadCount(withModel, audiences, caller.user_id, clock)).not.toBeNull();
+  expect(await indexedPage(withModel, audiences, caller.user_id, clock, size)).not.toBeNull();
+  const expectedCount = await unreadCount(mongoOnly, caller);
+  expect(await unreadCount(withModel, caller)).toEqual(expectedCount);
+  const first = await listNotifications(mongoOnly, caller, page(1, size));
+  const pages = Math.max(1, Math.ceil(first.total / size));
+  for (let p = 1; p <= pages + 1; p += 1) {
+    expect(await listNotifications(withModel, caller, page(p, size))).toEqual(
+      await listNotifications(mongoOnly, caller, page(p, size)),
+    );
+  }
+}
+
+beforeAll(async () => {
+  await connection.asPromise();
+  await Promise.all(Object.values(models).map((model) => model.syncIndexes()));
+});
+
+afterAll(async () => {
+  for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
+  await closeRedis(redis);
+  await connection.dropDatabase().catch(() => undefined);
+  await connection.close();
+});
+
+describe('inbox read model', () => {
+  it('answers as MongoDB does through creates, ties, expiry, reads, deletes and membership changes', async () => {
+    await create(notification('global', null));
+    await expectSameAnswers(member(0)); // units built here
+    // ties on created_at are broken by id, as MongoDB sorts them
+    await create(...Array.from({ length: 7 }, () => notification('team', teams[0]!)));
+    clock = new Date(clock.getTime() + 1000);
+    await create(
+      notification('user', users[0]!),
+      notification('user', users[0]!, { expires_at: new Date(clock.getTime() + 5_000) }),
+      notification('team', teams[1]!),
+    );
+    await expectSameAnswers(member(0));
+    await expectSameAnswers(member(1));
+    await markRead(withModel, member(0), { notification_ids: [], mark_all: true });
+    await expectSameAnswers(member(0));
+    clock = new Date(clock.getTime() + 1000);
+    const fresh = await create(notification('team', teams[0]!), notification('global', null));
+    await expectSameAnswers(member(0));
+    // the expiring one passes its time: gone from the list and the count on both paths
+    clock = new Date(clock.getTime() + 10_000);
+    await expectSameAnswers(member(0));
+    // a delete takes the notification and its read records along
+    await markRead(withModel, member(2, [teams[0]!]), { notification_ids: [fresh[0]!._id], mark_all: false });
+    await deleteNotification(withModel, admin, fresh[0]!._id, {
+      ip: '127.0.0.1',
+      userAgent: 't',
+      requestId: 'r',
+      locale: 'en',
+    });
+    await expectSameAnswers(member(2, [teams[0]!]));
+    await expectSameAnswers(member(0));
+    // leaving a team: its notifications and the reads of them stop counting
+    await expectSameAnswers(member(0, []));
+    await expectSameAnswers(member(0, [teams[1]!]));
+  });
+
+  it('a write made while a unit is being built is in the built unit', async () => {
+    const team = randomUUID();
+    const caller = member(1, [team]);
+    await create(notification('team', team));
+    const unit = { kind: 'a' as const, name: `t:${team}` };
+    const token = (await inbox.beginBuild(unit))!;
+    expect(token).toBeTruthy();
+    // the build's scan ran before this create; the create lands in the build's log
+    const rows = (await models.notifications.find({ audience: unit.name }).lean()).map((doc) => ({
+      kind: 'audience' as const,
+      id: doc._id,
+      created: doc.created_at.getTime(),
+      expires: null,
+    }));
+    const [late] = await create(notification('team', team));
+    const epoch = (await models.inboxEpoch.findById('inbox').lean())?.value ?? 'initial';
+    expect(await inbox.finishBuild(unit, token, epoch, rows)).toBe(true);
+    const top = await inbox.audienceTop(unit.name, epoch, clock.getTime(), 10);
+    expect(top?.count).toBe(2);
+    expect(top?.top.map(([id]) => id)).toContain(late!._id);
+    await expectSameAnswers(caller);
+  });
+
+  it('a write Redis did not take moves the epoch, so the next read rebuilds instead of missing it', async () => {
+    const caller = member(2, [randomUUID()]);
+    await expectSameAnswers(caller);
+    const before = await models.inboxEpoch.findById('inbox').lean();
+    // a Redis that cannot be reached: the MongoDB write stands, the read model write fails
+    const unreachable = createRedis('redis://127.0.0.1:1/0', {
+      logger,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+    });
+    const broken = { ...withModel, inbox: new InboxIndex(unreachable, prefix, database, 60_000) };
+    const doc = (await storeNotifications(broken, [notification('user', caller.user_id)], []))[0]!;
+    unreachable.disconnect();
+    const after = await models.inboxEpoch.findById('inbox').lean();
+    expect(after?.value).toBeTruthy();
+    expect(after?.value).not.toBe(before?.value);
+    const listed = await listNotifications(withModel, caller, page());
+    expect(listed.items.map((item) => item.id)).toContain(doc._id);
+    await expectSameAnswers(caller);
+  });
+
+  it('reads without Redis are answered from MongoDB', async () => {
+    const caller = member(0);
+    const unreachable = createRedis('redis://127.0.0.1:1/0', {
+      logger,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+    });
+    const offline = { ...withModel, inbox: new InboxIndex(unreachable, prefix, database, 60_000) };
+    expect(await unreadCount(offline, caller)).toEqual(await unreadCount(mongoOnly, caller));
+    expect(await listNotifications(offline, caller, page())).toEqual(
+      await listNotifications(mongoOnly, caller, page()),
+    );
+    unreachable.disconnect();
+  });
+
+  it('a parallel burst of creates, reads and first reads (concurrent builds) ends consistent', async () => {
+    const team = randomUUID();
+    const callers = users.map((_, i) => member(i, [team]));
+    await Promise.all([
+      ...Array.from({ length: 30 }, (_, i) =>
+        create(notification(i % 3 === 0 ? 'team' : 'user', i % 3 === 0 ? team : users[i % 3]!)),
+      ),
+      ...Array.from({ length: 30 }, (_, i) => unreadCount(withModel, callers[i % 3]!)),
+      ...Array.from({ length: 15 }, (_, i) => listNotifications(withModel, callers[i % 3]!, page())),
+      ...Array.from({ length: 9 }, (_, i) =>
+        markRead(withModel, callers[i % 3]!, { notification_ids: [], mark_all: true }),
+      ),
+    ]);
+    for (const caller of callers) await expectSameAnswers(caller);
+  });
+
+  it('a unit whose time is up is rebuilt from MongoDB (the bound on a crash between the two writes)', async () => {
+    const shortLived = new InboxIndex(redis, `${prefix}short:`, database, 1_000);
+    const deps = { ...withModel, inbox: shortLived };
+    const caller = member(1, [randomUUID()]);
+    const before = (await unreadCount(mongoOnly, caller)).total;
+    expect((await unreadCount(deps, caller)).total).toBe(before);
+    // as if the process died after the MongoDB insert: this read model never hears of it
+    await models.notifications.create(toDocument(notification('user', caller.user_id), clock));
+    expect((await unreadCount(mongoOnly, caller)).total).toBe(before + 1);
+    expect((await unreadCount(deps, caller)).total).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect((await unreadCount(deps, caller)).total).toBe(before + 1);
+  });
+});
