@@ -11,3 +11,4 @@ export { runMigrations, type RunMigrationsOptions } from './migrations.js';
 export { ensureDatabase, dropDatabase } from './ensure-database.js';
 export { schemaVersion } from './schema-version.js';
 export { openDatabase } from './open-database.js';
+export { openListenConnection, type ListenConnection, type ListenHandlers } from './listen-connection.js';

@@ -1,4 +1,4 @@
-import { withTransaction, type Pool, type PoolClient } from '@platform/db';
+import { openListenConnection, withTransaction, type ListenConnection, type Pool } from '@platform/db';
 import type { Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OUTBOX_CHANNEL } from './outbox-store.js';
@@ -34,7 +34,7 @@ interface OutboxRow {
 export class OutboxRelay {
   private running = false;
   private timer: NodeJS.Timeout | undefined;
-  private listener: PoolClient | undefined;
+  private listener: ListenConnection | undefined;
   private draining: Promise<void> | undefined;
   private wakeRequested = false;
   private backoff = 0;
@@ -50,27 +50,21 @@ export class OutboxRelay {
 
   /**
    * LISTEN on a dedicated connection. A connection that drops (Postgres restarted, the backend
-   * terminated) is released and re-opened at the next poll; meanwhile polling delivers everything,
-   * NOTIFY only makes it prompt. Without the error handler a dropped connection's error event
-   * would crash the process.
+   * terminated) is re-opened at the next poll; meanwhile polling delivers everything, NOTIFY only
+   * makes it prompt.
    */
   private async listen(): Promise<void> {
-    if (this.listener || !this.running) return;
-    let client: PoolClient | undefined;
+    if (this.listener?.alive || !this.running) return;
     try {
-      client = await this.options.pool.connect();
-      client.on('notification', () => this.wake());
-      client.on('error', (error) => {
-        this.options.logger.warn({ err: error }, 'outbox relay LISTEN connection lost; re-opening');
-        client?.release(true);
-        if (this.listener === client) this.listener = undefined;
+      const listener = await openListenConnection(this.options.pool, OUTBOX_CHANNEL, {
+        onNotification: () => this.wake(),
+        onLost: (error) =>
+          this.options.logger.warn({ err: error }, 'outbox relay LISTEN connection lost; re-opening'),
       });
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      if (this.running) this.listener = client;
-      else client.release();
+      if (this.running) this.listener = listener;
+      else await listener.close();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'outbox relay could not LISTEN; polling only');
-      client?.release(true);
     }
   }
 
@@ -78,11 +72,8 @@ export class OutboxRelay {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     await this.draining;
-    if (this.listener) {
-      await this.listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
-      this.listener.release();
-      this.listener = undefined;
-    }
+    await this.listener?.close();
+    this.listener = undefined;
   }
 
   /** Publishes everything pending now (tests and shutdown); resolves when the outbox is empty or publishing failed. */
@@ -110,7 +101,7 @@ export class OutboxRelay {
       this.wakeRequested = false;
       const delay = this.backoff || (this.options.pollIntervalMs ?? 1_000);
       this.timer = setTimeout(() => {
-        if (!this.listener) void this.listen();
+        if (!this.listener?.alive) void this.listen();
         this.wake();
       }, delay);
     });

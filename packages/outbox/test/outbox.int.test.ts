@@ -8,7 +8,7 @@ import {
 } from '@platform/db';
 import { createKafka, createProducer, ensureTopics, runConsumer, type KafkaClient } from '@platform/kafka';
 import { createLogger, requestContext } from '@platform/logger';
-import { stackEnv, uniqueName } from '@platform/testing';
+import { stackEnv, uniqueName, waitUntil } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueEvent, OUTBOX_TABLE_SQL, OutboxRelay } from '../src/index.js';
@@ -117,5 +117,33 @@ describe('transactional outbox', () => {
     expect(published.filter((key) => key.startsWith('bulk-')).sort()).toEqual(
       Array.from({ length: 50 }, (_, i) => `bulk-${i}`).sort(),
     );
+  });
+
+  it('survives its LISTEN connection being killed, again and again and while stopping', async () => {
+    // A dropped connection may emit 'error' more than once; releasing it twice used to throw an
+    // uncaught "Release called on client which has already been released" (seen in CI when a
+    // test database was dropped under a running relay).
+    const killListeners = async () => {
+      const { rows } = await pool.query<{ killed: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ~* '^\\s*(un)?listen'`,
+      );
+      return rows.length;
+    };
+    const relay = new OutboxRelay({ pool, producer: createProducer(kafka), logger, pollIntervalMs: 50 });
+    await relay.start();
+    let killed = 0;
+    for (let round = 0; round < 5; round++) {
+      // wait for the relay to LISTEN again, then kill that connection too
+      killed += await waitUntil(async () => (await killListeners()) || undefined, 5_000, 'no LISTEN again');
+    }
+    expect(killed).toBeGreaterThanOrEqual(5);
+    await enqueueEvent(pool, event('after-kills'));
+    await waitUntil(async () => ((await pending()) === 0 ? true : undefined), 10_000, 'not published');
+    await waitUntil(async () => (await killListeners()) || undefined, 5_000, 'no LISTEN at the end');
+    const stopping = relay.stop();
+    await killListeners();
+    await stopping;
+    await new Promise((resolve) => setTimeout(resolve, 200)); // late 'error' events, if any
   });
 });

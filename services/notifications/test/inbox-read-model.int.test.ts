@@ -239,6 +239,18 @@ describe('inbox read model', () => {
     for (const caller of callers) await expectSameAnswers(caller);
   });
 
+  it('large writes (1,200 notifications created and marked read at once) go through in order', async () => {
+    const caller = member(1, [randomUUID()]);
+    await expectSameAnswers(caller); // built before the writes, so the writes are applied, not rebuilt
+    await create(...Array.from({ length: 1200 }, () => notification('user', caller.user_id)));
+    expect((await unreadCount(withModel, caller)).total).toBe((await unreadCount(mongoOnly, caller)).total);
+    expect(
+      (await markRead(withModel, caller, { notification_ids: [], mark_all: true })).updated,
+    ).toBeGreaterThanOrEqual(1200);
+    expect((await unreadCount(withModel, caller)).total).toBe(0);
+    await expectSameAnswers(caller, 100);
+  });
+
   it('a unit whose time is up is rebuilt from MongoDB (the bound on a crash between the two writes)', async () => {
     const shortLived = new InboxIndex(redis, `${prefix}short:`, database, 1_000);
     const deps = { ...withModel, inbox: shortLived };

@@ -175,9 +175,12 @@ export class InboxIndex {
 
   /** Applies ops to a unit (see WRITE for what happens when it is not ready). */
   async write(unit: Unit, ops: readonly UnitOp[]): Promise<void> {
-    if (ops.length === 0) return;
     const k = this.keys(unit);
-    await this.redis.eval(WRITE, 5, k.marker, k.building, k.log, k.data, k.expiring, unit.kind, ...ops);
+    // in order, a bounded number of arguments per script call (mark-all can read thousands)
+    for (let start = 0; start < ops.length; start += STAGE_CHUNK) {
+      const chunk = ops.slice(start, start + STAGE_CHUNK);
+      await this.redis.eval(WRITE, 5, k.marker, k.building, k.log, k.data, k.expiring, unit.kind, ...chunk);
+    }
   }
 
   /** Starts a build: its token, or null when another build of the unit is running. */

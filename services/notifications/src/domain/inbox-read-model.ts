@@ -5,6 +5,7 @@ import {
   readerAdd,
   readerValue,
   removal,
+  type AudienceTop,
   type StagedRow,
   type Unit,
 } from '../data/inbox-index.js';
@@ -63,10 +64,40 @@ async function build(deps: Deps, unit: Unit, epoch: string): Promise<boolean> {
   return finished;
 }
 
-/** Runs a read against the model; null (ask MongoDB) when it cannot answer. */
-async function fromModel<T>(deps: Deps, read: (epoch: string) => Promise<T | null>): Promise<T | null> {
+interface CallerView {
+  /** Per audience: the visible count and the newest `wanted` visible ids. */
+  tops: AudienceTop[];
+  /** The caller's reader rows (id → value). */
+  rows: Map<string, string>;
+}
+
+/**
+ * The caller's audiences and reader row from the read model, building what is missing; null (ask
+ * MongoDB) when it cannot answer for sure.
+ */
+async function callerView(
+  deps: Deps,
+  audiences: readonly string[],
+  userId: string,
+  now: Date,
+  wanted: number,
+): Promise<CallerView | null> {
   try {
-    return await read(await currentEpoch(deps));
+    const epoch = await currentEpoch(deps);
+    const units: Unit[] = [
+      ...audiences.map((name) => ({ kind: 'a' as const, name })),
+      { kind: 'r', name: userId },
+    ];
+    if (!(await ensureBuilt(deps, units, epoch))) return null;
+    const [tops, rows] = await Promise.all([
+      Promise.all(
+        audiences.map((audience) => deps.inbox.audienceTop(audience, epoch, now.getTime(), wanted)),
+      ),
+      deps.inbox.readerRows(userId, epoch),
+    ]);
+    // a unit expired or was rebuilt between the check and the read
+    if (rows === null || tops.some((top) => top === null)) return null;
+    return { tops: tops as AudienceTop[], rows };
   } catch (error) {
     deps.logger.warn({ err: error }, 'inbox read model unavailable; answering from MongoDB');
     return null;
@@ -89,30 +120,17 @@ export async function indexedPage(
   now: Date,
   wanted: number,
 ): Promise<IndexedPage | null> {
-  return fromModel(deps, async (epoch) => {
-    const units: Unit[] = [
-      ...audiences.map((name) => ({ kind: 'a' as const, name })),
-      { kind: 'r', name: userId },
-    ];
-    if (!(await ensureBuilt(deps, units, epoch))) return null;
-    const [tops, rows] = await Promise.all([
-      Promise.all(
-        audiences.map((audience) => deps.inbox.audienceTop(audience, epoch, now.getTime(), wanted)),
-      ),
-      deps.inbox.readerRows(userId, epoch),
-    ]);
-    if (rows === null || tops.some((top) => top === null)) return null;
-    const merged = tops
-      .flatMap((top) => top!.top)
-      // newest first; the id breaks ties (as the MongoDB path sorts)
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
-    const readAt = new Map([...rows].map(([id, value]) => [id, parseReaderValue(value).readAt]));
-    return {
-      ids: merged.slice(0, wanted).map(([id]) => id),
-      total: tops.reduce((sum, top) => sum + top!.count, 0),
-      readAt,
-    };
-  });
+  const view = await callerView(deps, audiences, userId, now, wanted);
+  if (!view) return null;
+  const merged = view.tops
+    .flatMap((top) => top.top)
+    // newest first; the id breaks ties (as the MongoDB path sorts)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+  return {
+    ids: merged.slice(0, wanted).map(([id]) => id),
+    total: view.tops.reduce((sum, top) => sum + top.count, 0),
+    readAt: new Map([...view.rows].map(([id, value]) => [id, parseReaderValue(value).readAt])),
+  };
 }
 
 /** Visible, unexpired, unread: the audiences' counts minus the caller's visible unexpired reads. */
@@ -122,25 +140,15 @@ export async function indexedUnreadCount(
   userId: string,
   now: Date,
 ): Promise<number | null> {
-  return fromModel(deps, async (epoch) => {
-    const units: Unit[] = [
-      ...audiences.map((name) => ({ kind: 'a' as const, name })),
-      { kind: 'r', name: userId },
-    ];
-    if (!(await ensureBuilt(deps, units, epoch))) return null;
-    const [tops, rows] = await Promise.all([
-      Promise.all(audiences.map((audience) => deps.inbox.audienceTop(audience, epoch, now.getTime(), 0))),
-      deps.inbox.readerRows(userId, epoch),
-    ]);
-    if (rows === null || tops.some((top) => top === null)) return null;
-    const visible = new Set(audiences);
-    let read = 0;
-    for (const value of rows.values()) {
-      const row = parseReaderValue(value);
-      if (visible.has(row.audience) && (row.expires === null || row.expires > now.getTime())) read += 1;
-    }
-    return Math.max(0, tops.reduce((sum, top) => sum + top!.count, 0) - read);
-  });
+  const view = await callerView(deps, audiences, userId, now, 0);
+  if (!view) return null;
+  const visible = new Set(audiences);
+  let read = 0;
+  for (const value of view.rows.values()) {
+    const row = parseReaderValue(value);
+    if (visible.has(row.audience) && (row.expires === null || row.expires > now.getTime())) read += 1;
+  }
+  return Math.max(0, view.tops.reduce((sum, top) => sum + top.count, 0) - read);
 }
 
 /** Applies writes MongoDB has taken; when Redis does not take them, the epoch moves. */

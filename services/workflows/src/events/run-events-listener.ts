@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@platform/db';
+import { openListenConnection, type ListenConnection, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import { RUN_EVENTS_CHANNEL } from '../data/run-journal.js';
 
@@ -13,7 +13,7 @@ type Wake = () => void;
  */
 export class RunEventsListener {
   private readonly followers = new Map<string, Set<Wake>>();
-  private client: PoolClient | undefined;
+  private connection: ListenConnection | undefined;
   private connecting: Promise<void> | undefined;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
@@ -25,7 +25,7 @@ export class RunEventsListener {
   ) {
     this.timer = setInterval(() => {
       this.wakeAll();
-      if (!this.client && this.followers.size > 0) void this.connect();
+      if (!this.connection?.alive && this.followers.size > 0) void this.connect();
     }, safetyMs);
     this.timer.unref();
   }
@@ -46,8 +46,8 @@ export class RunEventsListener {
     this.closed = true;
     clearInterval(this.timer);
     await this.connecting;
-    this.client?.release(true);
-    this.client = undefined;
+    await this.connection?.close();
+    this.connection = undefined;
   }
 
   private wakeAll(): void {
@@ -55,22 +55,19 @@ export class RunEventsListener {
   }
 
   private connect(): Promise<void> {
-    if (this.client || this.closed) return Promise.resolve();
+    if (this.connection?.alive || this.closed) return Promise.resolve();
     this.connecting ??= (async () => {
       try {
-        const client = await this.pool.connect();
-        client.on('notification', (message) => {
-          const runId = message.payload?.split(':')[0];
-          for (const wake of (runId && this.followers.get(runId)) || []) wake();
+        const connection = await openListenConnection(this.pool, RUN_EVENTS_CHANNEL, {
+          onNotification: (payload) => {
+            const runId = payload?.split(':')[0];
+            for (const wake of (runId && this.followers.get(runId)) || []) wake();
+          },
+          onLost: (error) =>
+            this.logger.warn({ err: error }, 'run events LISTEN connection lost; re-opening'),
         });
-        client.on('error', (error) => {
-          this.logger.warn({ err: error }, 'run events LISTEN connection lost; re-opening');
-          client.release(true);
-          if (this.client === client) this.client = undefined;
-        });
-        await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`);
-        if (this.closed) client.release(true);
-        else this.client = client;
+        if (this.closed) await connection.close();
+        else this.connection = connection;
       } catch (error) {
         this.logger.warn({ err: error }, 'run events LISTEN failed; following by polling until it works');
       } finally {
