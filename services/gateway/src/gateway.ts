@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import { createGatewayApp } from './app.js';
 import { ApiKeysVerifier } from './auth/apikeys-verifier.js';
 import { Authenticator } from './auth/authenticator.js';
+import { firstConnection } from './auth/redis-first-connection.js';
 import { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
 import type { GatewayConfig } from './config.js';
 import { accountPages } from './pages/index.js';
@@ -17,6 +18,9 @@ export interface Gateway {
   principals: IdentityPrincipalResolver;
   close(): Promise<void>;
 }
+
+/** How long requests wait for the gateway's first Redis connection before failing fast. */
+const REDIS_FIRST_CONNECTION_WAIT_MS = 3_000;
 
 /**
  * Wires the production gateway: gRPC clients for every service, JWT verification, revocation in
@@ -32,12 +36,15 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     connectionName: 'gateway',
   });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  // ...but not while the first connection is being made (see firstConnection).
+  const redisStarted = firstConnection(redis, REDIS_FIRST_CONNECTION_WAIT_MS);
   const principals = new IdentityPrincipalResolver(clients.identity, config.PRINCIPAL_CACHE_TTL_MS);
   const authenticator = new Authenticator(
     new TokenService(config.SECRET_KEY),
     new SessionRegistry(redis),
     principals,
     new ApiKeysVerifier(clients.apikeys, redis, principals, { maxEntries: config.API_KEY_CACHE_MAX_ENTRIES }),
+    redisStarted,
   );
   const app = createGatewayApp({
     logger,

@@ -47,6 +47,8 @@ export class Authenticator {
     private readonly sessions: SessionRegistry,
     private readonly principals: PrincipalResolver,
     private readonly apiKeys?: ApiKeyVerifier,
+    /** Resolves when the revocation store has had its first chance to connect (a process just started). */
+    private readonly storeStarted: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   static bearerCredential(authorization: string | undefined): string | undefined {
@@ -61,6 +63,7 @@ export class Authenticator {
   ): Promise<Authenticated> {
     const credential = Authenticator.bearerCredential(authorization);
     if (!credential) throw new BusinessError(ErrorCode.UNAUTHORIZED);
+    await this.storeStarted();
 
     const isApiKey = this.apiKeys?.looksLikeApiKey(credential) ?? false;
     // JWT-only routes (key management among them) refuse API keys explicitly: 403 / 3000.
