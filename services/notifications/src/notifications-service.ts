@@ -11,6 +11,7 @@ import { identityDirectory } from './adapters/identity-directory.js';
 import type { NotificationsConfig } from './config.js';
 import { BulkEmailQuota } from './data/bulk-email-quota.js';
 import { InboxIndex } from './data/inbox-index.js';
+import { moveEpochOnReconnect } from './domain/inbox-read-model.js';
 import { notificationModels } from './data/models.js';
 import type { NotificationsDependencies } from './deps.js';
 import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery/index.js';
@@ -97,6 +98,7 @@ export async function startNotifications(
     now,
     version,
   };
+  const stopWatchingRedis = moveEpochOnReconnect(dependencies);
   // Started in the background, retried while Kafka is unreachable, so the service serves meanwhile.
   let eventsJoined: () => void = () => undefined;
   const eventsReady = new Promise<void>((resolve) => (eventsJoined = resolve));
@@ -116,6 +118,7 @@ export async function startNotifications(
       directory.close();
       recipients.close();
       await settings.stop();
+      stopWatchingRedis();
       await closeRedis(redis);
       await closeMongo(connection);
     },

@@ -5,13 +5,13 @@
 import type { Principal } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { closeRedis, createRedis } from '@platform/redis';
-import { stackEnv, uniqueName } from '@platform/testing';
+import { stackEnv, uniqueName, waitUntil } from '@platform/testing';
 import mongoose from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboxIndex } from '../src/data/inbox-index.js';
 import { audiencesOf, notificationModels, type NotificationDoc } from '../src/data/models.js';
-import { indexedPage, indexedUnreadCount } from '../src/domain/inbox-read-model.js';
+import { indexedPage, indexedUnreadCount, moveEpochOnReconnect } from '../src/domain/inbox-read-model.js';
 import { deleteNotification } from '../src/domain/admin-notifications.js';
 import { markRead } from '../src/domain/mark-read.js';
 import { storeNotifications, toDocument, type NewNotification } from '../src/domain/store-notifications.js';
@@ -249,6 +249,32 @@ describe('inbox read model', () => {
     ).toBeGreaterThanOrEqual(1200);
     expect((await unreadCount(withModel, caller)).total).toBe(0);
     await expectSameAnswers(caller, 100);
+  });
+
+  it('a reconnect to Redis (a restart from an older snapshot) makes the next read rebuild', async () => {
+    const client = createRedis(stackEnv.redisUrl, { logger });
+    await waitUntil(() => (client.status === 'ready' ? true : undefined), 5_000, 'redis not ready');
+    const deps = { ...withModel, redis: client, inbox: new InboxIndex(client, prefix, database, 60_000) };
+    const stopWatching = moveEpochOnReconnect(deps);
+    const caller = member(0, [randomUUID()]);
+    await expectSameAnswers(caller);
+    const before = (await unreadCount(deps, caller)).total;
+    const [doc] = await storeNotifications(deps, [notification('user', caller.user_id)], []);
+    // as a restart from a snapshot taken before that write: the unit's marker survived, the write not
+    const [dataKey] = await client.keys(`${prefix}inbox:${database}:{a:u:${caller.user_id}}:data`);
+    expect(await client.zrem(dataKey!, doc!._id)).toBe(1);
+    expect((await unreadCount(deps, caller)).total).toBe(before);
+    const epoch = (await models.inboxEpoch.findById('inbox').lean())?.value;
+    client.disconnect(true); // drops the connection and reconnects
+    await waitUntil(
+      async () => ((await models.inboxEpoch.findById('inbox').lean())?.value !== epoch ? true : undefined),
+      10_000,
+      'epoch not moved after the reconnect',
+    );
+    expect((await unreadCount(deps, caller)).total).toBe(before + 1);
+    await expectSameAnswers(caller);
+    stopWatching();
+    await closeRedis(client);
   });
 
   it('a unit whose time is up is rebuilt from MongoDB (the bound on a crash between the two writes)', async () => {

@@ -160,17 +160,41 @@ async function recordWrites(
     await Promise.all([...writes.values()].map(({ unit, ops }) => deps.inbox.write(unit, ops)));
   } catch (error) {
     deps.logger.warn({ err: error }, 'inbox read model missed a write; moving its epoch');
-    try {
-      await deps.models.inboxEpoch.updateOne(
-        { _id: EPOCH_ID },
-        { $set: { value: randomUUID() } },
-        { upsert: true },
-      );
-    } catch (epochError) {
-      // Units stay trusted until their TTL (INBOX_INDEX_TTL_MS) runs out.
-      deps.logger.error({ err: epochError }, 'inbox read model epoch could not be moved');
-    }
+    await moveEpoch(deps);
   }
+}
+
+/** Every replica's next read stops trusting what was built before and rebuilds what it needs. */
+async function moveEpoch(deps: Deps): Promise<void> {
+  try {
+    await deps.models.inboxEpoch.updateOne(
+      { _id: EPOCH_ID },
+      { $set: { value: randomUUID() } },
+      { upsert: true },
+    );
+  } catch (epochError) {
+    // Units stay trusted until their TTL (INBOX_INDEX_TTL_MS) runs out.
+    deps.logger.error({ err: epochError }, 'inbox read model epoch could not be moved');
+  }
+}
+
+/**
+ * Moves the epoch whenever the connection to Redis comes back. A Redis that restarted from an
+ * older snapshot has lost the writes made after it, but its units' markers came back with it; a
+ * connection that dropped may have lost writes this process never learnt the fate of. Both
+ * rebuild from MongoDB instead. Returns the unsubscribe function.
+ */
+export function moveEpochOnReconnect(deps: Deps & Pick<NotificationsDependencies, 'redis'>): () => void {
+  let connectedBefore = deps.redis.status === 'ready';
+  const onReady = () => {
+    if (connectedBefore) {
+      deps.logger.info('redis reconnected; the inbox read model is rebuilt from MongoDB');
+      void moveEpoch(deps);
+    }
+    connectedBefore = true;
+  };
+  deps.redis.on('ready', onReady);
+  return () => deps.redis.off('ready', onReady);
 }
 
 function collect(writes: Map<string, { unit: Unit; ops: string[] }>, unit: Unit, op: string): void {
