@@ -207,7 +207,10 @@ export class InboxIndex {
       }
       pipeline.pexpire(stagedData, BUILD_LEASE_MS);
       pipeline.pexpire(stagedExpiring, BUILD_LEASE_MS);
-      await pipeline.exec();
+      // A pipeline resolves with per-command errors instead of throwing: a partly staged unit must
+      // never be published.
+      const failed = (await pipeline.exec())?.find(([error]) => error);
+      if (failed) throw failed[0];
     }
     const finished = await this.redis.eval(
       FINISH_BUILD,

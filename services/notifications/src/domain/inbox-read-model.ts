@@ -11,6 +11,7 @@ import {
 } from '../data/inbox-index.js';
 import type { NotificationDoc, ReadDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
+import { newerFirst } from './visible-query.js';
 
 /**
  * The inbox read model (data/inbox-index.ts) as the use cases see it. Reads answer null whenever the
@@ -108,7 +109,7 @@ export interface IndexedPage {
   /** The newest `wanted` visible notification ids across the audiences, newest first. */
   ids: string[];
   total: number;
-  /** read_at (ms) of the caller's read records, by notification id. */
+  /** read_at (ms) of the caller's read records of those ids. */
   readAt: Map<string, number>;
 }
 
@@ -122,15 +123,17 @@ export async function indexedPage(
 ): Promise<IndexedPage | null> {
   const view = await callerView(deps, audiences, userId, now, wanted);
   if (!view) return null;
-  const merged = view.tops
+  const ids = view.tops
     .flatMap((top) => top.top)
-    // newest first; the id breaks ties (as the MongoDB path sorts)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
-  return {
-    ids: merged.slice(0, wanted).map(([id]) => id),
-    total: view.tops.reduce((sum, top) => sum + top.count, 0),
-    readAt: new Map([...view.rows].map(([id, value]) => [id, parseReaderValue(value).readAt])),
-  };
+    .sort(([aId, aMs], [bId, bMs]) => newerFirst(aMs, aId, bMs, bId)) // as the MongoDB path sorts
+    .slice(0, wanted)
+    .map(([id]) => id);
+  const readAt = new Map<string, number>();
+  for (const id of ids) {
+    const value = view.rows.get(id);
+    if (value !== undefined) readAt.set(id, parseReaderValue(value).readAt);
+  }
+  return { ids, total: view.tops.reduce((sum, top) => sum + top.count, 0), readAt };
 }
 
 /** Visible, unexpired, unread: the audiences' counts minus the caller's visible unexpired reads. */

@@ -25,10 +25,15 @@ export function audienceFilter(
   return filter;
 }
 
+/** Newest first by (created ms, id): the id breaks ties so pages never overlap. */
+export function newerFirst(aMs: number, aId: string, bMs: number, bId: string): number {
+  const byTime = bMs - aMs;
+  return byTime !== 0 ? byTime : aId < bId ? 1 : aId > bId ? -1 : 0;
+}
+
 /** Newest first; the id breaks ties so pages never overlap. */
 export function newestFirst(a: NotificationDoc, b: NotificationDoc): number {
-  const byTime = b.created_at.getTime() - a.created_at.getTime();
-  return byTime !== 0 ? byTime : a._id < b._id ? 1 : a._id > b._id ? -1 : 0;
+  return newerFirst(a.created_at.getTime(), a._id, b.created_at.getTime(), b._id);
 }
 
 /**
