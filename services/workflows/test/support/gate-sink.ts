@@ -36,15 +36,16 @@ export async function startGateSink(): Promise<GateSink> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   open = false;
+  const release = () => {
+    for (const answer of waiting.splice(0)) answer();
+  };
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     held: () => waiting.length,
     peakByUser,
-    release() {
-      for (const answer of waiting.splice(0)) answer();
-    },
+    release,
     async close() {
-      this.release();
+      release();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
