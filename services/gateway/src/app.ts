@@ -23,6 +23,8 @@ export interface GatewayAppOptions<Clients> {
   version?: string;
   /** Express `trust proxy` setting, for the client IP behind a load balancer. */
   trustProxy?: boolean | number | string;
+  /** How often an open event stream re-checks its caller's access (routes/route-handler.ts). */
+  streamRecheckMs?: number;
   /** Handlers outside `/api/v1`: the account pages (src/pages), mounted before the 404. */
   pages?: express.Router;
 }
@@ -69,7 +71,12 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
 
   const router = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) {
-    router[route.method](route.path, routeHandler(route, options.clients, options.authenticator));
+    router[route.method](
+      route.path,
+      routeHandler(route, options.clients, options.authenticator, {
+        streamRecheckMs: options.streamRecheckMs,
+      }),
+    );
   }
   const openApi = buildOpenApi(routes as RouteDefinition<unknown>[], options.version ?? '0.0.0');
   router.get('/openapi.json', (_req, res) => {

@@ -13,6 +13,11 @@ const schema = z.object({
   REDIS_URL: env.redisUrl(),
   /** How long a replica caches a user's principal (active state, permissions, teams). */
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
+  /**
+   * An open SSE stream re-authenticates its caller (revoked token, deactivated user, revoked key)
+   * and re-checks its access (team membership) this often; losing either ends it (docs/security.md).
+   */
+  STREAM_ACCESS_RECHECK_MS: z.coerce.number().int().min(200).max(60_000).default(3_000),
   BODY_LIMIT_BYTES: env.positiveInt().default(1024 * 1024),
   /** API-key verification answers cached per replica (docs/apikeys.md); 0 disables the cache. */
   API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),

@@ -54,6 +54,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     version,
     trustProxy: config.TRUST_PROXY,
+    streamRecheckMs: config.STREAM_ACCESS_RECHECK_MS,
     pages: accountPages({
       clients,
       logger,

@@ -39,6 +39,21 @@ const schema = z.object({
   RUN_WAIT_LIMIT_MS: env.positiveInt().max(120_000).default(30_000),
   /** A finished run's event log is kept this long (at least 24 h), then purged. */
   RUN_EVENTS_RETENTION_HOURS: env.positiveInt().min(24).default(168),
+  // Fairness between users (docs/security.md "Fairness between users: runs, streams and waits").
+  /** Runs of one user executing at once over all workers; the rest wait queued behind others. */
+  RUN_MAX_RUNNING_PER_USER: env.positiveInt().max(10_000).default(8),
+  /** Runs billed to one team executing at once over all workers; the rest wait queued. */
+  RUN_MAX_RUNNING_PER_TEAM: env.positiveInt().max(10_000).default(16),
+  /** Unfinished (queued + running) runs one user may have; StartRun past it is 400 / 5400. */
+  RUN_MAX_UNFINISHED_PER_USER: env.positiveInt().max(100_000).default(200),
+  /** Unfinished (queued + running) runs billed to one team; StartRun past it is 400 / 5400. */
+  RUN_MAX_UNFINISHED_PER_TEAM: env.positiveInt().max(100_000).default(1_000),
+  /** How often a worker with a free slot looks for a claimable queued run without being woken. */
+  RUN_CLAIM_POLL_MS: env.positiveInt().min(50).max(60_000).default(1_000),
+  /** Run event streams (SSE) one user may hold open at once; one more is 400 / 5400. */
+  RUN_STREAMS_PER_USER: env.positiveInt().max(1_000).default(10),
+  /** `wait: true` StartRun calls one user may have waiting at once; one more is 400 / 5400. */
+  RUN_WAITS_PER_USER: env.positiveInt().max(1_000).default(10),
 });
 
 export type WorkflowsConfig = z.infer<typeof schema>;

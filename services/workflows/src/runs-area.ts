@@ -3,6 +3,7 @@ import { ensureTopics, TaskWorker } from '@platform/kafka';
 import { OutboxRelay } from '@platform/outbox';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
 import type { WorkflowsDependencies } from './deps.js';
+import { FollowerSlots } from './data/follower-slots.js';
 import { RunEventsListener } from './events/run-events-listener.js';
 import { RunExecutor } from './events/run-executor.js';
 import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
@@ -26,6 +27,8 @@ export interface RunsArea {
 export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
   const { config, logger, pool, kafka } = deps;
   const listener = new RunEventsListener(pool, logger);
+  // Open streams and `wait: true` calls per user, counted in Redis across replicas.
+  const followers = new FollowerSlots(deps.redis);
   const relay = new OutboxRelay({ pool, producer: deps.producer, logger });
   void relay.start();
   let executor: RunExecutor | undefined;
@@ -35,6 +38,8 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       ...deps,
       leaseMs: config.RUN_LEASE_MS,
       concurrency: config.RUN_WORKER_CONCURRENCY,
+      caps: { perUser: config.RUN_MAX_RUNNING_PER_USER, perTeam: config.RUN_MAX_RUNNING_PER_TEAM },
+      pollMs: config.RUN_CLAIM_POLL_MS,
     });
     executor = runExecutor;
     const worker = new TaskWorker(kafka, {
@@ -44,7 +49,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       topicPrefix: config.QUEUE_TOPIC_PREFIX,
       concurrency: 4,
     }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args) => {
-      // Only hands the run over: the claim decides who runs it, the lease keeps it (run-executor.ts).
+      // Only a prompt to claim: the fair claim decides which run starts, the lease keeps it (run-executor.ts).
       if (typeof args.run_id === 'string') await runExecutor.submit(args.run_id);
     });
     startWhenKafkaIsReachable(kafka, logger, 'workflow queue worker', async () => {
@@ -66,7 +71,10 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
     listener,
     executor,
     relay,
-    services: [workflowRunsGrpc({ ...deps, listener }), runStreamGrpc({ ...deps, listener })],
+    services: [
+      workflowRunsGrpc({ ...deps, listener, followers }),
+      runStreamGrpc({ ...deps, listener, followers }),
+    ],
     async stop() {
       reconciler?.stop();
       await executor?.stop();

@@ -105,6 +105,12 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
     lastEventId: string | undefined,
     signal: AbortSignal,
   ) => AsyncIterable<SseEvent>;
+  /**
+   * Event-stream routes: while the stream is open, the gateway re-authenticates the caller every
+   * STREAM_ACCESS_RECHECK_MS and then calls this with the fresh principal (e.g. the service's own
+   * read check); a throw ends the stream with that error as its `error` event.
+   */
+  recheck?: (input: RouteInput<P, Q, B>, context: RouteContext<Clients>) => Promise<unknown>;
 }
 
 /**

@@ -4,6 +4,7 @@ import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { sendOk, sendRedirect } from '../http/respond.js';
 import { sendEventStream } from '../http/sse.js';
+import { whileAccessHolds } from '../http/stream-access.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
 import { collectUnsafeText, parsePart, validationFailure } from './validation.js';
 
@@ -49,11 +50,20 @@ function parseInput(route: RouteDefinition<unknown>, req: Request): RouteInput<u
   return { params, query, body };
 }
 
+export interface RouteHandlerOptions {
+  /**
+   * Event-stream routes: how often an open stream re-authenticates its caller and re-runs the
+   * route's `recheck` (STREAM_ACCESS_RECHECK_MS); unset: checked only when the stream opens.
+   */
+  streamRecheckMs?: number;
+}
+
 /** Builds the express handler for one route: auth → content type → validation → RPC → envelope. */
 export function routeHandler<Clients>(
   route: RouteDefinition<Clients>,
   clients: Clients,
   authenticator?: Authenticator,
+  options: RouteHandlerOptions = {},
 ) {
   if (route.auth !== 'public' && !authenticator) {
     throw new Error(
@@ -84,15 +94,32 @@ export function routeHandler<Clients>(
         userAgent: req.header('user-agent') ?? '',
       };
       if (route.events) {
-        const controller = new AbortController();
-        res.on('close', () => controller.abort(new Error('client disconnected')));
-        const lastEventId = req.header('last-event-id');
-        await sendEventStream(
-          res,
-          route.events(input, context, lastEventId, controller.signal),
-          controller,
-          context.locale,
-        );
+        // `upstream` cancels the service call: the client went away or lost access; `clientGone`
+        // only the former (then no error event is written to a closed socket).
+        const upstream = new AbortController();
+        const clientGone = new AbortController();
+        res.on('close', () => {
+          clientGone.abort(new Error('client disconnected'));
+          upstream.abort(clientGone.signal.reason);
+        });
+        let events = route.events(input, context, req.header('last-event-id'), upstream.signal);
+        if (authenticated && options.streamRecheckMs) {
+          const recheck = async () => {
+            const again = await authenticator!.authenticate(
+              req.header('authorization'),
+              route.auth as Exclude<typeof route.auth, 'public'>,
+              route.permission,
+              apiKeyCheckFor(route as RouteDefinition<unknown>, req.params),
+            );
+            await route.recheck?.(input, {
+              ...context,
+              principal: again.principal,
+              credential: again.credential,
+            });
+          };
+          events = whileAccessHolds(events, recheck, options.streamRecheckMs, upstream);
+        }
+        await sendEventStream(res, events, clientGone, context.locale);
         return;
       }
       const response = await route.invoke(input, context);

@@ -153,5 +153,12 @@ export const workflowRunsRoutes = [
     invoke: () => Promise.reject(new Error('an event-stream route is served by `events`')),
     events: ({ params, query }, { clients, principal }, lastEventId, signal) =>
       runEvents(clients, principal, params, lastEventId ?? query.last_event_id, signal),
+    // Still allowed to read the run (team membership, the workflow's key binding): the service decides.
+    recheck: ({ params }, { clients, principal }) =>
+      clients.workflowRuns.call(
+        'getRun',
+        { workflow_id: params.workflow_id, run_id: params.run_id },
+        { principal },
+      ),
   }),
 ];

@@ -19,6 +19,8 @@ export interface RunRow {
   trigger_id: string;
   user_id: string;
   timeout_seconds: number;
+  /** The workflow's team at start, whose fairness limits the run counts against (null: personal). */
+  workflow_team_id: string | null;
   total_tokens: string;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -56,13 +58,14 @@ export type NewRun = { definition: string } & Pick<
   | 'trigger_id'
   | 'user_id'
   | 'timeout_seconds'
+  | 'workflow_team_id'
 >;
 
 export async function insertRun(db: Db, run: NewRun): Promise<RunRow> {
   const { rows } = await db.query<RunRow>(
     `INSERT INTO workflow_runs (workflow_id, owner_id, team_id, mode, version, definition, inputs,
-                                trigger_type, trigger_id, user_id, timeout_seconds)
-     VALUES ($1, $2, $3, $4, $5, $6::json, $7::jsonb, $8, $9, $10, $11) RETURNING *`,
+                                trigger_type, trigger_id, user_id, timeout_seconds, workflow_team_id)
+     VALUES ($1, $2, $3, $4, $5, $6::json, $7::jsonb, $8, $9, $10, $11, $12) RETURNING *`,
     [
       run.workflow_id,
       run.owner_id,
@@ -75,6 +78,7 @@ export async function insertRun(db: Db, run: NewRun): Promise<RunRow> {
       run.trigger_id,
       run.user_id,
       run.timeout_seconds,
+      run.workflow_team_id,
     ],
   );
   return rows[0]!;
@@ -127,28 +131,6 @@ export async function listNodeExecutions(db: Db, runIds: string[]): Promise<Map<
 
 /** The lease owner the reconciler writes on a run it hands to another worker (any worker may claim it). */
 export const HANDOVER = 'handover';
-
-/**
- * Takes the run's lease for `owner` when nobody holds a live one: a queued run, or a running one
- * whose lease expired (its worker died). One statement, so of many claims at once exactly one wins.
- */
-export async function claimRun(
-  db: Db,
-  runId: string,
-  owner: string,
-  leaseMs: number,
-): Promise<RunRow | null> {
-  const { rows } = await db.query<RunRow>(
-    `UPDATE workflow_runs
-        SET status = 'running', lease_owner = $2, lease_expires_at = now() + $3 * interval '1 millisecond',
-            attempts = attempts + 1, started_at = coalesce(started_at, now())
-      WHERE id = $1
-        AND (status = 'queued' OR (status = 'running' AND (lease_expires_at < now() OR lease_owner = '${HANDOVER}')))
-      RETURNING *`,
-    [runId, owner, leaseMs],
-  );
-  return rows[0] ?? null;
-}
 
 /** False when the lease is no longer this worker's. */
 export async function renewLease(db: Db, runId: string, owner: string, leaseMs: number): Promise<boolean> {

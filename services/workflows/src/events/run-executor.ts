@@ -4,7 +4,8 @@ import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { appendEvent, postgresRunJournal } from '../data/run-journal.js';
 import { finishRun } from '../data/run-finish.js';
-import { claimRun, renewLease, type RunRow } from '../data/runs-repository.js';
+import { claimNextRun, type RunningCaps } from '../data/run-queue.js';
+import { renewLease, type RunRow } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
@@ -14,59 +15,119 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
   leaseMs: number;
   /** Runs executed at once by this process; a claim waits for a free slot. */
   concurrency: number;
+  /** Running places per user and per team over all workers (run-queue.ts `claimNextRun`). */
+  caps: RunningCaps;
+  /** How often a free slot looks for a claimable run unprompted (RUN_CLAIM_POLL_MS). */
+  pollMs: number;
 };
 
 /**
- * Executes runs for this process. The queue task only hands a run id over: the run is claimed with
- * a lease in Postgres (one winner among any number of workers and redeliveries) and executed
- * detached from the Kafka consumer, so a run of up to an hour never stalls the partition or the
- * consumer's session. Nothing depends on the message after the claim: a worker that dies leaves
- * its lease to expire, and the reconciler hands the run to another worker, which resumes it.
+ * Executes runs for this process. Postgres is the queue: a worker with a free slot claims the next
+ * run FAIRLY (run-queue.ts: handed-over runs first, then the user and team with the fewest runs
+ * executing, under their running caps), with a lease, so of any number of workers exactly one
+ * takes each run. A `workflow.run` task, a run finishing here and a poll every `pollMs` are only
+ * prompts to claim; the task's own run may start later, behind another user's, when its user is
+ * at its cap. Runs execute detached from the Kafka consumer, so a run of up to an hour never stalls
+ * the partition or the consumer's session. A worker that dies leaves its lease to expire, and the
+ * reconciler hands the run to another worker, which resumes it.
  */
 export class RunExecutor {
   /** This process's lease-owner id: a restarted process is a new owner. */
   readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, Promise<void>>();
+  /** Slots taken by a claim in flight (not yet in `running`), so claims never over-fill. */
+  private claiming = 0;
   private readonly waiters: Array<() => void> = [];
   private readonly stopping = new AbortController();
+  private filling: Promise<void> | undefined;
+  private fillAgain = false;
+  private readonly poll: NodeJS.Timeout;
 
   constructor(private readonly deps: ExecutorDeps) {
     // One abort listener per run in flight: more than Node's default 10 is expected, not a leak.
     setMaxListeners(deps.concurrency + 10, this.stopping.signal);
+    this.poll = setInterval(() => void this.fill(), deps.pollMs);
+    this.poll.unref();
   }
 
   get active(): number {
     return this.running.size;
   }
 
-  /** Claims the run when nobody holds a live lease and starts it; resolves once started (or not). */
+  private get free(): number {
+    return this.deps.concurrency - this.running.size - this.claiming;
+  }
+
+  /**
+   * A queue task's prompt: waits for a free slot (back-pressure on the consumer), then claims the
+   * fairest claimable run (not necessarily `runId`). False when nothing could be claimed.
+   */
   async submit(runId: string): Promise<boolean> {
     if (this.running.has(runId) || this.stopping.signal.aborted) return false;
-    while (this.running.size >= this.deps.concurrency) {
+    while (this.free <= 0) {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
+      if (this.stopping.signal.aborted) return false;
     }
-    const run = await claimRun(this.deps.pool, runId, this.workerId, this.deps.leaseMs);
-    if (!run) return false;
+    return this.claimOne();
+  }
+
+  /**
+   * Claims and starts a run only when a slot is free now (the reconciler's direct hand-over: no
+   * wait for Kafka to move a dead worker's partition); false when full or nothing claimable.
+   */
+  async trySubmit(runId: string): Promise<boolean> {
+    if (this.free <= 0) return false;
+    return this.submit(runId);
+  }
+
+  /** Claims runs until the slots are full or none may start; one pass at a time per process. */
+  fill(): Promise<void> {
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      do {
+        this.fillAgain = false;
+        while (this.free > 0 && !this.stopping.signal.aborted && (await this.claimOne()));
+      } while (this.fillAgain && this.free > 0);
+    })()
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'claiming queued runs failed'))
+      .finally(() => {
+        this.filling = undefined;
+      });
+    return this.filling;
+  }
+
+  private async claimOne(): Promise<boolean> {
+    if (this.free <= 0 || this.stopping.signal.aborted) return false;
+    this.claiming += 1;
+    let run: RunRow | null;
+    try {
+      run = await claimNextRun(this.deps.pool, this.workerId, this.deps.leaseMs, this.deps.caps);
+    } finally {
+      this.claiming -= 1;
+    }
+    if (!run) {
+      this.waiters.shift()?.();
+      return false;
+    }
+    const runId = run.id;
     const execution = this.execute(run).finally(() => {
       this.running.delete(runId);
       this.waiters.shift()?.();
+      // The place this run held (its user's, its team's, this slot) is free: whoever is next.
+      void this.fill();
     });
     this.running.set(runId, execution);
     return true;
   }
 
-  /**
-   * Claims and starts the run only when a slot is free now (the reconciler's direct hand-over:
-   * no wait for Kafka to move a dead worker's partition); false when full or not claimable.
-   */
-  async trySubmit(runId: string): Promise<boolean> {
-    if (this.running.size >= this.deps.concurrency) return false;
-    return this.submit(runId);
-  }
-
   /** Stops renewing leases and waits for runs in flight (they end at their next journal write). */
   async stop(): Promise<void> {
     this.stopping.abort(new LeaseLostError('shutdown'));
+    clearInterval(this.poll);
+    for (const wake of this.waiters.splice(0)) wake();
     await Promise.allSettled([...this.running.values()]);
   }
 

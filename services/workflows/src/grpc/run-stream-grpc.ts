@@ -1,7 +1,11 @@
 import * as runsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
 import { BusinessError } from '@platform/errors';
 import { registration } from '@platform/grpc';
+import type { FollowerSlots } from '../data/follower-slots.js';
 import { findRunById, listEventsAfter } from '../data/runs-repository.js';
+import type { WorkflowsDependencies } from '../deps.js';
+import { limitReached } from '../domain/runs/fairness-limits.js';
+import { requireCaller } from '../domain/workflow-access.js';
 import type { RunEventsListener } from '../events/run-events-listener.js';
 import { loadRunFor, type ReadRunsDeps } from '../domain/runs/read-runs.js';
 
@@ -17,13 +21,19 @@ const TERMINAL = new Set(['success', 'failed', 'timeout']);
  * each time is what makes a resumed stream exact: no gap, no duplicate, whatever happened to the
  * gateway, the worker or the notifications in between. Ends after `run_finished`.
  */
-export function runStreamGrpc(deps: ReadRunsDeps & { listener: RunEventsListener }) {
+export function runStreamGrpc(
+  deps: ReadRunsDeps &
+    Pick<WorkflowsDependencies, 'config'> & { listener: RunEventsListener; followers: FollowerSlots },
+) {
   return registration(RUN_STREAM_SERVICE_NAME, runsV1.WorkflowRunStreamServiceService, {
     streamRunEvents: async (request, { principal, signal, begin }, send) => {
       if (!Number.isSafeInteger(request.after_seq) || request.after_seq < 0) {
         throw BusinessError.validation({ after_seq: ['must be a whole number of at least 0'] });
       }
       const run = await loadRunFor(deps, principal, request.workflow_id, request.run_id);
+      const limit = deps.config.RUN_STREAMS_PER_USER;
+      const place = await deps.followers.take('streams', requireCaller(principal).user_id, limit);
+      if (!place) throw limitReached('open_streams', 'user', limit);
       begin(); // access checked: the gateway may answer 200 and stream even before the next event
       let last = request.after_seq;
       let pending = true;
@@ -63,6 +73,7 @@ export function runStreamGrpc(deps: ReadRunsDeps & { listener: RunEventsListener
           wake = undefined;
         }
       } finally {
+        void place.release();
         unfollow();
         signal.removeEventListener('abort', onAbort);
       }

@@ -3,6 +3,7 @@ import { openSse } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/data/run-journal.js';
 import { linear } from '../support/definitions.js';
+import { insertHeldRun } from '../support/held-run.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
 
 // The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
@@ -35,18 +36,8 @@ const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 const streamUrl = (base: string, runId: string) =>
   `${base}/api/v1/workflows/${workflowId}/runs/${runId}/stream`;
 
-/** A run row held by a fake worker `owner`, so the test appends events itself, live. */
-async function heldRun(): Promise<string> {
-  const { rows } = await harness.workflows.dependencies.pool.query<{ id: string }>(
-    `INSERT INTO workflow_runs (workflow_id, owner_id, team_id, mode, version, definition, trigger_type,
-                                trigger_id, user_id, timeout_seconds, status, lease_owner, lease_expires_at, started_at)
-     VALUES ($1, $2, gen_random_uuid(), 'production', 1, '{}', 'user', $2, $2, 300, 'running', 'test-writer',
-             now() + interval '1 hour', now())
-     RETURNING id`,
-    [workflowId, owner.id],
-  );
-  return rows[0]!.id;
-}
+/** A run row held by a fake worker `test-writer`, so the test appends events itself, live. */
+const heldRun = () => insertHeldRun(harness.workflows.dependencies.pool, workflowId, owner.id);
 
 const append = (runId: string, type: string, data: Record<string, unknown> = {}) =>
   withTransaction(harness.workflows.dependencies.pool, (client) =>

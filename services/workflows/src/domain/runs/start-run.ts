@@ -2,6 +2,8 @@ import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot } from '../../data/snapshots-repository.js';
+import type { FollowerSlots, HeldPlace } from '../../data/follower-slots.js';
+import { lockAndCountUnfinished } from '../../data/run-queue.js';
 import { findRunById, insertRun, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
 import { enqueueRunTask } from '../../events/run-reconciler.js';
@@ -9,9 +11,11 @@ import type { RunEventsListener } from '../../events/run-events-listener.js';
 import { loadWorkflowFor, requireCaller } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';
 import { inputErrors, planRun } from './engine/plan.js';
+import { limitReached } from './fairness-limits.js';
 
 export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeModules' | 'config'> & {
   listener: RunEventsListener;
+  followers: FollowerSlots;
 };
 
 export interface StartRunInput {
@@ -74,25 +78,71 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
       data: { node_id: null, reason: 'the workflow has no team and its owner belongs to no team' },
     });
   }
-  const byKey = caller.auth_method === 'api_key' && caller.api_key_id;
-  const run = await withTransaction(deps.pool, async (client) => {
-    const row = await insertRun(client, {
-      workflow_id: workflow.id,
-      owner_id: workflow.owner_id,
-      team_id: teamId,
+  // A waiting call holds a place from before the run exists: past the cap nothing is started.
+  const place = input.wait ? await takeWaitPlace(deps, caller.user_id) : undefined;
+  try {
+    const run = await insertCounted(deps, caller, {
+      workflow,
+      teamId,
       mode,
       version,
-      definition: definitionText,
+      definitionText,
       inputs,
+      plan,
+    });
+    return input.wait ? await waitForEnd(deps, run, deps.config.RUN_WAIT_LIMIT_MS) : run;
+  } finally {
+    await place?.release();
+  }
+}
+
+async function takeWaitPlace(deps: StartRunDeps, userId: string): Promise<HeldPlace> {
+  const limit = deps.config.RUN_WAITS_PER_USER;
+  const place = await deps.followers.take('waits', userId, limit);
+  if (!place) throw limitReached('waiting_calls', 'user', limit);
+  return place;
+}
+
+interface RunToInsert {
+  workflow: { id: string; owner_id: string; team_id: string | null };
+  teamId: string;
+  mode: RunMode;
+  version: number;
+  definitionText: string;
+  inputs: Record<string, unknown>;
+  plan: { timeoutSeconds: number };
+}
+
+/**
+ * The run row and its task in one transaction, after counting the starter's and the team's
+ * unfinished runs under their locks (run-queue.ts): past either limit nothing is written.
+ */
+function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToInsert): Promise<RunRow> {
+  const { config } = deps;
+  const byKey = caller.auth_method === 'api_key' && caller.api_key_id;
+  return withTransaction(deps.pool, async (client) => {
+    const unfinished = await lockAndCountUnfinished(client, caller.user_id, run.workflow.team_id);
+    if (unfinished.user >= config.RUN_MAX_UNFINISHED_PER_USER)
+      throw limitReached('unfinished_runs', 'user', config.RUN_MAX_UNFINISHED_PER_USER);
+    if (unfinished.team >= config.RUN_MAX_UNFINISHED_PER_TEAM)
+      throw limitReached('unfinished_runs', 'team', config.RUN_MAX_UNFINISHED_PER_TEAM);
+    const row = await insertRun(client, {
+      workflow_id: run.workflow.id,
+      owner_id: run.workflow.owner_id,
+      team_id: run.teamId,
+      mode: run.mode,
+      version: run.version,
+      definition: run.definitionText,
+      inputs: run.inputs,
       trigger_type: byKey ? 'api_key' : 'user',
       trigger_id: byKey ? caller.api_key_id! : caller.user_id,
       user_id: caller.user_id,
-      timeout_seconds: plan.timeoutSeconds,
+      timeout_seconds: run.plan.timeoutSeconds,
+      workflow_team_id: run.workflow.team_id,
     });
-    await enqueueRunTask(client, row.id, 0, deps.config.QUEUE_TOPIC_PREFIX);
+    await enqueueRunTask(client, row.id, 0, config.QUEUE_TOPIC_PREFIX);
     return row;
   });
-  return input.wait ? waitForEnd(deps, run, deps.config.RUN_WAIT_LIMIT_MS) : run;
 }
 
 const TERMINAL = new Set(['success', 'failed', 'timeout']);
