@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 
 /**
@@ -93,11 +94,12 @@ function channelTestRoute<C extends keyof typeof bodies>(channel: C) {
     permission: 'admin:settings:update',
     body: bodies[channel].optional() as z.ZodType<Body | undefined>,
     response: result,
-    invoke: ({ body }, { clients, principal }) => {
+    invoke: ({ body }, context) => {
+      const { clients, principal } = context;
       const { to, ...overrides } = { ...(body ?? {}) } as Record<string, unknown> & { to?: string };
       return clients.channelTests.call(
         'testChannel',
-        { channel, overrides, to: typeof to === 'string' ? to : '' },
+        { channel, overrides, to: typeof to === 'string' ? to : '', origin: requestOrigin(context) },
         { principal },
       );
     },

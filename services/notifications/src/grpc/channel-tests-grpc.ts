@@ -1,6 +1,6 @@
 import * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { registration } from '@platform/grpc';
+import { readOrigin, registration } from '@platform/grpc';
 import { hasPermission } from '@platform/rbac';
 import { CHANNEL_NAMES, type ChannelName } from '../domain/delivery-port.js';
 import type { Delivery } from '../delivery/index.js';
@@ -25,6 +25,8 @@ export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel'>) {
         overrides: request.overrides ?? {},
         ...(request.to ? { to: request.to } : {}),
         callerId: caller.user_id,
+        callerName: caller.username,
+        origin: readOrigin(request.origin, context),
         locale: context.locale ?? 'en',
       });
     },
