@@ -17,8 +17,8 @@ type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'de
 
 /**
  * Admin list. Global admins see everything; anyone else must name a team they administer and sees
- * only that team's notifications (`global` in `scope` 3001, no `team_id` 1002, unknown team 4004,
- * not OWNER/ADMIN 3003). `is_read` false, `read_at` null, `deliveries` filled.
+ * only that team's `team` notifications, whatever `scope` says (`global` in `scope` 3001, no
+ * `team_id` 1002, unknown team 4004, not OWNER/ADMIN 3003). `is_read` false, `read_at` null, `deliveries` filled.
  */
 export async function adminListNotifications(
   deps: Deps,
@@ -34,11 +34,14 @@ export async function adminListNotifications(
     if (request.scope.includes('global')) throw new BusinessError(ErrorCode.INSUFFICIENT_PRIVILEGES);
     if (!request.team_id) throw BusinessError.named('notification_scope_requires_team');
     await requireTeamAdmin(deps, caller, request.team_id);
+    // The team's own notifications only: a `user` one may carry the team id too (a message to one
+    // of its managers), and is that user's, whatever `scope` the request names.
     filter.scope = 'team';
+  } else {
+    const scopes = [...new Set(request.scope)];
+    if (scopes.length === 1) filter.scope = scopes[0]!;
+    else if (scopes.length > 1) and.push({ scope: { $in: scopes } });
   }
-  const scopes = [...new Set(request.scope)];
-  if (scopes.length === 1) filter.scope = scopes[0]!;
-  else if (scopes.length > 1) and.push({ scope: { $in: scopes } });
   if (request.team_id) filter.team_id = request.team_id;
   if (request.user_id) filter.user_id = request.user_id;
   if (request.type) filter.type = request.type;
