@@ -16,6 +16,29 @@ afterAll(async () => {
 });
 
 describe('422 / 1001 on malformed input', () => {
+  it('a page deeper than page × page_size 10,000 is 422 / 1001 on page with data.limit, at once', async () => {
+    const started = Date.now();
+    const deep = await Promise.all(
+      [
+        '/notifications?page=1000000&page_size=100',
+        '/notifications?page=101&page_size=100',
+        '/notifications?page=1000000&search=x',
+        '/admin/notifications?page=1000000&page_size=100',
+        '/admin/notifications?page=501',
+      ].map((path) => h.request('GET', path, { token: superuser.token })),
+    );
+    for (const response of deep) {
+      expect([response.status, response.body.code]).toEqual([422, 1001]);
+      expect(Object.keys(response.body.data.errors)).toEqual(['page']);
+      expect(response.body.data.limit).toBe(10_000);
+    }
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const path of ['/notifications?page=100&page_size=100', '/admin/notifications?page=500']) {
+      const last = await h.request('GET', path, { token: superuser.token });
+      expect(last.body.code, path).toBe(0);
+    }
+  });
+
   it('link_url: only http(s) or a path; script and data schemes refused in any case, after spaces too', async () => {
     const create = (link_url: string) =>
       h.request('POST', '/admin/notifications', {

@@ -13,7 +13,10 @@ import { readPaging } from './paging.js';
 import { requireTeamAdmin } from './team-authority.js';
 import { notExpired } from './user-notifications.js';
 
-type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox'>;
+type Deps = Pick<
+  NotificationsDependencies,
+  'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox' | 'config'
+>;
 
 /**
  * Admin list. Global admins see everything; anyone else must name a team they administer and sees
@@ -26,7 +29,7 @@ export async function adminListNotifications(
   request: notificationsV1.AdminListNotificationsRequest,
   locale: string,
 ): Promise<notificationsV1.NotificationPage> {
-  const paging = readPaging(request.page, request.page_size);
+  const paging = readPaging(request.page, request.page_size, deps.config.NOTIFICATION_PAGE_WINDOW);
   // Exact matches stay top-level equalities (served by indexes; FerretDB pushes only those down).
   const filter: FilterQuery<NotificationDoc> = {};
   const and: FilterQuery<NotificationDoc>[] = [];
