@@ -38,7 +38,7 @@ export const deliveryConfigShape = {
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     )
-    .refine((hosts) => hosts.length <= 50 && hosts.every((h) => /^[a-z0-9.:_\[\]-]{1,253}$/.test(h)), {
+    .refine((hosts) => hosts.length <= 50 && hosts.every((h) => /^[a-z0-9.:_[\]-]{1,253}$/.test(h)), {
       message: 'must be a comma-separated list of at most 50 host names or IP addresses',
     }),
   /** PEM file of an extra CA for the SMTP server's certificate (a private mail relay). */

@@ -3,6 +3,15 @@ import { BusinessError } from '@platform/errors';
 /** Spec "notification field sizes": link_url at most 500 characters. */
 export const LINK_URL_MAX_LENGTH = 500;
 
+/** Space, C0 and C1 controls, DEL, and any other whitespace (NBSP, line separators...). */
+function hasSpaceOrControl(value: string): boolean {
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (code <= 0x20 || (code >= 0x7f && code <= 0x9f) || /\s/u.test(ch)) return true;
+  }
+  return false;
+}
+
 /**
  * Whether a notification's link is safe to put behind a click: an absolute `http(s)` URL with a
  * host, or a path on the platform's own site (`/…`, never `//host` or `/\host`, which browsers
@@ -12,7 +21,7 @@ export const LINK_URL_MAX_LENGTH = 500;
  */
 export function isSafeLinkUrl(value: string): boolean {
   if (value.length > LINK_URL_MAX_LENGTH) return false;
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value)) return false;
+  if (hasSpaceOrControl(value)) return false;
   if (value.startsWith('/')) return !/^\/[/\\]/.test(value);
   if (!/^https?:\/\//i.test(value)) return false;
   try {
