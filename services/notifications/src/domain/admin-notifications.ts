@@ -5,6 +5,7 @@ import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery } from 'mongoose';
 import type { NotificationDoc, ReadDoc } from '../data/models.js';
+import type { NotificationsConfig } from '../config.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { recordDeleted } from './inbox-read-model.js';
 import { literalPattern } from './notification-types.js';
@@ -13,10 +14,9 @@ import { readPaging } from './paging.js';
 import { requireTeamAdmin } from './team-authority.js';
 import { notExpired } from './user-notifications.js';
 
-type Deps = Pick<
-  NotificationsDependencies,
-  'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox' | 'config'
->;
+type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox'>;
+/** The list also needs how deep a page may reach. */
+type ListDeps = Deps & { config: Pick<NotificationsConfig, 'NOTIFICATION_PAGE_WINDOW'> };
 
 /**
  * Admin list. Global admins see everything; anyone else must name a team they administer and sees
@@ -24,7 +24,7 @@ type Deps = Pick<
  * `team_id` 1002, unknown team 4004, not OWNER/ADMIN 3003). `is_read` false, `read_at` null, `deliveries` filled.
  */
 export async function adminListNotifications(
-  deps: Deps,
+  deps: ListDeps,
   caller: Principal,
   request: notificationsV1.AdminListNotificationsRequest,
   locale: string,
