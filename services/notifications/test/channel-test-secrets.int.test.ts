@@ -116,24 +116,38 @@ describe('channel tests with an overridden destination', () => {
   it('every channel test is audited: who, channel, destination host (no path or query), outcome', async () => {
     await test('slack', { slack_webhook_url: `${receiver.url}/services/T000/B000/robot-token?x=secret` });
     await test('email', { to: 'x@example.com', smtp_host: '169.254.169.254', smtp_port: 25 });
-    const audit = channelTestAuditModel(stack.h.connection);
-    const slack = await audit.findOne({ channel: 'slack', actor_user_id: admin.id }).lean();
+    // read where admins read it: GET /admin/site-settings/channel-test-audit (newest first)
+    const listed = await request('GET', '/admin/site-settings/channel-test-audit?page_size=100', {
+      token: admin.token,
+    });
+    expect(listed.body.code).toBe(0);
+    type Entry = Record<string, unknown> & { channel: string; destination: string };
+    const entries: Entry[] = listed.body.data.items;
+    const slack = entries.find((entry) => entry.channel === 'slack');
     expect(slack).toMatchObject({
-      action: 'channel.test',
+      actor_user_id: admin.id,
       actor_username: admin.username,
       destination: new URL(receiver.url).origin,
       overridden: ['slack_webhook_url'],
+      dropped_secrets: [],
       outcome: 'succeeded',
+      error_key: null,
     });
-    expect(JSON.stringify(slack)).not.toContain('robot-token');
-    expect(slack!.request_id).not.toBe('');
-    const refused = await audit
-      .findOne({ channel: 'email', actor_user_id: admin.id, destination: '169.254.169.254:25' })
-      .lean();
+    expect(JSON.stringify(listed.body)).not.toContain('robot-token');
+    expect(slack!.request_id).toEqual(expect.any(String));
+    const refused = entries.find((entry) => entry.destination === '169.254.169.254:25');
     expect(refused).toMatchObject({
+      channel: 'email',
       outcome: 'failed',
       error_key: 'delivery_url_refused',
       dropped_secrets: ['smtp_username', 'smtp_password'],
     });
+    // the stored record holds no more than the route shows
+    const stored = await channelTestAuditModel(stack.h.connection).findById(slack!.id).lean();
+    expect(stored).toMatchObject({ action: 'channel.test', destination: slack!.destination });
+    // global admins only
+    const plain = await stack.identity.createUser({ name: 'audit-reader' });
+    const denied = await request('GET', '/admin/site-settings/channel-test-audit', { token: plain.token });
+    expect(denied.status).toBe(403);
   });
 });

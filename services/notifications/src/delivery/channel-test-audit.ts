@@ -80,6 +80,15 @@ export class ChannelTestAudit {
     return id;
   }
 
+  /** Newest first; `skip` is bounded by the caller's page window. */
+  async page(skip: number, limit: number): Promise<{ items: ChannelTestAuditDoc[]; total: number }> {
+    const [items, total] = await Promise.all([
+      this.model.find({}).sort({ at: -1, _id: -1 }).skip(skip).limit(limit).lean<ChannelTestAuditDoc[]>(),
+      this.model.countDocuments({}),
+    ]);
+    return { items, total };
+  }
+
   async finished(id: string, errorKey: string | null): Promise<void> {
     await this.model.updateOne(
       { _id: id },

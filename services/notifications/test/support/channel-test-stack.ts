@@ -53,7 +53,7 @@ export async function startChannelTestStack(): Promise<ChannelTestStack> {
     host: '127.0.0.1',
     port: 0,
     logger,
-    services: [channelTestsGrpc(delivery)],
+    services: [channelTestsGrpc(delivery, h.config.NOTIFICATION_PAGE_WINDOW)],
     trust: serviceTrust('notifications', h.config),
   });
   const gateway: Gateway = buildGateway(
