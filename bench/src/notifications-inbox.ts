@@ -178,13 +178,15 @@ class SwitchedOff extends InboxIndex {
     return Promise.reject(new Error('read model switched off for the benchmark'));
   }
 }
+const config = { NOTIFICATION_PAGE_WINDOW: 10_000 };
 const mongoOnly = {
   models,
   now: () => new Date(),
   logger,
+  config,
   inbox: new SwitchedOff(redis, benchPrefix, 'off', 1),
 };
-const withModel = { models, now: () => new Date(), logger, inbox };
+const withModel = { models, now: () => new Date(), logger, config, inbox };
 const listFirstPage = {
   scope: '',
   type: '',

@@ -36,6 +36,11 @@ const schema = z.object({
    * bound on staleness after a process died between a MongoDB write and its Redis write.
    */
   INBOX_INDEX_TTL_MS: env.positiveInt().min(1_000).max(86_400_000).default(900_000),
+  /**
+   * How deep a notification list page may reach, as `page × page_size` (user and admin lists):
+   * each page reads every row before it, so deeper pages are refused (422 / 1001 on `page`).
+   */
+  NOTIFICATION_PAGE_WINDOW: env.positiveInt().min(100).max(1_000_000).default(10_000),
   /** Delivery: lease, reconciler, outbound HTTP, SMTP trust, vendor API roots, queue prefix (docs/notifications-delivery.md). */
   ...deliveryConfigShape,
 });

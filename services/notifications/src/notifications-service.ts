@@ -110,7 +110,7 @@ export async function startNotifications(
   return {
     dependencies,
     delivery,
-    services: [notificationsGrpc(dependencies), channelTestsGrpc(delivery)],
+    services: [notificationsGrpc(dependencies), channelTestsGrpc(delivery, config.NOTIFICATION_PAGE_WINDOW)],
     eventsReady,
     async stop() {
       await workers.stop();

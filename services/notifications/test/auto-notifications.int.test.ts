@@ -187,3 +187,42 @@ describe('configured channels', () => {
     ]);
   });
 });
+
+describe('links of automatic notifications', () => {
+  it('keeps an http(s) or path link and drops a javascript:/data:/vbscript: one (the notification stays)', async () => {
+    await putConfig({ channels: [], enabled_types: ['apikey.expiring'] });
+    const user = await h.createUser({ name: 'links' });
+    const links = [
+      ' javascript:alert(1)',
+      'DATA:text/html,x',
+      'VbScript:x',
+      '/api-keys/k',
+      'https://x.example/a',
+    ];
+    for (const link_url of links) {
+      await publish(event('apikey.expiring', user.id, { title: `link ${link_url}`, link_url }));
+    }
+    // The list, not the store: an event is done once its read-model write is made too.
+    const listed = await waitUntil(
+      async () => {
+        const answer = await h.request('GET', '/notifications?page_size=10', { token: user.token });
+        return answer.body.data.items.length === links.length ? answer : undefined;
+      },
+      15_000,
+      'not every event handled',
+    );
+    const linkOf = new Map(
+      listed.body.data.items.map((item: { title: string; link_url: string | null }) => [
+        item.title,
+        item.link_url,
+      ]),
+    );
+    expect(Object.fromEntries(linkOf)).toEqual({
+      'link  javascript:alert(1)': null,
+      'link DATA:text/html,x': null,
+      'link VbScript:x': null,
+      'link /api-keys/k': '/api-keys/k',
+      'link https://x.example/a': 'https://x.example/a',
+    });
+  });
+});

@@ -1,39 +1,20 @@
 import { createHmac } from 'node:crypto';
-import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
-import { createProducer } from '@platform/kafka';
-import { createOutgoingTrust, startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
-import { serviceTrust } from '@platform/runtime';
-import { createSettingsClient, type SettingsClient } from '@platform/settings-client';
 import {
-  listen,
-  requester,
-  stackEnv,
   startHttpReceiver,
-  startIdentityProcess,
   startSmtpSink,
   type HttpReceiver,
-  type IdentityProcess,
   type IdentityUser,
   type Requester,
-  type RunningHttp,
   type SmtpSink,
 } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityDirectory } from '../src/adapters/identity-directory.js';
-import { createDelivery } from '../src/delivery/index.js';
-import { channelTestsGrpc } from '../src/grpc/channel-tests-grpc.js';
-import { logger, startDeliveryHarness, type DeliveryHarness } from './support/delivery-harness.js';
+import { startChannelTestStack, type ChannelTestStack } from './support/channel-test-stack.js';
 
 /**
  * `POST /admin/site-settings/test-*` through the real gateway: identity (its build output) holds
  * the settings, notifications answers the test, local servers receive what is sent.
  */
-let identity: IdentityProcess;
-let h: DeliveryHarness;
-let settings: SettingsClient;
-let grpc: RunningGrpcServer;
-let gateway: Gateway;
-let http: RunningHttp;
+let stack: ChannelTestStack;
 let request: Requester;
 let receiver: HttpReceiver;
 let sink: SmtpSink;
@@ -43,57 +24,14 @@ let plain: IdentityUser;
 beforeAll(async () => {
   receiver = await startHttpReceiver({ status: 200, body: { errcode: 0, errmsg: 'ok', code: 0 } });
   sink = await startSmtpSink();
-  identity = await startIdentityProcess();
-  h = await startDeliveryHarness();
-  const trust = createOutgoingTrust({ service: 'notifications', serviceKeys: h.config.SERVICE_AUTH_KEY });
-  settings = createSettingsClient({ address: identity.address, trust, logger, ttlMs: 0 });
-  const delivery = createDelivery({
-    connection: h.connection,
-    redis: h.redis,
-    kafka: h.kafka,
-    producer: createProducer(h.kafka),
-    logger,
-    config: h.config,
-    settings,
-    directory: identityDirectory(identity.address, trust.to('identity')),
-  });
-  grpc = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    logger,
-    services: [channelTestsGrpc(delivery)],
-    trust: serviceTrust('notifications', h.config),
-  });
-  gateway = buildGateway(
-    loadGatewayConfig({
-      ...process.env,
-      TASK_SEAL_KEY: stackEnv.taskSealKey,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
-      SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
-      REDIS_URL: stackEnv.redisUrl,
-      IDENTITY_GRPC_ADDR: identity.address,
-      APIKEYS_GRPC_ADDR: '127.0.0.1:1',
-      NOTIFICATIONS_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
-      MODELS_GRPC_ADDR: '127.0.0.1:1',
-      WORKFLOWS_GRPC_ADDR: '127.0.0.1:1',
-      OBSERVABILITY_GRPC_ADDR: '127.0.0.1:1',
-    }),
-    logger,
-    'test',
-  );
-  http = await listen(gateway.app);
-  request = requester(http.baseUrl);
-  admin = await identity.createUser({ superuser: true, name: 'channel-admin' });
-  plain = await identity.createUser({ name: 'channel-user' });
+  stack = await startChannelTestStack();
+  request = stack.request;
+  admin = await stack.identity.createUser({ superuser: true, name: 'channel-admin' });
+  plain = await stack.identity.createUser({ name: 'channel-user' });
 });
 
 afterAll(async () => {
-  await http?.close();
-  await gateway?.close();
-  await grpc?.shutdown(1_000);
-  await settings?.stop();
-  await h?.stop();
-  await identity?.stop();
+  await stack?.stop();
   await receiver?.close();
   await sink?.close();
 });

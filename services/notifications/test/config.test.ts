@@ -40,3 +40,29 @@ describe('notifications configuration: the inbox read model', () => {
     for (const problem of problems) expect(problem).toMatch(/^\s+- INBOX_INDEX_TTL_MS is invalid/);
   });
 });
+
+describe('notifications configuration: limits of issue 20', () => {
+  it('bounds list pages at page × page_size 10,000 and lets no private SMTP host through by default', () => {
+    const config = loadNotificationsConfig(required);
+    expect(config.NOTIFICATION_PAGE_WINDOW).toBe(10_000);
+    expect(config.SMTP_PRIVATE_HOSTS).toEqual([]);
+    expect(config.DELIVERY_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    const set = loadNotificationsConfig({
+      ...required,
+      NOTIFICATION_PAGE_WINDOW: '500',
+      SMTP_PRIVATE_HOSTS: ' Relay.Internal , 10.0.0.25',
+    });
+    expect(set.NOTIFICATION_PAGE_WINDOW).toBe(500);
+    expect(set.SMTP_PRIVATE_HOSTS).toEqual(['relay.internal', '10.0.0.25']);
+  });
+
+  it.each([
+    ['NOTIFICATION_PAGE_WINDOW', '99'],
+    ['NOTIFICATION_PAGE_WINDOW', '1000001'],
+    ['NOTIFICATION_PAGE_WINDOW', 'deep'],
+    ['SMTP_PRIVATE_HOSTS', 'relay internal'],
+    ['SMTP_PRIVATE_HOSTS', 'smtp://relay'],
+  ])('refuses %s=%s by name', (name, value) => {
+    expect(configError({ ...required, [name]: value })).toContain(`${name} is invalid`);
+  });
+});

@@ -38,7 +38,16 @@ class SwitchedOff extends InboxIndex {
   }
 }
 const inbox = new InboxIndex(redis, prefix, database, 60_000);
-const withModel = { models, now, logger, inbox, delivery: undefined as never, directory: undefined as never };
+const config = { NOTIFICATION_PAGE_WINDOW: 10_000 };
+const withModel = {
+  models,
+  now,
+  logger,
+  inbox,
+  config,
+  delivery: undefined as never,
+  directory: undefined as never,
+};
 const mongoOnly = { ...withModel, inbox: new SwitchedOff(redis, prefix, 'off', 1) };
 
 const teams = [randomUUID(), randomUUID()];
@@ -289,5 +298,63 @@ describe('inbox read model', () => {
     expect((await unreadCount(deps, caller)).total).toBe(before);
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect((await unreadCount(deps, caller)).total).toBe(before + 1);
+  });
+
+  it('a page read scans a bounded part of an audience: deeper, or past that many expired, MongoDB answers', async () => {
+    const capped = new InboxIndex(redis, `${prefix}capped:`, database, 60_000, { maxScan: 30, maxLog: 10 });
+    const deps = { ...withModel, inbox: capped };
+    const team = randomUUID();
+    const caller = member(0, [team]);
+    // the team's audience alone: other tests' global notifications stay out of the comparison
+    const teamPage = { ...page(1, 5), scope: 'team' };
+    const audiences = [`t:${team}`];
+    const live = await create(notification('team', team), notification('team', team));
+    // 40 newer ones that expire: a first page must step over all of them to reach the live ones
+    clock = new Date(clock.getTime() + 1_000);
+    const soon = new Date(clock.getTime() + 1_000);
+    await create(...Array.from({ length: 40 }, () => notification('team', team, { expires_at: soon })));
+    clock = new Date(clock.getTime() + 2_000);
+    const expected = await listNotifications(mongoOnly, caller, teamPage);
+    expect(expected.items.map((item) => item.id).sort()).toEqual(live.map((doc) => doc._id).sort());
+    // builds the units, then is answered by MongoDB: the scan would pass 30 entries
+    expect(await listNotifications(deps, caller, teamPage)).toEqual(expected);
+    expect(await indexedPage(deps, audiences, caller.user_id, clock, 5)).toBeNull();
+    // the count needs no scan and still comes from the read model
+    expect(
+      await indexedUnreadCount(deps, audiencesOf(caller.user_id, caller.team_ids), caller.user_id, clock),
+    ).toBe((await unreadCount(mongoOnly, caller)).total);
+    // a page deeper than the cap is never read from Redis
+    const shallowTeam = randomUUID();
+    await create(...Array.from({ length: 3 }, () => notification('team', shallowTeam)));
+    const shallow = [`t:${shallowTeam}`];
+    expect(await indexedPage(deps, shallow, users[0]!, clock, 30)).not.toBeNull();
+    expect(await indexedPage(deps, shallow, users[0]!, clock, 31)).toBeNull();
+  });
+
+  it('writes logged during a build past the log cap abandon that build; the next read rebuilds', async () => {
+    const capped = new InboxIndex(redis, `${prefix}logcap:`, database, 60_000, {
+      maxScan: 1_000,
+      maxLog: 10,
+    });
+    const deps = { ...withModel, inbox: capped };
+    const team = randomUUID();
+    const caller = member(1, [team]);
+    const unit = { kind: 'a' as const, name: `t:${team}` };
+    const token = (await capped.beginBuild(unit))!;
+    expect(token).toBeTruthy();
+    await capped.write(
+      unit,
+      Array.from({ length: 11 }, (_, i) => `+|${randomUUID()}|${clock.getTime() + i}|`),
+    );
+    const epoch = (await models.inboxEpoch.findById('inbox').lean())?.value ?? 'initial';
+    expect(await capped.finishBuild(unit, token, epoch, [])).toBe(false);
+    expect(await redis.exists(`${prefix}logcap:inbox:${database}:{a:${unit.name}}:log`)).toBe(0);
+    await create(notification('team', team));
+    expect(await listNotifications(deps, caller, page(1, 5))).toEqual(
+      await listNotifications(mongoOnly, caller, page(1, 5)),
+    );
+    expect(
+      await indexedPage(deps, audiencesOf(caller.user_id, caller.team_ids), caller.user_id, clock, 5),
+    ).not.toBeNull();
   });
 });

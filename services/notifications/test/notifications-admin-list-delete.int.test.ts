@@ -57,6 +57,35 @@ describe('GET /admin/notifications', () => {
     expect(filtered.body.data.items.map((item: { id: string }) => item.id)).toEqual([teamNote]);
   });
 
+  it("a team admin's scope stays team: another manager's user notifications of the team stay hidden", async () => {
+    // A message to one manager that names the team (models' grant notices carry it; stored here as
+    // is, so the rule cannot lean on how a writer normalizes it).
+    const [managerNote] = await seedNotifications(h.notifications, [
+      { scope: 'user', user_id: admin.id, title: 'for one manager only' },
+    ]);
+    await h.notifications.dependencies.models.notifications.updateOne(
+      { _id: managerNote!._id },
+      { $set: { team_id: teamId } },
+    );
+    for (const query of ['scope=user', 'scope=user&scope=team', 'scope=team', '']) {
+      const listed = await h.request('GET', `/admin/notifications?team_id=${teamId}&${query}`, {
+        token: teamAdmin.token,
+      });
+      expect(listed.body.code, query).toBe(0);
+      const ids = listed.body.data.items.map((item: { id: string }) => item.id);
+      expect(ids, query).not.toContain(managerNote!._id);
+      expect(
+        listed.body.data.items.every((item: { scope: string }) => item.scope === 'team'),
+        query,
+      ).toBe(true);
+    }
+    // A global admin still finds it.
+    const global = await h.request('GET', `/admin/notifications?team_id=${teamId}&scope=user`, {
+      token: admin.token,
+    });
+    expect(global.body.data.items.map((item: { id: string }) => item.id)).toContain(managerNote!._id);
+  });
+
   it('non-global callers: 3001 for global, 1002 without team_id, 3003 not admin, 4004 unknown team', async () => {
     expectError(
       await h.request('GET', `/admin/notifications?team_id=${teamId}&scope=global`, {

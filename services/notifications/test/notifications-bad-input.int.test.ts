@@ -16,6 +16,63 @@ afterAll(async () => {
 });
 
 describe('422 / 1001 on malformed input', () => {
+  it('a page deeper than page × page_size 10,000 is 422 / 1001 on page with data.limit, at once', async () => {
+    const started = Date.now();
+    const deep = await Promise.all(
+      [
+        '/notifications?page=1000000&page_size=100',
+        '/notifications?page=101&page_size=100',
+        '/notifications?page=1000000&search=x',
+        '/admin/notifications?page=1000000&page_size=100',
+        '/admin/notifications?page=501',
+      ].map((path) => h.request('GET', path, { token: superuser.token })),
+    );
+    for (const response of deep) {
+      expect([response.status, response.body.code]).toEqual([422, 1001]);
+      expect(Object.keys(response.body.data.errors)).toEqual(['page']);
+      expect(response.body.data.limit).toBe(10_000);
+    }
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const path of ['/notifications?page=100&page_size=100', '/admin/notifications?page=500']) {
+      const last = await h.request('GET', path, { token: superuser.token });
+      expect(last.body.code, path).toBe(0);
+    }
+  });
+
+  it('link_url: only http(s) or a path; script and data schemes refused in any case, after spaces too', async () => {
+    const create = (link_url: string) =>
+      h.request('POST', '/admin/notifications', {
+        token: superuser.token,
+        json: { scope: 'global', type: 'test.link', title: 'link', content: 'c', link_url },
+      });
+    const refused = await Promise.all(
+      [
+        'javascript:alert(1)',
+        'JavaScript:alert(1)',
+        '  javascript:alert(1)',
+        '\tjavascript:alert(1)',
+        'java\tscript:alert(1)',
+        'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+        ' DATA:text/html,x',
+        'vbscript:msgbox(1)',
+        'VBScript:msgbox(1)',
+        '//evil.example/path',
+        '/\\evil.example',
+        'file:///etc/passwd',
+        'https:evil',
+      ].map(create),
+    );
+    for (const response of refused) {
+      expect([response.status, response.body.code]).toEqual([422, 1001]);
+      expect(Object.keys(response.body.data.errors)).toEqual(['link_url']);
+    }
+    for (const link of ['https://example.com/a?b=c#d', 'HTTP://example.com', '/workflows/w/runs/r', '']) {
+      const created = await create(link);
+      expect(created.body.code, link).toBe(0);
+      expect(created.body.data.link_url).toBe(link || null);
+    }
+  });
+
   it.each([
     ['GET', '/notifications?scope=planet'],
     ['GET', '/notifications?level=urgent'],

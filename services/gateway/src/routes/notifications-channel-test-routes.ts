@@ -1,6 +1,10 @@
+import type * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
+import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
+import { pagingQuery } from './validation.js';
 
 /**
  * `POST /admin/site-settings/test-<channel>`: one test message through a channel, the saved
@@ -93,11 +97,12 @@ function channelTestRoute<C extends keyof typeof bodies>(channel: C) {
     permission: 'admin:settings:update',
     body: bodies[channel].optional() as z.ZodType<Body | undefined>,
     response: result,
-    invoke: ({ body }, { clients, principal }) => {
+    invoke: ({ body }, context) => {
+      const { clients, principal } = context;
       const { to, ...overrides } = { ...(body ?? {}) } as Record<string, unknown> & { to?: string };
       return clients.channelTests.call(
         'testChannel',
-        { channel, overrides, to: typeof to === 'string' ? to : '' },
+        { channel, overrides, to: typeof to === 'string' ? to : '', origin: requestOrigin(context) },
         { principal },
       );
     },
@@ -105,7 +110,66 @@ function channelTestRoute<C extends keyof typeof bodies>(channel: C) {
   });
 }
 
+const auditQuery = z.object({ ...pagingQuery });
+type AuditQuery = z.infer<typeof auditQuery>;
+const auditEntry = z.object({
+  id: z.uuid(),
+  channel: z.enum(['email', 'dingtalk', 'wechat', 'feishu', 'slack', 'webhook']),
+  actor_user_id: z.uuid(),
+  actor_username: z.string(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  request_id: z.string().nullable(),
+  destination: z.string().describe('`smtp-host:port` or the origin; never a path or query'),
+  overridden: z.array(z.string()).describe('Names of the overridden settings (never values)'),
+  dropped_secrets: z.array(z.string()).describe('Saved secrets left out: the destination was overridden'),
+  outcome: z.enum(['started', 'succeeded', 'failed']),
+  error_key: z.string().nullable(),
+  at: z.string(),
+});
+
+/** Who tested which channel towards which host, and how it ended (global admins). */
+const channelTestAuditRoute = defineRoute<
+  ServiceClients,
+  undefined,
+  AuditQuery,
+  undefined,
+  channelTestsV1.ChannelTestAuditPage
+>({
+  method: 'get',
+  path: '/admin/site-settings/channel-test-audit',
+  summary: 'The channel-test audit, newest first: actor, channel, destination host, outcome',
+  tags: ['admin-settings'],
+  auth: 'user',
+  permission: 'admin:settings:read',
+  query: auditQuery,
+  errors: [ErrorCode.INSUFFICIENT_PRIVILEGES],
+  response: z.object({
+    items: z.array(auditEntry),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  }),
+  invoke: ({ query }, { clients, principal }) =>
+    clients.channelTests.call(
+      'listChannelTestAudit',
+      { page: query.page, page_size: query.page_size },
+      { principal },
+    ),
+  present: (page) => ({
+    ...page,
+    items: page.items.map((entry) => ({
+      ...entry,
+      ip: entry.ip || null,
+      user_agent: entry.user_agent || null,
+      request_id: entry.request_id || null,
+      error_key: entry.error_key || null,
+    })),
+  }),
+});
+
 export const notificationsChannelTestRoutes = [
+  channelTestAuditRoute,
   channelTestRoute('email'),
   channelTestRoute('dingtalk'),
   channelTestRoute('wechat'),

@@ -56,12 +56,14 @@ local function apply(kind, data, expiring, op)
 end
 `;
 
-// KEYS: marker, building, log, data, expiring. ARGV: kind, ops…
+// KEYS: marker, building, log, data, expiring. ARGV: kind, log cap, ops…
 // A ready unit takes the ops; a unit being built logs them for the build to replay; else nothing
-// (the next reader builds it from MongoDB, which already has the change).
+// (the next reader builds it from MongoDB, which already has the change). A log that would pass
+// its cap abandons the build instead (lease and log dropped: that build publishes nothing), so a
+// burst of writes during a slow build cannot grow one list, or the replay, without bound.
 const WRITE = `${APPLY}
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  for i = 2, #ARGV do apply(ARGV[1], KEYS[4], KEYS[5], ARGV[i]) end
+  for i = 3, #ARGV do apply(ARGV[1], KEYS[4], KEYS[5], ARGV[i]) end
   local ttl = redis.call('PTTL', KEYS[1])
   for _, key in ipairs({KEYS[4], KEYS[5]}) do
     if ttl > 0 and redis.call('PTTL', key) == -1 then redis.call('PEXPIRE', key, ttl + 60000) end
@@ -70,7 +72,11 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 local lease = redis.call('PTTL', KEYS[2])
 if lease > 0 then
-  for i = 2, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+  if redis.call('LLEN', KEYS[3]) + #ARGV - 2 > tonumber(ARGV[2]) then
+    redis.call('DEL', KEYS[2], KEYS[3])
+    return 3
+  end
+  for i = 3, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
   redis.call('PEXPIRE', KEYS[3], lease)
   return 2
 end
@@ -105,15 +111,21 @@ redis.call('DEL', KEYS[2], KEYS[3])
 return 1
 `;
 
-// KEYS: marker, data, expiring. ARGV: epoch, now ms, wanted.
-// -1 when the unit is not ready for this epoch; else {count, id, created, id, created, …}.
+// KEYS: marker, data, expiring. ARGV: epoch, now ms, wanted, scan cap.
+// -1 when the unit is not ready for this epoch; -2 when more than `scan cap` entries would have to
+// be read (wanted that deep, or that many expired ones to step over): the caller asks MongoDB;
+// else {count, id, created, id, created, …}.
 const AUDIENCE_TOP = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-local now, wanted = tonumber(ARGV[2]), tonumber(ARGV[3])
-local count = redis.call('ZCARD', KEYS[2]) - redis.call('ZCOUNT', KEYS[3], '-inf', now)
+local now, wanted, cap = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if wanted > cap then return -2 end
+local size = redis.call('ZCARD', KEYS[2])
+local count = size - redis.call('ZCOUNT', KEYS[3], '-inf', now)
 local out, start = {count}, 0
-while #out - 1 < wanted * 2 do
-  local chunk = redis.call('ZREVRANGE', KEYS[2], start, start + wanted - 1, 'WITHSCORES')
+while #out - 1 < wanted * 2 and start < size do
+  if start >= cap then return -2 end
+  local stop = math.min(start + wanted, cap) - 1
+  local chunk = redis.call('ZREVRANGE', KEYS[2], start, stop, 'WITHSCORES')
   if #chunk == 0 then break end
   for i = 1, #chunk, 2 do
     local expires = redis.call('ZSCORE', KEYS[3], chunk[i])
@@ -123,7 +135,7 @@ while #out - 1 < wanted * 2 do
       if #out - 1 >= wanted * 2 then break end
     end
   end
-  start = start + wanted
+  start = stop + 1
 end
 return out
 `;
@@ -136,6 +148,16 @@ return redis.call('HGETALL', KEYS[2])
 
 const STAGE_CHUNK = 500;
 const BUILD_LEASE_MS = 60_000;
+
+/** Bounds on what one script may read or hold (docs/notifications.md, "Inbox read model"). */
+export interface InboxIndexLimits {
+  /** Entries of one audience a page read may scan (the page's depth plus expired ones skipped). */
+  maxScan: number;
+  /** Writes logged during one build before the build is abandoned. */
+  maxLog: number;
+}
+
+export const INBOX_INDEX_LIMITS: InboxIndexLimits = { maxScan: 20_000, maxLog: 50_000 };
 
 export class InboxIndex {
   private readonly base: string;
@@ -150,6 +172,7 @@ export class InboxIndex {
     keyPrefix: string,
     namespace: string,
     private readonly ttlMs: number,
+    private readonly limits: InboxIndexLimits = INBOX_INDEX_LIMITS,
   ) {
     this.base = `${keyPrefix}inbox:${namespace}:`;
   }
@@ -179,7 +202,18 @@ export class InboxIndex {
     // in order, a bounded number of arguments per script call (mark-all can read thousands)
     for (let start = 0; start < ops.length; start += STAGE_CHUNK) {
       const chunk = ops.slice(start, start + STAGE_CHUNK);
-      await this.redis.eval(WRITE, 5, k.marker, k.building, k.log, k.data, k.expiring, unit.kind, ...chunk);
+      await this.redis.eval(
+        WRITE,
+        5,
+        k.marker,
+        k.building,
+        k.log,
+        k.data,
+        k.expiring,
+        unit.kind,
+        this.limits.maxLog,
+        ...chunk,
+      );
     }
   }
 
@@ -230,7 +264,7 @@ export class InboxIndex {
     return finished === 1;
   }
 
-  /** Count and newest `wanted` visible ids of one audience, or null when it is not ready. */
+  /** Count and newest `wanted` visible ids of one audience, or null when it is not ready or too deep. */
   async audienceTop(
     audience: string,
     epoch: string,
@@ -247,6 +281,7 @@ export class InboxIndex {
       epoch,
       now,
       wanted,
+      this.limits.maxScan,
     )) as number | (string | number)[];
     if (!Array.isArray(reply)) return null;
     const top: [string, number][] = [];

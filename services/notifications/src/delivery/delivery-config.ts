@@ -24,6 +24,23 @@ export const deliveryConfigShape = {
   DELIVERY_EMAIL_BATCH_SIZE: env.positiveInt().max(1000).default(200),
   /** Partitions of the default queue handled in parallel by one replica. */
   DEFAULT_QUEUE_CONCURRENCY: env.positiveInt().max(64).default(4),
+  /**
+   * SMTP host names (or IPs) that may resolve to loopback or private addresses (a relay on the
+   * host or in the cluster), comma-separated; metadata and link-local addresses stay refused.
+   * Every other SMTP host must be public unless DELIVERY_ALLOW_PRIVATE_NETWORKS is on.
+   */
+  SMTP_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((hosts) => hosts.length <= 50 && hosts.every((h) => /^[a-z0-9.:_[\]-]{1,253}$/.test(h)), {
+      message: 'must be a comma-separated list of at most 50 host names or IP addresses',
+    }),
   /** PEM file of an extra CA for the SMTP server's certificate (a private mail relay). */
   SMTP_EXTRA_CA_FILE: z.string().optional(),
   DINGTALK_API_BASE: z.url().default('https://oapi.dingtalk.com'),

@@ -4,6 +4,7 @@ import type { SmtpOptions } from '../adapters/channels/email.js';
 import type { SettingsSource } from '../adapters/effective-settings.js';
 import type { RecipientDirectory } from '../adapters/identity-directory.js';
 import type { AppTokenCache } from '../adapters/channels/app-token-cache.js';
+import type { ChannelTestAudit } from './channel-test-audit.js';
 import type { DeliveriesRepository, DeliveryDoc } from './deliveries-repository.js';
 import type { DestinationRateLimiter } from './rate-limiter.js';
 import type { SubmissionMarks } from './submit.js';
@@ -16,6 +17,8 @@ export interface DeliveryDeps {
   settings: SettingsSource;
   directory: RecipientDirectory;
   limiter: DestinationRateLimiter;
+  /** One record per channel test (collection `channel_test_audit`). */
+  testAudit: ChannelTestAudit;
   appTokens: AppTokenCache;
   http: HttpTarget;
   /** Vendor API roots for app modes (production defaults; tests point them at local fakes). */

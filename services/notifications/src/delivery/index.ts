@@ -10,6 +10,7 @@ import type { SettingsSource } from '../adapters/effective-settings.js';
 import type { RecipientDirectory } from '../adapters/identity-directory.js';
 import type { DeliveryPort } from '../domain/delivery-port.js';
 import { testChannel, type ChannelTestRequest, type ChannelTestResult } from './channel-test.js';
+import { ChannelTestAudit } from './channel-test-audit.js';
 import { DeliveriesRepository } from './deliveries-repository.js';
 import type { DeliveryConfig } from './delivery-config.js';
 import type { DeliveryDeps } from './delivery-deps.js';
@@ -62,6 +63,7 @@ export function createDelivery(service: DeliveryServiceDeps): Delivery {
     settings: service.settings,
     directory: service.directory,
     limiter: new DestinationRateLimiter(service.redis),
+    testAudit: new ChannelTestAudit(service.connection),
     appTokens: new AppTokenCache(service.redis),
     http: {
       allowPrivateNetworks: config.DELIVERY_ALLOW_PRIVATE_NETWORKS,
@@ -72,7 +74,12 @@ export function createDelivery(service: DeliveryServiceDeps): Delivery {
       wechat: config.WECOM_API_BASE,
       feishu: config.FEISHU_API_BASE,
     },
-    smtp: config.SMTP_EXTRA_CA_FILE ? { ca: readFileSync(config.SMTP_EXTRA_CA_FILE, 'utf8') } : {},
+    smtp: {
+      // SMTP hosts pass the same address rule as HTTP destinations (smtp-destination.ts).
+      allowPrivateNetworks: config.DELIVERY_ALLOW_PRIVATE_NETWORKS,
+      privateHosts: config.SMTP_PRIVATE_HOSTS,
+      ...(config.SMTP_EXTRA_CA_FILE ? { ca: readFileSync(config.SMTP_EXTRA_CA_FILE, 'utf8') } : {}),
+    },
     logger,
     leaseMs: config.DELIVERY_LEASE_MS,
     inlineWaitMs: 2_000,

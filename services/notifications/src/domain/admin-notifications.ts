@@ -5,6 +5,7 @@ import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery } from 'mongoose';
 import type { NotificationDoc, ReadDoc } from '../data/models.js';
+import type { NotificationsConfig } from '../config.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { recordDeleted } from './inbox-read-model.js';
 import { literalPattern } from './notification-types.js';
@@ -14,19 +15,21 @@ import { requireTeamAdmin } from './team-authority.js';
 import { notExpired } from './user-notifications.js';
 
 type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'delivery' | 'logger' | 'inbox'>;
+/** The list also needs how deep a page may reach. */
+type ListDeps = Deps & { config: Pick<NotificationsConfig, 'NOTIFICATION_PAGE_WINDOW'> };
 
 /**
  * Admin list. Global admins see everything; anyone else must name a team they administer and sees
- * only that team's notifications (`global` in `scope` 3001, no `team_id` 1002, unknown team 4004,
- * not OWNER/ADMIN 3003). `is_read` false, `read_at` null, `deliveries` filled.
+ * only that team's `team` notifications, whatever `scope` says (`global` in `scope` 3001, no
+ * `team_id` 1002, unknown team 4004, not OWNER/ADMIN 3003). `is_read` false, `read_at` null, `deliveries` filled.
  */
 export async function adminListNotifications(
-  deps: Deps,
+  deps: ListDeps,
   caller: Principal,
   request: notificationsV1.AdminListNotificationsRequest,
   locale: string,
 ): Promise<notificationsV1.NotificationPage> {
-  const paging = readPaging(request.page, request.page_size);
+  const paging = readPaging(request.page, request.page_size, deps.config.NOTIFICATION_PAGE_WINDOW);
   // Exact matches stay top-level equalities (served by indexes; FerretDB pushes only those down).
   const filter: FilterQuery<NotificationDoc> = {};
   const and: FilterQuery<NotificationDoc>[] = [];
@@ -34,11 +37,14 @@ export async function adminListNotifications(
     if (request.scope.includes('global')) throw new BusinessError(ErrorCode.INSUFFICIENT_PRIVILEGES);
     if (!request.team_id) throw BusinessError.named('notification_scope_requires_team');
     await requireTeamAdmin(deps, caller, request.team_id);
+    // The team's own notifications only: a `user` one may carry the team id too (a message to one
+    // of its managers), and is that user's, whatever `scope` the request names.
     filter.scope = 'team';
+  } else {
+    const scopes = [...new Set(request.scope)];
+    if (scopes.length === 1) filter.scope = scopes[0]!;
+    else if (scopes.length > 1) and.push({ scope: { $in: scopes } });
   }
-  const scopes = [...new Set(request.scope)];
-  if (scopes.length === 1) filter.scope = scopes[0]!;
-  else if (scopes.length > 1) and.push({ scope: { $in: scopes } });
   if (request.team_id) filter.team_id = request.team_id;
   if (request.user_id) filter.user_id = request.user_id;
   if (request.type) filter.type = request.type;

@@ -4,6 +4,7 @@ import type { Principal } from '@platform/grpc';
 import { randomUUID } from 'node:crypto';
 import type { NotificationsDependencies } from '../deps.js';
 import { CHANNEL_NAMES, type ChannelName } from './delivery-port.js';
+import { readLinkUrl } from './link-url.js';
 import { LEVELS, SCOPES, SOURCES, type Scope } from './notification-types.js';
 import { toNotificationMessage } from './notification-view.js';
 import { readTime } from './paging.js';
@@ -65,6 +66,7 @@ export async function createNotification(
   const level = oneOf('level', request.level, LEVELS, 'medium');
   const channels = channelsOf(request.notify_channels);
   const expiresAt = readTime('expires_at', request.expires_at) ?? null;
+  const linkUrl = readLinkUrl(request.link_url);
   const targets = await targetsOf(deps, caller, scope, request);
   if (channels.length > 0) await deps.delivery.validateChannels(channels);
   const inputs: NewNotification[] = targets.map((target) => ({
@@ -77,7 +79,7 @@ export async function createNotification(
     content: request.content,
     level,
     data: request.data ?? null,
-    link_url: request.link_url || null,
+    link_url: linkUrl,
     expires_at: expiresAt,
   }));
   const docs = await storeNotifications(deps, inputs, channels);

@@ -5,6 +5,7 @@ import type { EventKeyDoc, NotificationDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { readAutoConfig } from './auto-config.js';
 import type { ChannelName } from './delivery-port.js';
+import { isSafeLinkUrl } from './link-url.js';
 import { LEVELS, SCOPES, type Scope } from './notification-types.js';
 import { recordCreated } from './inbox-read-model.js';
 import { toDeliverable, toDocument } from './store-notifications.js';
@@ -89,7 +90,8 @@ export async function handleNotificationEvent(deps: Deps, event: NotificationEve
       content: event.content,
       level: (LEVELS as readonly string[]).includes(event.level) ? event.level : 'medium',
       data: event.data ?? null,
-      link_url: event.link_url ? event.link_url.slice(0, 500) : null,
+      // Only a safe link is kept; the notification itself still counts (another service's text).
+      link_url: event.link_url && isSafeLinkUrl(event.link_url) ? event.link_url : null,
       expires_at: null,
     },
     deps.now(),

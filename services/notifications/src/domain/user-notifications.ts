@@ -2,6 +2,7 @@ import type { notificationsV1 } from '@platform/contracts';
 import type { Principal } from '@platform/grpc';
 import type { FilterQuery } from 'mongoose';
 import { audiencesOf, type NotificationDoc } from '../data/models.js';
+import type { NotificationsConfig } from '../config.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { indexedPage, indexedUnreadCount } from './inbox-read-model.js';
 import { literalPattern } from './notification-types.js';
@@ -12,6 +13,8 @@ import { audienceFilter, notExpired, pageOverAudiences, readsOf } from './visibl
 export { notExpired } from './visible-query.js';
 
 type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'inbox' | 'logger'>;
+/** The list also needs how deep a page may reach. */
+type ListDeps = Deps & { config: Pick<NotificationsConfig, 'NOTIFICATION_PAGE_WINDOW'> };
 
 const SCOPE_PREFIX = { global: 'g', team: 't:', user: 'u:' } as const;
 
@@ -24,11 +27,11 @@ function visibleAudiences(caller: Principal, scope: string): string[] {
 
 /** User list: visible (global, own, own teams), not expired, every filter, newest first. */
 export async function listNotifications(
-  deps: Deps,
+  deps: ListDeps,
   caller: Principal,
   request: notificationsV1.ListNotificationsRequest,
 ): Promise<notificationsV1.NotificationPage> {
-  const paging = readPaging(request.page, request.page_size);
+  const paging = readPaging(request.page, request.page_size, deps.config.NOTIFICATION_PAGE_WINDOW);
   const now = deps.now();
   const unfiltered =
     !request.type &&

@@ -1,18 +1,45 @@
 import * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { registration } from '@platform/grpc';
-import { hasPermission } from '@platform/rbac';
+import { readOrigin, registration, type Principal } from '@platform/grpc';
+import { hasPermission, isGlobalAdmin } from '@platform/rbac';
 import { CHANNEL_NAMES, type ChannelName } from '../domain/delivery-port.js';
+import { readPaging } from '../domain/paging.js';
+import type { ChannelTestAuditDoc } from '../delivery/channel-test-audit.js';
 import type { Delivery } from '../delivery/index.js';
 
 export const CHANNEL_TEST_SERVICE_NAME = 'platform.notifications.v1.ChannelTestService';
 
-/** `POST /admin/site-settings/test-*`: the gateway checked the permission; checked again here. */
-export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel'>) {
+function signedIn(caller: Principal | undefined): Principal {
+  if (!caller) throw new BusinessError(ErrorCode.UNAUTHORIZED);
+  return caller;
+}
+
+function toEntry(doc: ChannelTestAuditDoc): channelTestsV1.ChannelTestAuditEntry {
+  return {
+    id: doc._id,
+    channel: doc.channel,
+    actor_user_id: doc.actor_user_id,
+    actor_username: doc.actor_username,
+    ip: doc.ip,
+    user_agent: doc.user_agent,
+    request_id: doc.request_id,
+    destination: doc.destination,
+    overridden: doc.overridden,
+    dropped_secrets: doc.dropped_secrets,
+    outcome: doc.outcome,
+    error_key: doc.error_key ?? '',
+    at: doc.at.toISOString(),
+  };
+}
+
+/**
+ * `POST /admin/site-settings/test-*` and the channel-test audit: the gateway checked the
+ * permission; checked again here. `pageWindow` bounds how deep an audit page may reach.
+ */
+export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel' | 'deps'>, pageWindow: number) {
   return registration(CHANNEL_TEST_SERVICE_NAME, channelTestsV1.ChannelTestServiceService, {
     testChannel: async (request, context) => {
-      const caller = context.principal;
-      if (!caller) throw new BusinessError(ErrorCode.UNAUTHORIZED);
+      const caller = signedIn(context.principal);
       if (!hasPermission(caller, 'admin:settings:update'))
         throw new BusinessError(ErrorCode.PERMISSION_DENIED);
       if (!(CHANNEL_NAMES as readonly string[]).includes(request.channel)) {
@@ -25,8 +52,17 @@ export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel'>) {
         overrides: request.overrides ?? {},
         ...(request.to ? { to: request.to } : {}),
         callerId: caller.user_id,
+        callerName: caller.username,
+        origin: readOrigin(request.origin, context),
         locale: context.locale ?? 'en',
       });
+    },
+    listChannelTestAudit: async (request, context) => {
+      const caller = signedIn(context.principal);
+      if (!isGlobalAdmin(caller)) throw new BusinessError(ErrorCode.INSUFFICIENT_PRIVILEGES);
+      const paging = readPaging(request.page, request.page_size, pageWindow);
+      const { items, total } = await delivery.deps.testAudit.page(paging.skip, paging.pageSize);
+      return { items: items.map(toEntry), total, page: paging.page, page_size: paging.pageSize };
     },
   });
 }

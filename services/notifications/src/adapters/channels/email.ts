@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { ChannelSettings } from '../../delivery/channel-settings.js';
 import { mailFromAddress } from '../../delivery/channel-settings.js';
 import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { smtpConnectTarget, type SmtpAddressPolicy, type SmtpConnectTarget } from './smtp-destination.js';
 
 export interface OutgoingMail {
   to: string;
@@ -11,7 +12,7 @@ export interface OutgoingMail {
   locale?: string;
 }
 
-export interface SmtpOptions {
+export interface SmtpOptions extends SmtpAddressPolicy {
   /** Extra trusted CA (PEM) for the SMTP server's certificate; tests use their own. */
   ca?: string;
   timeoutMs?: number;
@@ -42,10 +43,15 @@ type SmtpSettings = Pick<
  * nodemailer's transport for the three `smtp_encryption` values: `ssl` is TLS from the first byte,
  * `tls` requires STARTTLS (a server without it fails the send), `none` never upgrades.
  */
-export function smtpTransportOptions(settings: SmtpSettings, options: SmtpOptions = {}) {
+export function smtpTransportOptions(
+  settings: SmtpSettings,
+  options: SmtpOptions = {},
+  target: SmtpConnectTarget = { address: settings.smtp_host.trim() },
+) {
   const timeout = options.timeoutMs ?? 30_000;
   return {
-    host: settings.smtp_host.trim(),
+    host: target.address,
+    ...(target.servername ? { servername: target.servername } : {}),
     port: settings.smtp_port,
     secure: settings.smtp_encryption === 'ssl',
     requireTLS: settings.smtp_encryption === 'tls',
@@ -61,12 +67,15 @@ export function smtpTransportOptions(settings: SmtpSettings, options: SmtpOption
 }
 
 /**
- * Sends one mail over a fresh SMTP connection (a settings change applies to the next mail).
+ * Sends one mail over a fresh SMTP connection (a settings change applies to the next mail), to
+ * the host's address as checked by the outbound address rule (smtp-destination.ts).
  * SMTP 4xx replies and connection trouble are transient; 5xx replies, bad credentials and TLS
  * failures are permanent.
  */
 export async function sendSmtpMail(settings: SmtpSettings, mail: OutgoingMail, options: SmtpOptions = {}) {
-  const transport = nodemailer.createTransport(smtpTransportOptions(settings, options));
+  // Checked (and pinned) before anything connects: the stored credentials go nowhere unchecked.
+  const target = await smtpConnectTarget(settings.smtp_host, options);
+  const transport = nodemailer.createTransport(smtpTransportOptions(settings, options, target));
   try {
     await transport.sendMail({
       from: { name: settings.email_from_name, address: mailFromAddress(settings as ChannelSettings) },
