@@ -72,6 +72,10 @@ const service: ChildProcess = spawn(
       LOG_LEVEL: 'warn',
       GRPC_PORT: String(PORT),
       DATABASE_URL: withDatabase(admin, database),
+      // The benchmark measures one workflow of --versions versions: lift the per-workflow cap and
+      // the per-user byte budget (docs/workflows.md "Limits") above what it stores.
+      VERSIONS_MAX_PER_WORKFLOW: '10000',
+      VERSIONS_MAX_BYTES_PER_USER: String(4 * 1024 * 1024 * 1024),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   },

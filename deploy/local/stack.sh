@@ -239,7 +239,8 @@ usage: $0 <command>
             kafka-tool org.apache.kafka.tools.TopicCommand --bootstrap-server $HOST:$KAFKA_PORT --list
 environment (defaults in brackets): STACK_DIR [$REPO_ROOT/.stack], STACK_PG_PORT [55432],
   STACK_REDIS_PORT [56379], STACK_KAFKA_PORT [59092], STACK_KAFKA_CONTROLLER_PORT [59093],
-  STACK_FERRETDB_PORT [57017], STACK_START_TIMEOUT [90]; see deploy/local/README.md
+  STACK_FERRETDB_PORT [57017], STACK_REDIS_MAXMEMORY [1gb], STACK_START_TIMEOUT [90];
+  see deploy/local/README.md
 EOF
 }
 

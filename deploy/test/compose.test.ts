@@ -159,6 +159,19 @@ describe('docker compose', () => {
       expect(out).toMatch(/observability TZ=Europe\/Berlin is not the one setting/);
       expect(out).toMatch(/redis does not require the password/);
     });
+    it('a Redis that may evict or grow without bound, or a gateway that believes any X-Forwarded-For', () => {
+      const out = problemsAfter((c) => {
+        c.services.redis!.command = [
+          'sh',
+          '-c',
+          'exec redis-server --requirepass "$$REDIS_PASSWORD" --maxmemory-policy allkeys-lru',
+        ];
+        (c.services.gateway!.environment as Record<string, unknown>).TRUST_PROXY = 'true';
+      });
+      expect(out).toMatch(/redis has no --maxmemory from REDIS_MAXMEMORY/);
+      expect(out).toMatch(/redis does not run --maxmemory-policy noeviction/);
+      expect(out).toMatch(/gateway TRUST_PROXY is not the one setting/);
+    });
     it('build arguments that do not name the service and its port', () => {
       const out = problemsAfter((c) => {
         (c.services.models!.build as { args: Record<string, string> }).args.PORT = '50065';

@@ -180,6 +180,12 @@ describe('kubernetes manifests', () => {
       expect(out).toMatch(/apikeys sets TZ itself/);
       expect(out).toMatch(/gateway TZ=Mars\/Olympus is not a time zone/);
     });
+    it('a gateway that does not name client addresses from the Ingress hop', () => {
+      const out = problemsAfter((objects) => {
+        delete get(objects, 'ConfigMap', 'platform-config').data!.TRUST_PROXY;
+      });
+      expect(out).toMatch(/gateway TRUST_PROXY=undefined, expected 1/);
+    });
     it('a missing or too wide NetworkPolicy', () => {
       const out = problemsAfter((objects) => {
         const policy = (name: string) => get(objects, 'NetworkPolicy', name);

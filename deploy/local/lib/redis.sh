@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # Redis for deploy/local/stack.sh (sourced by it): no persistence (--save "", no AOF), bound to
-# HOST:REDIS_PORT, pid in RUN_DIR/redis.pid. Reads HOST, REDIS_*, LOG_DIR and START_TIMEOUT from
+# HOST:REDIS_PORT, pid in RUN_DIR/redis.pid. Memory bounded (STACK_REDIS_MAXMEMORY, default 1gb:
+# room for the inbox benchmark's read model) and never evicting: sessions and revocations live here
+# (deploy/README.md "Redis sizing"). Reads HOST, REDIS_*, LOG_DIR and START_TIMEOUT from
 # stack.sh.
 
 redis_running() { pid_alive "$(read_pid redis)" "redis-server" && [[ "$(proc_cmdline "$(read_pid redis)")" == *":$REDIS_PORT"* ]]; }
@@ -11,7 +13,8 @@ redis_start() {
   log "starting redis on $HOST:$REDIS_PORT"
   spawn "$LOG_DIR/redis.log" redis-server --bind "$HOST" --port "$REDIS_PORT" --dir "$REDIS_DATA" \
     --save "" --appendonly no --daemonize no --protected-mode yes --loglevel notice \
-    --maxclients 2000 >"$(pidfile redis)"
+    --maxclients 2000 --maxmemory "${STACK_REDIS_MAXMEMORY:-1gb}" --maxmemory-policy noeviction \
+    >"$(pidfile redis)"
 }
 
 redis_wait() {

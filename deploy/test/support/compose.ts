@@ -142,6 +142,17 @@ export function checkCompose(compose: ComposeFile): string[] {
     ) {
       problems.push('compose: redis does not require the password from ${REDIS_PASSWORD:?...}');
     }
+    // Sessions and revocations share it: bounded memory that refuses writes rather than evicting.
+    if (!/--maxmemory "\$\$REDIS_MAXMEMORY"/.test(command) || !redisEnv.REDIS_MAXMEMORY) {
+      problems.push('compose: redis has no --maxmemory from REDIS_MAXMEMORY');
+    }
+    if (!/--maxmemory-policy noeviction\b/.test(command)) {
+      problems.push('compose: redis does not run --maxmemory-policy noeviction');
+    }
+  }
+  const gatewayEnv = services.gateway ? composeEnv(services.gateway) : {};
+  if (services.gateway && gatewayEnv.TRUST_PROXY !== '${TRUST_PROXY:-false}') {
+    problems.push('compose: gateway TRUST_PROXY is not the one setting ${TRUST_PROXY:-false}');
   }
   const postgres = services.postgres;
   if (postgres) {

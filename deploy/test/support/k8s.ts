@@ -207,6 +207,10 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
         problems.push(`${where} ${key} must come from a Secret`);
       }
     }
+    // Behind the Ingress, req.ip must be the address the Ingress saw, not the Ingress pod's.
+    if (spec.name === 'gateway' && values.get('TRUST_PROXY') !== '1') {
+      problems.push(`${where} TRUST_PROXY=${values.get('TRUST_PROXY')}, expected 1 (the Ingress hop)`);
+    }
     const portVar = spec.protocol === 'http' ? 'HTTP_PORT' : 'GRPC_PORT';
     if (values.has(portVar) && Number(values.get(portVar)) !== spec.port) {
       problems.push(`${where} ${portVar}=${values.get(portVar)}, expected ${spec.port}`);

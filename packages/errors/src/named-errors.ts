@@ -54,6 +54,8 @@ export const NAMED_ERRORS = {
   // The ephemeral /workflow-versions store: unknown version id; the workflow's version lock stayed taken.
   workflow_version_not_found: { code: ErrorCode.NOT_FOUND },
   workflow_version_busy: { code: ErrorCode.BAD_REQUEST, httpStatus: 409 },
+  // Issue 20: the user's versions hold their byte budget (data: limit, used, needed); 400 / 5400.
+  workflow_versions_budget_exceeded: { code: ErrorCode.RATE_LIMITED },
   // Runs (issue 12): a production run of a never-published workflow; a definition below schema 2;
   // a node the runner does not know or cannot run (data names the node); an unknown run id.
   workflow_not_published: { code: ErrorCode.BAD_REQUEST },

@@ -1,5 +1,6 @@
 import { commonShape, env, loadConfig, trustEnv } from '@platform/config';
 import { z } from 'zod';
+import { parseTrustProxy } from './http/trust-proxy.js';
 
 const schema = z.object({
   ...commonShape,
@@ -23,7 +24,16 @@ const schema = z.object({
   API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /** Deadline for one gRPC call from the gateway. */
   GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),
-  TRUST_PROXY: z.string().default('loopback'),
+  /** Which hops may name the client address (X-Forwarded-For); http/trust-proxy.ts, docs/gateway.md. */
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((text, ctx) => {
+      const parsed = parseTrustProxy(text);
+      if ('value' in parsed) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
   /** `/sso/complete` posts the sign-in to an opener of this origin (default: its own); docs/account-pages.md. */
   SSO_COMPLETE_OPENER_ORIGIN: z
     .url()

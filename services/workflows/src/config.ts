@@ -54,6 +54,12 @@ const schema = z.object({
   RUN_STREAMS_PER_USER: env.positiveInt().max(1_000).default(10),
   /** `wait: true` StartRun calls one user may have waiting at once; one more is 400 / 5400. */
   RUN_WAITS_PER_USER: env.positiveInt().max(1_000).default(10),
+  // The ephemeral /workflow-versions store shares Redis with sessions and revocations
+  // (docs/workflows.md "Limits of the ephemeral store", docs/security.md "Shared stores").
+  /** Versions one workflow keeps; a create past it evicts the oldest that is not published. */
+  VERSIONS_MAX_PER_WORKFLOW: env.positiveInt().min(10).max(10_000).default(100),
+  /** Bytes of versions one user may hold at once (bodies + 1 KiB per record); past it: 400 / 5400. */
+  VERSIONS_MAX_BYTES_PER_USER: env.positiveInt().min(1_048_576).default(16_777_216),
 });
 
 export type WorkflowsConfig = z.infer<typeof schema>;

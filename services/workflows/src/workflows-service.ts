@@ -38,7 +38,9 @@ export async function startWorkflows(
   );
   // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
   // versions go with it.
-  const versions = new VersionStore(connections.redis);
+  const versions = new VersionStore(connections.redis, {
+    maxPerWorkflow: config.VERSIONS_MAX_PER_WORKFLOW,
+  });
   // The node set's outside world: identity's allowlists (read through a 5 s cache), models.
   const nodeRuntime = createNodeRuntime(config, logger);
   const dependencies: WorkflowsDependencies = {

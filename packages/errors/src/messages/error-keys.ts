@@ -72,6 +72,10 @@ export const ERROR_KEY_MESSAGES = {
     en: "Another change to this workflow's versions is in progress; please retry",
     zh: '该工作流的版本正在被其他操作修改，请稍后重试',
   },
+  workflow_versions_budget_exceeded: {
+    en: 'Your workflow versions hold {used} of {limit} bytes and this needs {needed} more; versions go when their workflow is deleted or 30 days after its last change',
+    zh: '您的工作流版本已占用 {used} / {limit} 字节，本次还需 {needed} 字节；版本会随工作流删除，或在工作流最后一次修改 30 天后过期',
+  },
   workflow_not_published: {
     en: 'The workflow has never been published; publish it or run it in debug mode',
     zh: '工作流尚未发布，请先发布或以调试模式运行',

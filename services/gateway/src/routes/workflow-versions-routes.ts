@@ -70,6 +70,8 @@ const base = { tags: ['workflow-versions'], auth: 'user' as const };
 const notFound = ErrorCode.NOT_FOUND;
 /** Another publish, archive or rollback of the workflow held its version lock too long. */
 const busy = { code: ErrorCode.BAD_REQUEST, status: 409 };
+/** The creator's byte budget of versions is full (workflow_versions_budget_exceeded). */
+const budgetFull = ErrorCode.RATE_LIMITED;
 type Version = versionsV1.WorkflowVersion;
 type Published = versionsV1.PublishedWorkflowVersion;
 
@@ -111,7 +113,7 @@ export const workflowVersionsRoutes = [
     summary: 'Create a draft version; the workflow is not modified',
     permission: 'workflow:update',
     body: createBody,
-    errors: [notFound],
+    errors: [notFound, budgetFull],
     response: versionSchema,
     invoke: ({ body }, { clients, principal }) =>
       clients.workflowVersions.call(
@@ -210,7 +212,7 @@ export const workflowVersionsRoutes = [
     permission: 'workflow:update',
     params: workflowParams,
     body: rollbackBody,
-    errors: [notFound, busy],
+    errors: [notFound, busy, budgetFull],
     response: publishedVersionSchema,
     invoke: ({ params, body }, { clients, principal }) =>
       clients.workflowVersions.call(
@@ -228,7 +230,7 @@ export const workflowVersionsRoutes = [
     permission: 'workflow:update',
     params: workflowParams,
     body: forkBody,
-    errors: [notFound],
+    errors: [notFound, budgetFull],
     response: versionSchema,
     invoke: ({ params, body }, { clients, principal }) =>
       clients.workflowVersions.call(

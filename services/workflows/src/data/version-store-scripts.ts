@@ -28,16 +28,39 @@ local function move(id, to, now)
   return meta
 end
 
--- Every other published version moves to 'demote_to': at most one version is ever published.
+-- Every other published version moves to 'demote_to': at most one version is ever published, so
+-- the scan is clamped (a set that somehow grew is still drained a bounded step at a time).
 local function demote_published(except, demote_to, now)
   local demoted = {}
-  for _, other in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+  for _, other in ipairs(redis.call('ZRANGE', KEYS[5], 0, 15)) do
     if other ~= except then
       move(other, demote_to, now)
       table.insert(demoted, other)
     end
   end
   return demoted
+end
+
+-- Keeps at most 'cap' versions: the oldest ones that are not published go (drafts and archived
+-- alike; there is no other way to remove a version). At most one version is published, so the
+-- 'excess + 1' oldest always hold enough candidates. At most 100 per write: a cap lowered by
+-- configuration is reached over the next writes instead of in one long script.
+local function evict_over(cap)
+  local evicted = {}
+  local excess = math.min(redis.call('ZCARD', KEYS[3]) - cap, 100)
+  if excess <= 0 then return evicted end
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, excess)) do
+    if #evicted >= excess then break end
+    if not redis.call('ZSCORE', KEYS[5], id) then
+      table.insert(evicted, redis.call('HGET', KEYS[1], id) or '{}')
+      redis.call('HDEL', KEYS[1], id)
+      redis.call('HDEL', KEYS[2], id .. '|nodes', id .. '|edges', id .. '|config')
+      redis.call('ZREM', KEYS[3], id)
+      redis.call('ZREM', KEYS[4], id)
+      redis.call('ZREM', KEYS[6], id)
+    end
+  end
+  return evicted
 end
 
 -- 30 days after the last write: every write refreshes the whole key space of the workflow.
@@ -48,7 +71,8 @@ end
 
 /**
  * ARGV: id, meta JSON (its `status` is the initial one), demote_to ('' = none), now, ttl seconds,
- * nodes JSON, edges JSON, config JSON. Returns {sequence, demoted ids…}.
+ * nodes JSON, edges JSON, config JSON, the most versions the workflow keeps.
+ * Returns {sequence, {demoted ids…}, {meta JSON of each evicted version…}}.
  */
 export const CREATE_VERSION = `${COMMON}
 local id, meta_json, demote_to, now, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
@@ -60,10 +84,9 @@ redis.call('HSET', KEYS[1], id, meta_json)
 redis.call('HSET', KEYS[2], id .. '|nodes', ARGV[6], id .. '|edges', ARGV[7], id .. '|config', ARGV[8])
 redis.call('ZADD', KEYS[3], seq, id)
 redis.call('ZADD', status_key(status), seq, id)
+local evicted = evict_over(tonumber(ARGV[9]))
 touch(ttl)
-local result = {seq}
-for _, other in ipairs(demoted) do table.insert(result, other) end
-return result
+return {seq, demoted, evicted}
 `;
 
 /**

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RedisLock, type Redis } from '@platform/redis';
 import { CREATE_VERSION, SET_STATUS } from './version-store-scripts.js';
+import { VERSION_RECORD_OVERHEAD_BYTES, VersionBudget, type LedgerEntry } from './version-budget.js';
 
 /**
  * The ephemeral `/workflow-versions` store. It lives in Redis, not in process memory and not in
@@ -12,6 +13,8 @@ import { CREATE_VERSION, SET_STATUS } from './version-store-scripts.js';
 export const VERSION_STATUSES = ['draft', 'published', 'archived'] as const;
 export type VersionStatus = (typeof VERSION_STATUSES)[number];
 export const VERSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Versions one workflow keeps unless configured (VERSIONS_MAX_PER_WORKFLOW). */
+export const DEFAULT_MAX_VERSIONS_PER_WORKFLOW = 100;
 
 /** A version without its bodies (what the history lists). */
 export interface VersionMeta {
@@ -26,6 +29,8 @@ export interface VersionMeta {
   edge_count: number;
   /** The version it was copied from (rollback, fork); null when created directly. */
   source_version_id: string | null;
+  /** Bytes charged to `created_by`'s budget (version-budget.ts); absent on older records. */
+  charged_bytes?: number;
 }
 
 /** The bodies, as the JSON text they were stored as. */
@@ -48,8 +53,20 @@ export interface VersionStats {
   latest_version_at: string | null;
 }
 
+/** What a version costs its creator's budget: its bodies plus the record's fixed overhead. */
+export function chargedBytes(body: VersionBody): number {
+  const text = (value: string) => Buffer.byteLength(value, 'utf8');
+  return text(body.nodes) + text(body.edges) + text(body.config) + VERSION_RECORD_OVERHEAD_BYTES;
+}
+
+/** The ledger entry of a version (null for records older than the budget: nothing to release). */
+export function ledgerEntryOf(meta: Partial<VersionMeta>): LedgerEntry | null {
+  if (!meta.workflow_id || !meta.id || typeof meta.charged_bytes !== 'number') return null;
+  return { workflowId: meta.workflow_id, versionId: meta.id, bytes: meta.charged_bytes };
+}
+
 interface ScriptCommands {
-  wfvCreateVersion(...keysAndArgs: string[]): Promise<(number | string)[]>;
+  wfvCreateVersion(...keysAndArgs: string[]): Promise<[number, string[], string[]]>;
   wfvSetStatus(...keysAndArgs: string[]): Promise<string[] | null>;
 }
 
@@ -58,17 +75,20 @@ const LOCK_TTL_MS = 10_000;
 export class VersionStore {
   private readonly scripts: ScriptCommands;
   private readonly lock: RedisLock;
+  /** Per-user byte budget: reserved by the use cases, released here when versions go. */
+  readonly budget: VersionBudget;
   /** Per workflow: the tail of this process's queue for its version lock. */
   private readonly localQueue = new Map<string, Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
-    private readonly options: { ttlSeconds?: number; lockWaitMs?: number } = {},
+    private readonly options: { ttlSeconds?: number; lockWaitMs?: number; maxPerWorkflow?: number } = {},
   ) {
     redis.defineCommand('wfvCreateVersion', { numberOfKeys: 7, lua: CREATE_VERSION });
     redis.defineCommand('wfvSetStatus', { numberOfKeys: 7, lua: SET_STATUS });
     this.scripts = redis as unknown as ScriptCommands;
     this.lock = new RedisLock(redis, { prefix: '' });
+    this.budget = new VersionBudget(redis, options.ttlSeconds ?? VERSION_TTL_SECONDS);
   }
 
   private base(workflowId: string): string {
@@ -91,10 +111,12 @@ export class VersionStore {
 
   /**
    * Adds a version. When it is created `published`, every other published version becomes
-   * `demoteTo` in the same atomic step. Resolves to the ids demoted.
+   * `demoteTo` in the same atomic step. When the workflow then holds more than its cap, the oldest
+   * versions that are not published are evicted in that same step, and their creators' budgets
+   * released. Resolves to the ids demoted.
    */
   async create(meta: VersionMeta, body: VersionBody, demoteTo?: VersionStatus): Promise<string[]> {
-    const result = await this.scripts.wfvCreateVersion(
+    const [, demoted, evicted] = await this.scripts.wfvCreateVersion(
       ...this.keys(meta.workflow_id),
       meta.id,
       JSON.stringify(meta),
@@ -104,8 +126,30 @@ export class VersionStore {
       body.nodes,
       body.edges,
       body.config,
+      String(this.options.maxPerWorkflow ?? DEFAULT_MAX_VERSIONS_PER_WORKFLOW),
     );
-    return result.slice(1).map(String);
+    await this.releaseBudgets(evicted.map((raw) => JSON.parse(raw) as Partial<VersionMeta>));
+    return demoted.map(String);
+  }
+
+  /** Gives the bytes of versions that are gone back to their creators. */
+  private async releaseBudgets(gone: Partial<VersionMeta>[]): Promise<void> {
+    const byCreator = new Map<string, LedgerEntry[]>();
+    for (const meta of gone) {
+      const entry = ledgerEntryOf(meta);
+      if (entry && meta.created_by)
+        byCreator.set(meta.created_by, [...(byCreator.get(meta.created_by) ?? []), entry]);
+    }
+    await Promise.all([...byCreator].map(([userId, entries]) => this.budget.release(userId, entries)));
+  }
+
+  /** Which of the entries' versions still exist (one round trip), for pruning a ledger. */
+  async existing(entries: LedgerEntry[]): Promise<boolean[]> {
+    if (entries.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const entry of entries) pipeline.hexists(this.base(entry.workflowId) + 'meta', entry.versionId);
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([error, value]) => error !== null || value === 1);
   }
 
   /**
@@ -209,9 +253,15 @@ export class VersionStore {
     return id ?? null;
   }
 
-  /** Every version of the workflow (its whole key space); for the workflow's delete. */
+  /**
+   * Every version of the workflow (its whole key space), their bytes given back to their creators;
+   * for the workflow's delete. The meta hash holds at most the per-workflow cap.
+   */
   async deleteAllVersions(workflowId: string): Promise<number> {
-    return this.redis.del(...this.keys(workflowId), this.base(workflowId) + 'lock');
+    const metas = await this.redis.hvals(this.base(workflowId) + 'meta');
+    const deleted = await this.redis.del(...this.keys(workflowId), this.base(workflowId) + 'lock');
+    await this.releaseBudgets(metas.map((raw) => JSON.parse(raw) as Partial<VersionMeta>));
+    return deleted;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Principal } from '@platform/grpc';
 import type { StoredVersion } from '../../data/version-store.js';
 import { isUuid, loadWorkflowFor } from '../workflow-access.js';
 import { loadWorkflowAndVersion, type VersionDeps } from './read-versions.js';
+import { chargeVersions, storeCharged, withCharge, type ChargedVersion } from './version-charges.js';
 import {
   checkDescription,
   checkVersionContent,
@@ -11,6 +12,17 @@ import {
   newVersionMeta,
   type VersionContent,
 } from './version-rules.js';
+
+/**
+ * Stores a new version charged to its creator's byte budget (refused 400 / 5400 past it); the
+ * workflow's oldest versions past its cap are evicted by the store in the same step.
+ */
+async function addCharged(deps: VersionDeps, version: ChargedVersion): Promise<StoredVersion> {
+  const creator = version.meta.created_by;
+  await chargeVersions(deps, creator, [version]);
+  await storeCharged(deps, creator, [version], () => deps.versions.create(version.meta, version.body));
+  return { ...version.meta, body: version.body };
+}
 
 /**
  * A new `draft` version of a workflow the caller may change; the workflow itself is not modified.
@@ -34,8 +46,7 @@ export async function createVersion(
     now: deps.now(),
     counts: countsOf(content),
   });
-  await deps.versions.create(meta, body);
-  return { ...meta, body };
+  return addCharged(deps, withCharge(meta, body));
 }
 
 /**
@@ -67,6 +78,5 @@ export async function forkVersion(
     counts: { nodes: source.node_count, edges: source.edge_count },
     sourceVersionId: source.id,
   });
-  await deps.versions.create(meta, source.body);
-  return { ...meta, body: source.body };
+  return addCharged(deps, withCharge(meta, source.body));
 }

@@ -5,6 +5,7 @@ import type { StoredVersion, VersionStatus } from '../../data/version-store.js';
 import type { WorkflowRow } from '../../data/workflows-repository.js';
 import { updateWorkflow } from '../update-workflow.js';
 import { loadWorkflowAndVersion, type VersionDeps } from './read-versions.js';
+import { chargeVersions, storeCharged, withCharge, type ChargedVersion } from './version-charges.js';
 import {
   composeDefinition,
   contentOf,
@@ -29,9 +30,16 @@ export interface PublishedVersion {
  * keeps the workflow's definition equal to the version last published. The Redis half is one Lua
  * script besides, so even a lock lost to its TTL never leaves two versions `published`.
  */
-async function locked<T>(deps: VersionDeps, workflowId: string, fn: () => Promise<T>): Promise<T> {
+async function locked<T>(
+  deps: VersionDeps,
+  caller: Principal,
+  workflowId: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   const outcome = await deps.versions.withWorkflowLock(workflowId, fn);
   if (!outcome.ran) throw BusinessError.named('workflow_version_busy');
+  // The write kept the workflow's versions 30 more days: the caller's byte ledger lives as long.
+  await deps.versions.budget.touch(caller.user_id);
   return outcome.value;
 }
 
@@ -56,7 +64,7 @@ export async function publishVersion(
   workflowId: string,
   versionId: string,
 ): Promise<PublishedVersion> {
-  return locked(deps, workflowId, async () => {
+  return locked(deps, caller, workflowId, async () => {
     const { workflow, version } = await loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'change');
     const after = await writeBack(deps, caller, workflow, version);
     const moved = await deps.versions.setStatus(
@@ -81,7 +89,7 @@ export async function archiveVersion(
   workflowId: string,
   versionId: string,
 ): Promise<StoredVersion> {
-  return locked(deps, workflowId, async () => {
+  return locked(deps, caller, workflowId, async () => {
     const { version } = await loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'change');
     const moved = await deps.versions.setStatus(workflowId, version.id, 'archived', deps.now().toISOString());
     if (!moved) throw versionNotFound();
@@ -103,41 +111,61 @@ export async function rollbackVersion(
   versionId: string,
   createBackup: boolean,
 ): Promise<PublishedVersion> {
-  return locked(deps, workflowId, async () => {
+  return locked(deps, caller, workflowId, async () => {
     const [{ workflow: before, version: target }, previous] = await Promise.all([
       loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'change'),
       deps.versions.publishedId(workflowId),
     ]);
-    const after = await writeBack(deps, caller, before, target);
     const now = deps.now();
-    let backupVersionId = createBackup ? previous : null;
-    if (createBackup && !previous) {
-      const definition = JSON.parse(before.definition) as Record<string, unknown>;
-      const body = splitDefinition(definition);
-      const meta = newVersionMeta({
+    const backup = createBackup && !previous ? backupOf(workflowId, before, target.id, caller, now) : null;
+    const copy = withCharge(
+      newVersionMeta({
         id: randomUUID(),
         workflowId,
-        description: `Backup before rollback to ${target.id}`,
-        status: 'archived',
+        description: `Rollback to ${target.id}`,
+        status: 'published',
         createdBy: caller.user_id,
         now,
-        counts: countsOf(definition),
-      });
-      await deps.versions.create(meta, body);
-      backupVersionId = meta.id;
-    }
-    const meta = newVersionMeta({
-      id: randomUUID(),
-      workflowId,
-      description: `Rollback to ${target.id}`,
-      status: 'published',
-      createdBy: caller.user_id,
-      now,
-      counts: { nodes: target.node_count, edges: target.edge_count },
-      sourceVersionId: target.id,
+        counts: { nodes: target.node_count, edges: target.edge_count },
+        sourceVersionId: target.id,
+      }),
+      target.body,
+    );
+    // Charged before the write-back: a refusal leaves the workflow as it was.
+    const created = backup ? [backup, copy] : [copy];
+    await chargeVersions(deps, caller.user_id, created);
+    const after = await storeCharged(deps, caller.user_id, created, async () => {
+      const written = await writeBack(deps, caller, before, target);
+      if (backup) await deps.versions.create(backup.meta, backup.body);
+      const demoteTo: VersionStatus = createBackup ? 'archived' : 'draft';
+      await deps.versions.create(copy.meta, copy.body, demoteTo);
+      return written;
     });
-    const demoteTo: VersionStatus = createBackup ? 'archived' : 'draft';
-    await deps.versions.create(meta, target.body, demoteTo);
-    return { version: { ...meta, body: target.body }, workflowVersion: after.version, backupVersionId };
+    return {
+      version: { ...copy.meta, body: copy.body },
+      workflowVersion: after.version,
+      backupVersionId: createBackup ? (backup?.meta.id ?? previous) : null,
+    };
   });
+}
+
+/** The workflow's definition as it was, kept as an archived version (rollback without a published one). */
+function backupOf(
+  workflowId: string,
+  before: WorkflowRow,
+  targetId: string,
+  caller: Principal,
+  now: Date,
+): ChargedVersion {
+  const definition = JSON.parse(before.definition) as Record<string, unknown>;
+  const meta = newVersionMeta({
+    id: randomUUID(),
+    workflowId,
+    description: `Backup before rollback to ${targetId}`,
+    status: 'archived',
+    createdBy: caller.user_id,
+    now,
+    counts: countsOf(definition),
+  });
+  return withCharge(meta, splitDefinition(definition));
 }
