@@ -4,8 +4,13 @@ import { reserveLoginAttempt, type LoginPlace } from '../../data/login-budget-re
 import type { SiteSettings } from '../settings/site-settings.js';
 import type { AuthDeps } from './auth-context.js';
 
-/** How often a waiting attempt looks again (plus up to as much jitter, so waiters spread out). */
-const POLL_MS = 20;
+/**
+ * A waiting attempt looks again after 20 ms, doubling up to 250 ms (plus up to as much jitter, so
+ * waiters spread out): a place usually frees within one password check, and a crowd of waiters
+ * must not turn into a stream of row-lock statements on the shared database.
+ */
+const FIRST_POLL_MS = 20;
+const MAX_POLL_MS = 250;
 
 /**
  * Tries `take` until it finds anything but `'busy'` (every place held by attempts being checked)
@@ -15,10 +20,11 @@ const POLL_MS = 20;
  */
 export async function waitForPlace<T>(take: () => Promise<T | 'busy'>, waitMs: number): Promise<T | 'busy'> {
   const deadline = Date.now() + waitMs;
-  for (;;) {
+  for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
     const place = await take();
-    if (place !== 'busy' || Date.now() >= deadline) return place;
-    await sleep(POLL_MS + Math.random() * POLL_MS);
+    const left = deadline - Date.now();
+    if (place !== 'busy' || left <= 0) return place;
+    await sleep(Math.min(left, pollMs + Math.random() * pollMs));
   }
 }
 
