@@ -22,7 +22,7 @@ import { createServiceClient, type Principal } from '@platform/grpc';
 import { Kafka } from 'kafkajs';
 import { Redis } from 'ioredis';
 import { gatewayCredentials } from './lib/trust.js';
-import { explainPlans, seedFacts } from './lib/observability-seed.js';
+import { benchAgentId, benchWorkflowId, explainPlans, seedFacts } from './lib/observability-seed.js';
 
 const { values } = parseArgs({
   options: {
@@ -115,7 +115,7 @@ try {
         key: `c-${n}`,
         value: JSON.stringify({
           id: `c-${n}`,
-          agent_id: `agent-${n % Number(values.agents)}`,
+          agent_id: benchAgentId(n % Number(values.agents)),
           round_status: n % 20 === 0 ? 'error' : 'completed',
           duration_ms: Math.round(Math.exp(Math.random() * Math.log(30_000))),
           first_token_ms: Math.round(Math.exp(Math.random() * Math.log(3_000))),
@@ -192,10 +192,13 @@ try {
     ['/agents 7d sort requests', list('listAgents', '7d', 'requests')],
     ['/workflows 30d sort p95', list('listWorkflows', '30d', 'p95')],
     ['/workflows 30d sort runs (default)', list('listWorkflows', '30d', 'runs')],
-    ['/agent/{id} 30d', () => client.call('getAgent', { id: 'agent-7', time_range: '30d' }, { principal })],
+    [
+      '/agent/{id} 30d',
+      () => client.call('getAgent', { id: benchAgentId(7), time_range: '30d' }, { principal }),
+    ],
     [
       '/workflow/{id} 30d',
-      () => client.call('getWorkflow', { id: 'workflow-7', time_range: '30d' }, { principal }),
+      () => client.call('getWorkflow', { id: benchWorkflowId(7), time_range: '30d' }, { principal }),
     ],
   ];
   for (const [name, call] of endpoints) {

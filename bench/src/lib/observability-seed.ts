@@ -1,5 +1,11 @@
 import type { Pool } from '@platform/db';
 
+/** Agent and workflow ids are UUIDs (the analytics routes refuse anything else): number n's id. */
+const AGENT_ID_PREFIX = '00000000-0000-4000-a000-';
+const WORKFLOW_ID_PREFIX = '00000000-0000-4000-b000-';
+export const benchAgentId = (n: number) => `${AGENT_ID_PREFIX}${String(n).padStart(12, '0')}`;
+export const benchWorkflowId = (n: number) => `${WORKFLOW_ID_PREFIX}${String(n).padStart(12, '0')}`;
+
 /**
  * Inserts `total` agent rounds (80 %) and workflow runs (20 %) spread uniformly over the last 30
  * days, one day per statement, then builds their rollups with the same grouping the consumer
@@ -15,7 +21,7 @@ export async function seedFacts(pool: Pool, total: number, agents: number, progr
     await pool.query(
       `INSERT INTO agent_rounds (id, agent_id, round_status, duration_ms, first_token_ms, prompt_tokens,
                                  completion_tokens, model, finished_at)
-       SELECT 's-a-' || $1::int || '-' || g, 'agent-' || (g % $3), CASE WHEN g % 20 = 0 THEN 'error' ELSE 'completed' END,
+       SELECT 's-a-' || $1::int || '-' || g, '${AGENT_ID_PREFIX}' || lpad((g % $3)::text, 12, '0'), CASE WHEN g % 20 = 0 THEN 'error' ELSE 'completed' END,
               exp(random() * ln(30000))::int, exp(random() * ln(3000))::int, 100, 50, 'model-' || (g % 5),
               now() - (($1::int + random()) * interval '1 day')
          FROM generate_series(1, $2) g`,
@@ -23,7 +29,7 @@ export async function seedFacts(pool: Pool, total: number, agents: number, progr
     );
     await pool.query(
       `INSERT INTO workflow_runs (id, workflow_id, status, total_duration_ms, total_tokens, failed_nodes, finished_at)
-       SELECT 's-w-' || $1::int || '-' || g, 'workflow-' || (g % 20),
+       SELECT 's-w-' || $1::int || '-' || g, '${WORKFLOW_ID_PREFIX}' || lpad((g % 20)::text, 12, '0'),
               CASE WHEN g % 25 = 0 THEN 'timeout' WHEN g % 10 = 0 THEN 'failed' ELSE 'success' END,
               exp(random() * ln(120000))::int, 300, 0, now() - (($1::int + random()) * interval '1 day')
          FROM generate_series(1, $2) g`,
@@ -95,7 +101,7 @@ export async function explainPlans(pool: Pool): Promise<string> {
     UNION ALL
     SELECT entity_id, NULL, 0, total FROM (SELECT DISTINCT entity_id, total FROM c) t`;
   };
-  const page = `entity_id = ANY(ARRAY(SELECT 'agent-' || g FROM generate_series(0, 19) g))`;
+  const page = `entity_id = ANY(ARRAY(SELECT '${AGENT_ID_PREFIX}' || lpad(g::text, 12, '0') FROM generate_series(0, 19) g))`;
   // The second read: the per-millisecond rows of the buckets that hold the wanted ranks (here the
   // p50, p90, p95 and p99 buckets of the total: 173, 8.6 k, 17 k and 27 k ms).
   const fine = `

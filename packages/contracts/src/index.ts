@@ -19,3 +19,4 @@ export * as rpcErrorDetails from './gen/google/rpc/error_details.js';
 export { Any } from './gen/google/protobuf/any.js';
 export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
+export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';

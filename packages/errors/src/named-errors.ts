@@ -33,6 +33,9 @@ export const NAMED_ERRORS = {
   // Account and sign-in failures raised by identity.
   user_not_found: { code: ErrorCode.NOT_FOUND, httpStatus: 400 },
   current_password_incorrect: { code: ErrorCode.INVALID_CREDENTIALS },
+  // Every place of an account's login budget is held by attempts being checked (issue 20): 5400
+  // at HTTP 400 with data.limit; no failure, no lock (spec: 5301 is reserved, never raised).
+  login_attempts_in_flight: { code: ErrorCode.RATE_LIMITED },
   totp_setup_not_started: { code: ErrorCode.TOTP_NOT_ENABLED },
   sso_state_invalid: { code: ErrorCode.BAD_REQUEST },
   sso_authentication_failed: { code: ErrorCode.BAD_REQUEST },

@@ -15,6 +15,12 @@ const schema = z.object({
   ...taskSealShape,
   /** Most entries `model_endpoint_allowlist` may hold (docs/models.md "Endpoint allowlist"). */
   MODEL_ENDPOINT_ALLOWLIST_MAX_ENTRIES: z.coerce.number().int().min(1).max(1000).default(200),
+  /**
+   * How long a password attempt waits for a place in its account's login budget while every place
+   * is held by attempts being checked (docs/identity.md "Lockout budget"); then 400 / 5400. 0
+   * refuses at once.
+   */
+  LOGIN_PLACE_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
   /** Public URL of the web app, for links in verification and reset mails. */
   PUBLIC_WEB_URL: z.url().default('http://localhost:8080'),
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityUser } from '@platform/testing';
 import { startObservabilityHarness, type ObservabilityHarness } from './support/harness.js';
@@ -60,9 +61,10 @@ describe('observability analytics: parameters', () => {
       ttft: { p50_ms: 0, p90_ms: 0, p95_ms: 0, p99_ms: 0 },
       throughput: { current_qps: 0, peak_hourly_requests: 0 },
     });
-    const agent = await h.request('GET', `${P}/agent/nobody`, { token: admin.token });
+    const nobody = randomUUID(); // an agent id that no fact names (ids are UUIDs, issue 20)
+    const agent = await h.request('GET', `${P}/agent/${nobody}`, { token: admin.token });
     expect(agent.body.data.agent).toMatchObject({
-      agent_id: 'nobody',
+      agent_id: nobody,
       agent_name: null,
       requests: 0,
       p50: 0,
@@ -109,5 +111,46 @@ describe('observability analytics: parameters', () => {
       bad.map((path) => h.request('GET', `${P}${path}`, { token: admin.token })),
     );
     results.forEach((result, i) => expect([result.status, result.body.code], bad[i]).toEqual([422, 1001]));
+  });
+});
+
+describe('observability analytics: entity ids (issue 20)', () => {
+  const MALFORMED = ['not-a-uuid', '12345', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(200)];
+
+  it('a malformed agent or workflow id is 422 / 1001 naming the parameter, never a page of zeros', async () => {
+    const cases = MALFORMED.flatMap((id) => [
+      { path: `/agent/${id}`, field: 'agent_id' },
+      { path: `/workflow/${id}`, field: 'workflow_id' },
+    ]);
+    const results = await Promise.all(
+      cases.map(({ path }) => h.request('GET', `${P}${path}`, { token: admin.token })),
+    );
+    results.forEach((result, i) => {
+      expect([result.status, result.body.code], cases[i]!.path).toEqual([422, 1001]);
+      expect(Object.keys(result.body.data.errors), cases[i]!.path).toEqual([cases[i]!.field]);
+    });
+  });
+
+  it('a well-formed id without data still answers 200 with zeros', async () => {
+    for (const kind of ['agent', 'workflow'] as const) {
+      const response = await h.request('GET', `${P}/${kind}/${randomUUID()}`, { token: admin.token });
+      expect([response.status, response.body.code]).toEqual([200, 0]);
+      expect(response.body.data[kind].requests).toBe(0);
+    }
+  });
+
+  it('the service refuses a malformed id itself (1001), for a caller that skips the gateway route', async () => {
+    const principal = await h.gateway.principals.resolve(admin.id);
+    for (const method of ['getAgent', 'getWorkflow'] as const) {
+      for (const id of ['not-a-uuid', '../../etc/passwd', '']) {
+        const refused = await h.gateway.clients.analytics
+          .call(method, { id, time_range: '' }, { principal: principal! })
+          .then(
+            () => 'answered',
+            (err: { code?: number }) => err.code,
+          );
+        expect(refused, `${method}(${JSON.stringify(id)})`).toBe(1001);
+      }
+    }
   });
 });

@@ -119,6 +119,10 @@ export const ERROR_KEY_MESSAGES = {
   email_already_verified: { en: 'This email address is already verified', zh: '该邮箱已完成验证' },
   terms_not_accepted: { en: 'You must accept the terms of service', zh: '请先同意服务条款' },
   current_password_incorrect: { en: 'The current password is incorrect', zh: '当前密码不正确' },
+  login_attempts_in_flight: {
+    en: 'Too many sign-in attempts for this account at once; please try again in a moment',
+    zh: '该账号同时进行的登录尝试过多，请稍后重试',
+  },
   unknown_setting: { en: 'Unknown setting', zh: '未知的设置项' },
   // Gateway / transport
   route_not_found: { en: 'Route not found', zh: '请求的接口不存在' },

@@ -1,10 +1,10 @@
+import { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from '@platform/contracts';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 
-/** More than every setting and its `_set` echo; larger bodies are never legitimate. */
-const MAX_SETTINGS_PER_UPDATE = 150;
+const { maxKeys, maxKeyLength } = SITE_SETTINGS_UPDATE_RULES;
 
 /**
  * The shapes a setting value can take, each bounded by the largest any setting allows (the
@@ -24,11 +24,27 @@ const settingValue = z.union([
  * Names and exact bounds are validated by the identity service (it owns the setting definitions):
  * the gateway only bounds the shape so an oversized or exotic body never reaches it.
  */
-const settingsUpdateBody = z
-  .record(z.string().min(1).max(100), settingValue)
-  .refine((changes) => Object.keys(changes).length <= MAX_SETTINGS_PER_UPDATE, {
-    message: `at most ${MAX_SETTINGS_PER_UPDATE} settings per update`,
-  });
+const settingsRecord = z.record(z.string().min(1).max(maxKeyLength), settingValue);
+
+/**
+ * Runs on the body as parsed from JSON, before the record parses any value: too many names is one
+ * 1001 (`_`) without per-key work, and `__proto__` / `constructor` / `prototype` are refused by
+ * name (the record would silently drop `__proto__`). Any issue here stops the parse.
+ */
+function refuseHostileKeys(body: unknown, ctx: z.RefinementCtx): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const names = Object.keys(body);
+  if (names.length > maxKeys) {
+    ctx.addIssue({ code: 'custom', message: `at most ${maxKeys} settings per update` });
+    return body;
+  }
+  for (const name of names.filter(isReservedObjectKey)) {
+    ctx.addIssue({ code: 'custom', path: [name], message: 'reserved name, not a setting' });
+  }
+  return body;
+}
+
+const settingsUpdateBody = z.preprocess(refuseHostileKeys, settingsRecord);
 
 const settingsView = z
   .record(z.string(), z.unknown())

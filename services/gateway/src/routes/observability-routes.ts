@@ -49,7 +49,8 @@ const timeoutsQuery = z.object({
 type TimeoutsQuery = z.infer<typeof timeoutsQuery>;
 const throughputQuery = z.object({ time_range: timeRange, granularity: z.enum(['hour', 'day']).optional() });
 type ThroughputQuery = z.infer<typeof throughputQuery>;
-const entityId = z.string().min(1).max(200);
+/** Agent and workflow ids are UUIDs, like every other id in a path (422 / 1001 otherwise). */
+const entityId = z.uuid();
 
 const percentiles = z.object({
   p50_ms: z.number(),

@@ -6,7 +6,7 @@ import { sendOk, sendRedirect } from '../http/respond.js';
 import { sendEventStream } from '../http/sse.js';
 import { whileAccessHolds } from '../http/stream-access.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
-import { collectUnsafeText, parsePart, validationFailure } from './validation.js';
+import { collectUnsafeText, fieldErrors, parsePart, validationFailure } from './validation.js';
 
 function hasBody(req: Request): boolean {
   const length = req.header('content-length');
@@ -33,7 +33,7 @@ function checkContentType(route: RouteDefinition<unknown>, req: Request): void {
 }
 
 function parseInput(route: RouteDefinition<unknown>, req: Request): RouteInput<unknown, unknown, unknown> {
-  const errors: Record<string, string[]> = {};
+  const errors = fieldErrors();
   const rawBody: unknown = req.body === undefined ? {} : req.body;
   if (route.body && (typeof rawBody !== 'object' || rawBody === null || Array.isArray(rawBody))) {
     throw validationFailure({ body: ['must be a JSON object'] });

@@ -1,12 +1,21 @@
 import { BusinessError } from '@platform/errors';
 import { z } from 'zod';
 
+/**
+ * An empty `data.errors` map without a prototype: field names come from the client, and on a plain
+ * `{}` a field named `constructor` would find an inherited function (a 500) and `__proto__` would
+ * replace the prototype instead of naming the field.
+ */
+export function fieldErrors(): Record<string, string[]> {
+  return Object.create(null) as Record<string, string[]>;
+}
+
 /** Zod issues → `data.errors` (field → messages), the shape the spec gives for 1001. */
 export function issuesToFieldErrors(
   issues: readonly z.core.$ZodIssue[],
   prefix?: string,
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  const errors = fieldErrors();
   for (const issue of issues) {
     const path = issue.path.map(String).join('.');
     const field = [prefix, path].filter(Boolean).join('.') || prefix || '_';
@@ -15,7 +24,7 @@ export function issuesToFieldErrors(
   return errors;
 }
 
-/** Parses one part of the request; failures are collected so one response lists them all. */
+/** Parses one part of the request; failures are collected (into a `fieldErrors()` map) so one response lists them all. */
 export function parsePart<T>(
   schema: z.ZodType<T> | undefined,
   value: unknown,

@@ -3,5 +3,14 @@ import type { IdentityDependencies } from '../../deps.js';
 /** What the auth use cases depend on. */
 export type AuthDeps = Pick<
   IdentityDependencies,
-  'pool' | 'redis' | 'producer' | 'logger' | 'settings' | 'tokens' | 'sessions' | 'passwords' | 'captcha'
+  | 'config'
+  | 'pool'
+  | 'redis'
+  | 'producer'
+  | 'logger'
+  | 'settings'
+  | 'tokens'
+  | 'sessions'
+  | 'passwords'
+  | 'captcha'
 >;

@@ -2,19 +2,15 @@ import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal, RequestOrigin } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
-import {
-  findAccountById,
-  reserveLoginAttempt,
-  settleFailedLogin,
-  settleSuccessfulLogin,
-  storeChangedPassword,
-} from '../../data/auth-account-repository.js';
+import { findAccountById, storeChangedPassword } from '../../data/auth-account-repository.js';
+import { settleFailedLogin, settleSuccessfulLogin } from '../../data/login-budget-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import { endUserSessions } from '../admin-users/principal-changes.js';
 import { requirePrincipal } from '../rbac/require-principal.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import type { AuthDeps } from './auth-context.js';
 import { passwordChangeReason } from './issue-session.js';
+import { accountLocked as locked, takeAccountPlace, tooManyAttemptsInFlight } from './login-budget.js';
 import { lockSecondsLeft, remainingAttempts } from './login-rules.js';
 import { assertPasswordPolicy } from './password-policy.js';
 
@@ -34,12 +30,10 @@ async function requestJti(deps: AuthDeps, token: string | undefined, userId: str
   return claims?.sub === userId ? claims.jti : '';
 }
 
-const locked = (seconds: number) =>
-  new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
-
 /**
  * The current password is a guess like a login's: it takes its place in the same lockout budget
- * before it is checked (a locked account answers 5300 without a check), a wrong one counts as a
+ * before it is checked (a locked account answers 5300 without a check; every place held by
+ * checks in flight for the whole wait 5400), a wrong one counts as a
  * failed login (the one that reaches `max_login_attempts` locks and answers 5300), a right one
  * settles its place like a successful login.
  */
@@ -51,8 +45,9 @@ async function checkCurrentPassword(
   settings: SiteSettings,
 ): Promise<void> {
   const { max_login_attempts: max, lockout_duration_minutes: minutes } = settings;
-  const place = await reserveLoginAttempt(deps.pool, userId, max, minutes);
-  if ('lockedSeconds' in place) throw locked(place.lockedSeconds);
+  const place = await takeAccountPlace(deps, userId, settings);
+  if (place === 'busy') throw tooManyAttemptsInFlight(max);
+  if (place.outcome === 'locked') throw locked(place.lockedSeconds);
   if (!(await deps.passwords.verify(currentPassword, passwordHash))) {
     const { failedAttempts, lockedUntil } = await settleFailedLogin(deps.pool, userId, max, minutes);
     if (lockedUntil) throw locked(lockSecondsLeft(lockedUntil, Date.now()));
@@ -60,7 +55,7 @@ async function checkCurrentPassword(
       data: { remaining_attempts: remainingAttempts(max, failedAttempts) },
     });
   }
-  const lockedSeconds = await settleSuccessfulLogin(deps.pool, userId, place.slot);
+  const lockedSeconds = await settleSuccessfulLogin(deps.pool, userId);
   if (lockedSeconds > 0) throw locked(lockedSeconds);
 }
 

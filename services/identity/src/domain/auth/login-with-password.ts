@@ -5,17 +5,21 @@ import { writeAudit } from '../../data/audit-repository.js';
 import {
   findAccountByLogin,
   replacePasswordHash,
-  reserveLoginAttempt,
-  settleFailedLogin,
-  settleSuccessfulLogin,
   type AccountRow,
 } from '../../data/auth-account-repository.js';
+import { settleFailedLogin, settleSuccessfulLogin } from '../../data/login-budget-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit, type AccountAudit } from './account-audit.js';
 import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { completeLogin } from './complete-login.js';
+import {
+  accountLocked as locked,
+  takeAccountPlace,
+  tooManyAttemptsInFlight,
+  waitForPlace,
+} from './login-budget.js';
 import { lockSecondsLeft, remainingAttempts } from './login-rules.js';
 import { reserveUnknownLogin, settleUnknownLogin } from './unknown-login-attempts.js';
 
@@ -29,8 +33,6 @@ export interface PasswordLoginInput {
   captchaAnswer: string;
 }
 
-const locked = (seconds: number) =>
-  new BusinessError(ErrorCode.ACCOUNT_LOCKED, { data: { lockout_seconds: Math.max(1, seconds) } });
 const wrongPassword = (maxAttempts: number, failedAttempts: number) =>
   new BusinessError(ErrorCode.INVALID_CREDENTIALS, {
     httpStatus: 400,
@@ -61,24 +63,22 @@ export async function loginWithPassword(
 
   const audit = accountAudit(deps, account.id, meta);
 
-  // 2: locked (or the budget is taken by attempts in flight, which locks it)
-  const place = await reserveLoginAttempt(
-    deps.pool,
-    account.id,
-    settings.max_login_attempts,
-    settings.lockout_duration_minutes,
-  );
-  if ('lockedSeconds' in place) {
+  // 2: locked; or every place held by attempts being checked for the whole wait (not a failure)
+  const place = await takeAccountPlace(deps, account.id, settings);
+  if (place === 'busy') {
+    await audit('login.failure', { reason: 'attempts_in_flight' });
+    throw tooManyAttemptsInFlight(settings.max_login_attempts);
+  }
+  if (place.outcome === 'locked') {
     await audit('login.failure', { reason: 'locked' });
     if (place.lockedNow) {
-      announceLock(
-        deps,
-        account.id,
-        settings,
-        settings.max_login_attempts,
-        new Date(Date.now() + place.lockedSeconds * 1000),
-      );
-      await audit('account.locked', { failed_attempts: settings.max_login_attempts, reason: 'burst' });
+      // Failures that reached a limit lowered since they were counted: they lock now.
+      const lockedUntil = new Date(Date.now() + place.lockedSeconds * 1000);
+      announceLock(deps, account.id, settings, settings.max_login_attempts, lockedUntil);
+      await audit('account.locked', {
+        failed_attempts: settings.max_login_attempts,
+        reason: 'limit_lowered',
+      });
     }
     throw locked(place.lockedSeconds);
   }
@@ -86,9 +86,9 @@ export async function loginWithPassword(
   if (!(await deps.passwords.verify(input.password, account.password_hash))) {
     await refuseWrongPassword(deps, account, settings, audit);
   }
-  const lockedSeconds = await settleSuccessfulLogin(deps.pool, account.id, place.slot);
+  const lockedSeconds = await settleSuccessfulLogin(deps.pool, account.id);
   if (lockedSeconds > 0) {
-    // Concurrent attempts of the same burst locked the account while this one was checked.
+    // A lock came into force while the password was checked (only a lowered limit can do that).
     await audit('login.failure', { reason: 'locked_during_check' });
     throw locked(lockedSeconds);
   }
@@ -168,20 +168,22 @@ async function refuseUnknownAccount(
   const skipped = (err: unknown) =>
     deps.logger.warn({ err }, 'unknown-login bookkeeping skipped: Redis unavailable');
   const { max_login_attempts: max, lockout_duration_minutes: minutes } = settings;
-  const place = await reserveUnknownLogin(deps.redis, input.username, max, minutes).catch((err: unknown) => {
-    skipped(err);
-    return { place: 1 };
-  });
+  const take = () =>
+    reserveUnknownLogin(deps.redis, input.username, max, minutes).catch((err: unknown) => {
+      skipped(err);
+      return { place: 1 };
+    });
+  // The same wait and the same answers as a real account's budget.
+  const place = await waitForPlace(take, deps.config.LOGIN_PLACE_WAIT_MS);
+  if (place === 'busy') throw tooManyAttemptsInFlight(max);
   if ('lockedSeconds' in place) throw locked(place.lockedSeconds);
   await deps.passwords.verifyDummy(input.password);
-  const lockedSeconds = await settleUnknownLogin(deps.redis, input.username, place.place, max, minutes).catch(
-    (err: unknown) => {
-      skipped(err);
-      return 0;
-    },
-  );
-  if (lockedSeconds > 0) throw locked(lockedSeconds);
-  throw wrongPassword(max, place.place);
+  const settled = await settleUnknownLogin(deps.redis, input.username, max, minutes).catch((err: unknown) => {
+    skipped(err);
+    return { failedAttempts: 1, lockedSeconds: 0 };
+  });
+  if (settled.lockedSeconds > 0) throw locked(settled.lockedSeconds);
+  throw wrongPassword(max, settled.failedAttempts);
 }
 
 async function rehashIfOutdated(deps: AuthDeps, account: AccountRow, password: string): Promise<void> {

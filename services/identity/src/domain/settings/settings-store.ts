@@ -72,7 +72,8 @@ export class SettingsStore implements SettingsReader {
     actorUserId: string | null = null,
     inTransaction?: (tx: PoolClient, keys: SettingKey[]) => Promise<void>,
   ): Promise<SettingKey[]> {
-    const errors: Record<string, string[]> = {};
+    // No prototype: a name is the client's, and must name its field whatever it is.
+    const errors = Object.create(null) as Record<string, string[]>;
     const rows: { key: SettingKey; value: unknown }[] = [];
     for (const [key, raw] of Object.entries(changes)) {
       if (!isSettingKey(key)) {

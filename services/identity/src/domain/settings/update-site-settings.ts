@@ -1,3 +1,5 @@
+import { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from '@platform/contracts';
+import { BusinessError } from '@platform/errors';
 import { SETTINGS_CHANGED } from '@platform/settings-client';
 import { writeAudit } from '../../data/audit-repository.js';
 import { publishDomainEvent } from '../../events/publish-events.js';
@@ -20,7 +22,8 @@ export interface UpdateSettingsInput {
  * every service drops its cache.
  */
 export async function updateSiteSettings(deps: IdentityDependencies, input: UpdateSettingsInput) {
-  const changes: Record<string, unknown> = {};
+  refuseByNames(input.changes);
+  const changes = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(input.changes)) {
     if (isSecretSetFlag(name, value)) continue;
     if (isSecretName(name) && value === null) continue;
@@ -41,4 +44,24 @@ export async function updateSiteSettings(deps: IdentityDependencies, input: Upda
     await publishDomainEvent(tx, SETTINGS_CHANGED, 'site_settings', { keys });
   });
   return { settings: adminSettingsView(await deps.settings.current()), changed_keys: changedKeys };
+}
+
+/**
+ * An update judged by its names alone, before any value is (the gateway checks the same at the
+ * edge; this covers callers that bypass it): more than `maxKeys` names is one 1001 (`_`), and
+ * `__proto__` / `constructor` / `prototype` are refused by name. gRPC's Struct decoding already
+ * drops a `__proto__` key, so that one is the gateway's to refuse; an in-process caller's own
+ * `__proto__` property is refused here.
+ */
+function refuseByNames(changes: Record<string, unknown>): void {
+  const names = Object.keys(changes);
+  const { maxKeys } = SITE_SETTINGS_UPDATE_RULES;
+  if (names.length > maxKeys) {
+    throw BusinessError.validation({ _: [`at most ${maxKeys} settings per update`] }, { httpStatus: 400 });
+  }
+  const reserved = names.filter(isReservedObjectKey);
+  if (reserved.length === 0) return;
+  const errors = Object.create(null) as Record<string, string[]>;
+  for (const name of reserved) errors[name] = ['reserved name, not a setting'];
+  throw BusinessError.validation(errors, { httpStatus: 400 });
 }

@@ -7,7 +7,7 @@ import { agentStats, entityTrend } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
 import type { PercentileSet } from './percentiles.js';
-import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
+import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 
 export const AGENT_SORT_KEYS = [
   'requests',
@@ -65,6 +65,7 @@ export function getAgent(
   request: observabilityV1.EntityRequest,
 ): Promise<observabilityV1.AgentDetail> {
   const range = timeRangeOf(request.time_range);
+  entityIdOf(request.id, 'agent_id');
   return deps.cache.through('agent', { id: request.id, time_range: range }, async () => {
     const now = deps.now();
     const window = windowOf(range, now);

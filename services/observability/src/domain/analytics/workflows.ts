@@ -6,7 +6,7 @@ import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { entityTrend, workflowStats } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
-import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
+import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 
 export const WORKFLOW_SORT_KEYS = [
   'requests',
@@ -70,6 +70,7 @@ export function getWorkflow(
   request: observabilityV1.EntityRequest,
 ): Promise<observabilityV1.WorkflowDetail> {
   const range = timeRangeOf(request.time_range);
+  entityIdOf(request.id, 'workflow_id');
   return deps.cache.through('workflow', { id: request.id, time_range: range }, async () => {
     const now = deps.now();
     const window = windowOf(range, now);
