@@ -2,6 +2,7 @@ import type { ServiceRegistration } from '@platform/grpc';
 import { ensureTopics, TaskWorker } from '@platform/kafka';
 import { OutboxRelay } from '@platform/outbox';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
+import { runLimitsOf } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { RunEventsListener } from './events/run-events-listener.js';
 import { RunExecutor } from './events/run-executor.js';
@@ -35,6 +36,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       ...deps,
       leaseMs: config.RUN_LEASE_MS,
       concurrency: config.RUN_WORKER_CONCURRENCY,
+      limits: runLimitsOf(config),
     });
     executor = runExecutor;
     const worker = new TaskWorker(kafka, {

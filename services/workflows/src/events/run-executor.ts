@@ -7,6 +7,7 @@ import { finishRun } from '../data/run-finish.js';
 import { claimRun, renewLease, type RunRow } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
+import type { RunLimits } from '../domain/runs/engine/limits.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
 import { planRun } from '../domain/runs/engine/plan.js';
 
@@ -14,6 +15,8 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
   leaseMs: number;
   /** Runs executed at once by this process; a claim waits for a free slot. */
   concurrency: number;
+  /** What one run may hold (config RUN_MAX_*). */
+  limits: RunLimits;
 };
 
 /**
@@ -131,6 +134,7 @@ export class RunExecutor {
       mode: run.mode,
       inputs: run.inputs,
       deadline: new Date(startedAt.getTime() + run.timeout_seconds * 1000),
+      limits: this.deps.limits,
     };
     let plan;
     try {

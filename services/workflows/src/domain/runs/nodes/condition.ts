@@ -118,11 +118,12 @@ export const conditionNode: NodeModule = {
     }
     return problems;
   },
-  async execute({ node, variables }) {
+  async execute({ node, variables, run }) {
     const conditions = node.data.conditions as Comparison[];
+    const render = (value: unknown) => renderValue(value, variables, run.limits);
     try {
       const results = conditions.map((condition) =>
-        compare(condition, renderValue(condition.left, variables), renderValue(condition.right, variables)),
+        compare(condition, render(condition.left), render(condition.right)),
       );
       const taken = node.data.logic === 'or' ? results.some(Boolean) : results.every(Boolean);
       return { status: 'success', outputs: { result: taken }, branch: String(taken) };
