@@ -1,7 +1,7 @@
 import { ErrorCode } from '@platform/errors';
 import type { NodeModule } from '../engine/contract.js';
 import { asText, renderValue, templateRootErrors } from '../engine/variables.js';
-import { nodeIdsOf } from './node-checks.js';
+import { edgesFrom, nodeIdsOf } from './node-checks.js';
 
 export const OPERATORS = [
   'eq',
@@ -111,7 +111,7 @@ export const conditionNode: NodeModule = {
         problems.push(...templateRootErrors([condition.left, condition.right], ids, at));
       });
     }
-    for (const edge of definition.edges.filter((edge) => edge.source === node.id)) {
+    for (const edge of edgesFrom(definition, node.id)) {
       if (typeof edge.sourceHandle !== 'string' || !BRANCHES.has(edge.sourceHandle)) {
         problems.push(`edge ${edge.id} must leave the condition by sourceHandle "true" or "false"`);
       }
