@@ -36,7 +36,7 @@ beforeAll(async () => {
     if (path === '/binary') return void res.writeHead(200, { 'content-type': 'image/png' }).end(BINARY);
     if (path === '/nul-json')
       return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"a\\u0000b"}');
-    if (path === '/hang') return void onHang(String(req.headers['idempotency-key']).split(':')[0]);
+    if (path === '/hang') return void onHang(String(req.headers['idempotency-key']).split(':')[0] ?? '');
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
