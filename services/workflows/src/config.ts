@@ -1,5 +1,8 @@
 import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
 import { z } from 'zod';
+import type { RunLimits } from './domain/runs/engine/limits.js';
+
+const MIB = 1024 * 1024;
 
 const schema = z.object({
   ...commonShape,
@@ -60,7 +63,47 @@ const schema = z.object({
   VERSIONS_MAX_PER_WORKFLOW: env.positiveInt().min(10).max(10_000).default(100),
   /** Bytes of versions one user may hold at once (bodies + 1 KiB per record); past it: 400 / 5400. */
   VERSIONS_MAX_BYTES_PER_USER: env.positiveInt().min(1_048_576).default(16_777_216),
+  // What one run may hold (docs/security.md "Workflow runs: what one run may hold"); past a
+  // bound the node fails `output_too_large`. The upper bounds keep a run record readable: its
+  // outputs (one end node's, at most RUN_MAX_NODE_OUTPUT_BYTES) and inputs fit one gRPC answer.
+  /** UTF-8 bytes of one rendered template text (a template node's text, an end output, a URL). */
+  RUN_MAX_VALUE_BYTES: env
+    .positiveInt()
+    .min(1024)
+    .max(4 * MIB)
+    .default(MIB),
+  /** Bytes of one node's outputs as JSON, and of the text one node streams. */
+  RUN_MAX_NODE_OUTPUT_BYTES: env
+    .positiveInt()
+    .min(1024)
+    .max(4 * MIB)
+    .default(2 * MIB),
+  /** Bytes one run holds: inputs + every node's outputs + streamed text. */
+  RUN_MAX_RUN_BYTES: env
+    .positiveInt()
+    .min(1024)
+    .max(64 * MIB)
+    .default(8 * MIB),
+  /** Bytes of an http_request node's response body (the download is cut past it). */
+  RUN_MAX_HTTP_RESPONSE_BYTES: env
+    .positiveInt()
+    .min(1024)
+    .max(16 * MIB)
+    .default(2 * MIB),
+  /** Times a node in flight when its worker stopped is started again; then the run fails. */
+  RUN_MAX_NODE_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
 });
+
+/** What the engine gets of the limits above. */
+export function runLimitsOf(config: WorkflowsConfig): RunLimits {
+  return {
+    maxValueBytes: config.RUN_MAX_VALUE_BYTES,
+    maxNodeOutputBytes: config.RUN_MAX_NODE_OUTPUT_BYTES,
+    maxRunBytes: config.RUN_MAX_RUN_BYTES,
+    maxHttpResponseBytes: config.RUN_MAX_HTTP_RESPONSE_BYTES,
+    maxNodeResumes: config.RUN_MAX_NODE_RESUMES,
+  };
+}
 
 export type WorkflowsConfig = z.infer<typeof schema>;
 

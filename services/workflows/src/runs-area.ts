@@ -2,6 +2,7 @@ import type { ServiceRegistration } from '@platform/grpc';
 import { ensureTopics, TaskWorker } from '@platform/kafka';
 import { OutboxRelay } from '@platform/outbox';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
+import { runLimitsOf } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { FollowerSlots } from './data/follower-slots.js';
 import { RunEventsListener } from './events/run-events-listener.js';
@@ -40,6 +41,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       concurrency: config.RUN_WORKER_CONCURRENCY,
       caps: { perUser: config.RUN_MAX_RUNNING_PER_USER, perTeam: config.RUN_MAX_RUNNING_PER_TEAM },
       pollMs: config.RUN_CLAIM_POLL_MS,
+      limits: runLimitsOf(config),
     });
     executor = runExecutor;
     const worker = new TaskWorker(kafka, {

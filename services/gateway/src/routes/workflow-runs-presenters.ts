@@ -72,6 +72,16 @@ export const runSchema = z.object({
   triggered_by: z.object({ type: z.enum(['user', 'api_key']), id: z.uuid() }),
   created_at: z.string(),
   stream_url: z.string(),
+  inputs_truncated: z
+    .boolean()
+    .describe(
+      'inputs were too large for this answer and are left out (`{}`); read the run (GET one) for them',
+    ),
+  outputs_truncated: z
+    .boolean()
+    .describe(
+      'outputs were too large for this answer and are left out (null); read the run (GET one) for them',
+    ),
 });
 
 export function toRunBody(run: workflowRunsV1.Run) {
@@ -101,5 +111,7 @@ export function toRunBody(run: workflowRunsV1.Run) {
     triggered_by: { type: run.triggered_by?.type ?? 'user', id: run.triggered_by?.id ?? '' },
     created_at: run.created_at,
     stream_url: run.stream_url,
+    inputs_truncated: run.inputs_truncated,
+    outputs_truncated: run.outputs_truncated,
   };
 }

@@ -1,6 +1,7 @@
 import { withTransaction, type Pool, type PoolClient } from '@platform/db';
 import {
   LeaseLostError,
+  OutputNotStorableError,
   type NodeOutcome,
   type RecordedNode,
   type RunErrorValue,
@@ -43,6 +44,26 @@ export async function appendEvent(
   return seq;
 }
 
+/**
+ * Postgres refusing the data itself (class 22 "data exception": a NUL character in jsonb text,
+ * an invalid byte sequence; 54000 a value past a size limit): the node's fault, never retried.
+ */
+export function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code === '54000');
+}
+
+/** Runs a write of the node's data; a data error becomes `OutputNotStorableError` for the engine. */
+async function storingNodeData(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!isDataError(error)) throw error;
+    const { code, message } = error as { code: string; message: string };
+    throw new OutputNotStorableError(`${message} (SQLSTATE ${code})`);
+  }
+}
+
 const errorJson = (error: RunErrorValue | undefined) => (error ? JSON.stringify(error) : null);
 
 /** The engine's journal over Postgres for the worker holding the run's lease. */
@@ -59,8 +80,9 @@ export function postgresRunJournal(pool: Pool, runId: string, owner: string): Ru
         branch: string | null;
         tokens: string;
         error: RunErrorValue | null;
+        attempts: number;
       }>(
-        `SELECT node_id, node_type, position, status, outputs, branch, tokens, error
+        `SELECT node_id, node_type, position, status, outputs, branch, tokens, error, attempts
            FROM workflow_node_executions WHERE run_id = $1 ORDER BY position`,
         [runId],
       );
@@ -72,6 +94,7 @@ export function postgresRunJournal(pool: Pool, runId: string, owner: string): Ru
         outputs: row.outputs,
         branch: row.branch,
         tokens: Number(row.tokens),
+        attempts: row.attempts,
         ...(row.error ? { error: row.error } : {}),
       }));
     },
@@ -96,32 +119,34 @@ export function postgresRunJournal(pool: Pool, runId: string, owner: string): Ru
     },
 
     async nodeFinished({ nodeId, nodeType, position, outcome, durationMs }) {
-      await withTransaction(pool, async (client) => {
-        await client.query(
-          `UPDATE workflow_node_executions
+      await storingNodeData(() =>
+        withTransaction(pool, async (client) => {
+          await client.query(
+            `UPDATE workflow_node_executions
               SET status = $3, outputs = $4::jsonb, branch = $5, error = $6::jsonb, tokens = $7, model = $8,
                   duration_ms = $9, finished_at = now()
             WHERE run_id = $1 AND node_id = $2`,
-          [
+            [
+              runId,
+              nodeId,
+              outcome.status,
+              JSON.stringify(outcome.outputs ?? {}),
+              outcome.branch ?? null,
+              errorJson(outcome.error),
+              outcome.tokens ?? 0,
+              outcome.model ?? null,
+              Math.round(durationMs),
+            ],
+          );
+          await appendEvent(
+            client,
             runId,
-            nodeId,
-            outcome.status,
-            JSON.stringify(outcome.outputs ?? {}),
-            outcome.branch ?? null,
-            errorJson(outcome.error),
-            outcome.tokens ?? 0,
-            outcome.model ?? null,
-            Math.round(durationMs),
-          ],
-        );
-        await appendEvent(
-          client,
-          runId,
-          fence,
-          'node_finished',
-          nodeFinishedData(nodeId, nodeType, position, outcome, durationMs),
-        );
-      });
+            fence,
+            'node_finished',
+            nodeFinishedData(nodeId, nodeType, position, outcome, durationMs),
+          );
+        }),
+      );
     },
 
     async nodeSkipped({ nodeId, nodeType, position }) {
@@ -143,17 +168,19 @@ export function postgresRunJournal(pool: Pool, runId: string, owner: string): Ru
     },
 
     async text(nodeId, chunk) {
-      await withTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ attempts: number }>(
-          'SELECT attempts FROM workflow_node_executions WHERE run_id = $1 AND node_id = $2',
-          [runId, nodeId],
-        );
-        await appendEvent(client, runId, fence, 'text_chunk', {
-          node_id: nodeId,
-          text: chunk,
-          attempt: rows[0]?.attempts ?? 1,
-        });
-      });
+      await storingNodeData(() =>
+        withTransaction(pool, async (client) => {
+          const { rows } = await client.query<{ attempts: number }>(
+            'SELECT attempts FROM workflow_node_executions WHERE run_id = $1 AND node_id = $2',
+            [runId, nodeId],
+          );
+          await appendEvent(client, runId, fence, 'text_chunk', {
+            node_id: nodeId,
+            text: chunk,
+            attempt: rows[0]?.attempts ?? 1,
+          });
+        }),
+      );
     },
   };
 }

@@ -29,7 +29,27 @@ export interface RunRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  /** Set by the bounded reads (`findRunView`, `listRuns`): the value was left out (null). */
+  inputs_truncated?: boolean;
+  outputs_truncated?: boolean;
 }
+
+/**
+ * The most of a run's inputs and of its outputs (bytes of JSON text, each) one read carries: a
+ * list page (100 rows) and one run both stay far below the 8 MiB gRPC message limit, so even a
+ * row stored before the run limits existed (or with larger limits) is always readable.
+ */
+export const RUN_VIEW_VALUE_MAX_BYTES = 3 * 1024 * 1024;
+export const RUN_LIST_VALUE_MAX_BYTES = 16 * 1024;
+
+/** The columns of a run without its definition, inputs and outputs over `param` bytes left out. */
+const viewColumns = (param: string) =>
+  `id, workflow_id, owner_id, team_id, mode, version, error, status, trigger_type, trigger_id, user_id,
+   timeout_seconds, total_tokens, attempts, last_event_seq, created_at, started_at, finished_at,
+   CASE WHEN octet_length(inputs::text) > ${param} THEN NULL ELSE inputs END AS inputs,
+   octet_length(inputs::text) > ${param} AS inputs_truncated,
+   CASE WHEN octet_length(outputs::text) > ${param} THEN NULL ELSE outputs END AS outputs,
+   coalesce(octet_length(outputs::text) > ${param}, false) AS outputs_truncated`;
 
 export interface NodeExecutionRow {
   node_id: string;
@@ -97,7 +117,19 @@ export async function findRunById(db: Db, runId: string): Promise<RunRow | null>
   return rows[0] ?? null;
 }
 
-/** Newest first; the definition is left out of list rows (it can be 512 KiB each). */
+/** One run for GetRun: no definition, inputs and outputs bounded (`RUN_VIEW_VALUE_MAX_BYTES`). */
+export async function findRunView(db: Db, workflowId: string, runId: string): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT ${viewColumns('$3')} FROM workflow_runs WHERE id = $1 AND workflow_id = $2`,
+    [runId, workflowId, RUN_VIEW_VALUE_MAX_BYTES],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Newest first; the definition is left out of list rows (it can be 512 KiB each), and inputs and
+ * outputs over `RUN_LIST_VALUE_MAX_BYTES` too (flagged; GetRun has them).
+ */
 export async function listRuns(
   db: Db,
   workflowId: string,
@@ -106,12 +138,10 @@ export async function listRuns(
 ): Promise<{ rows: RunRow[]; total: number }> {
   const [list, count] = await Promise.all([
     db.query<RunRow>(
-      `SELECT id, workflow_id, owner_id, team_id, mode, version, inputs, outputs, error, status,
-              trigger_type, trigger_id, user_id, timeout_seconds, total_tokens, attempts,
-              last_event_seq, created_at, started_at, finished_at
+      `SELECT ${viewColumns('$4')}
          FROM workflow_runs WHERE workflow_id = $1
         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [workflowId, pageSize, (page - 1) * pageSize],
+      [workflowId, pageSize, (page - 1) * pageSize, RUN_LIST_VALUE_MAX_BYTES],
     ),
     db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_runs WHERE workflow_id = $1', [workflowId]),
   ]);

@@ -34,6 +34,14 @@ export interface DefinitionEdge {
 export const CURRENT_SCHEMA_VERSION = 2;
 const MAX_ID = 200;
 const MAX_TYPE = 100;
+/**
+ * Most nodes and edges one definition may have (docs/workflows.md "The definition format"). Part
+ * of the format, not a per-replica setting: a definition saved on one replica must run on every
+ * other. 500 nodes is ~5× the largest canvases we know of and ~1 KiB per node within the 512 KiB
+ * size limit; a DAG of 500 nodes rarely needs more than 4 edges a node.
+ */
+export const MAX_DEFINITION_NODES = 500;
+export const MAX_DEFINITION_EDGES = 2_000;
 
 type Errors = Record<string, string[]>;
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -108,6 +116,20 @@ function checkEdges(errors: Errors, field: string, edges: unknown, nodeIds: Set<
   });
 }
 
+/** Too many nodes or edges (checked first: nothing else of such a definition is looked at). */
+export function definitionCountErrors(definition: unknown, field = 'definition'): Errors {
+  const errors: Errors = {};
+  if (!isObject(definition)) return errors;
+  const { nodes, edges } = definition;
+  if (Array.isArray(nodes) && nodes.length > MAX_DEFINITION_NODES) {
+    add(errors, `${field}.nodes`, `must have at most ${MAX_DEFINITION_NODES} nodes (has ${nodes.length})`);
+  }
+  if (Array.isArray(edges) && edges.length > MAX_DEFINITION_EDGES) {
+    add(errors, `${field}.edges`, `must have at most ${MAX_DEFINITION_EDGES} edges (has ${edges.length})`);
+  }
+  return errors;
+}
+
 /** The field errors of a definition (empty when it is well formed). `field` prefixes every name. */
 export function definitionErrors(definition: unknown, maxBytes: number, field = 'definition'): Errors {
   const errors: Errors = {};
@@ -120,6 +142,8 @@ export function definitionErrors(definition: unknown, maxBytes: number, field = 
     add(errors, field, `must be at most ${maxBytes} bytes of JSON (is ${bytes})`);
     return errors;
   }
+  const counts = definitionCountErrors(definition, field);
+  if (Object.keys(counts).length > 0) return counts;
   const version = definition.schema_version;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0 || version > 1_000_000) {
     add(errors, `${field}.schema_version`, 'must be an integer >= 0');

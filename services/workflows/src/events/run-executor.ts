@@ -8,6 +8,7 @@ import { claimNextRun, type RunningCaps } from '../data/run-queue.js';
 import { renewLease, type RunRow } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
+import type { RunLimits } from '../domain/runs/engine/limits.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
 import { planRun } from '../domain/runs/engine/plan.js';
 
@@ -19,6 +20,8 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
   caps: RunningCaps;
   /** How often a free slot looks for a claimable run unprompted (RUN_CLAIM_POLL_MS). */
   pollMs: number;
+  /** What one run may hold (config RUN_MAX_*). */
+  limits: RunLimits;
 };
 
 /**
@@ -192,6 +195,7 @@ export class RunExecutor {
       mode: run.mode,
       inputs: run.inputs,
       deadline: new Date(startedAt.getTime() + run.timeout_seconds * 1000),
+      limits: this.deps.limits,
     };
     let plan;
     try {

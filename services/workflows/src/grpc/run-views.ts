@@ -50,5 +50,7 @@ export function toRun(run: RunRow, nodes: NodeExecutionRow[], now: Date): workfl
     triggered_by: { type: run.trigger_type, id: run.trigger_id },
     created_at: iso(run.created_at),
     stream_url: streamUrlOf(run),
+    inputs_truncated: run.inputs_truncated ?? false,
+    outputs_truncated: run.outputs_truncated ?? false,
   };
 }

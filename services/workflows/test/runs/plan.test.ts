@@ -1,5 +1,10 @@
 import { isBusinessError } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
+import {
+  MAX_DEFINITION_EDGES,
+  MAX_DEFINITION_NODES,
+  definitionErrors,
+} from '../../src/domain/definition-rules.js';
 import { inputErrors, planRun, runTimeoutSeconds } from '../../src/domain/runs/engine/plan.js';
 import { createNodeModules } from '../../src/domain/runs/nodes/index.js';
 import { definition, edge, linear, node } from '../support/definitions.js';
@@ -245,5 +250,54 @@ describe('inputErrors', () => {
     );
     expect(data.node_id).toBe('s');
     expect(String(data.reason)).toMatch(/name must be an identifier.*type must be one of/);
+  });
+});
+
+describe('planRun: size of the graph', () => {
+  /** start → m wide templates (each fed by start) → end fed by all. */
+  const wide = (m: number) =>
+    definition(
+      [
+        node('s', 'start'),
+        ...Array.from({ length: m }, (_, i) => node(`t${m - i}`, 'template', { template: `{{s.x}}` })),
+        node('e', 'end'),
+      ],
+      [
+        ...Array.from({ length: m }, (_, i) => edge('s', `t${m - i}`)),
+        ...Array.from({ length: m }, (_, i) => edge(`t${m - i}`, 'e')),
+      ],
+    );
+
+  it('refuses more nodes or edges than the caps with 422 / 1001 naming the field, before any node check', () => {
+    const nodes = wide(MAX_DEFINITION_NODES);
+    let caught: unknown;
+    try {
+      planRun(nodes, modules);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: 1001, httpStatus: 422 });
+    expect((caught as { data: { errors: Record<string, string[]> } }).data.errors).toEqual({
+      'definition.nodes': [
+        `must have at most ${MAX_DEFINITION_NODES} nodes (has ${MAX_DEFINITION_NODES + 2})`,
+      ],
+    });
+    const edges = definition(
+      [node('s', 'start'), node('e', 'end')],
+      Array.from({ length: MAX_DEFINITION_EDGES + 1 }, (_, i) => ({ ...edge('s', 'e'), id: `x${i}` })),
+    );
+    expect(definitionErrors(edges, Number.POSITIVE_INFINITY)).toEqual({
+      'definition.edges': [
+        `must have at most ${MAX_DEFINITION_EDGES} edges (has ${MAX_DEFINITION_EDGES + 1})`,
+      ],
+    });
+  });
+
+  it('plans the largest allowed graph in definition order among ready nodes', () => {
+    const plan = planRun(wide(MAX_DEFINITION_NODES - 2), modules);
+    const order = plan.nodes.map((planned) => planned.id);
+    expect(order).toHaveLength(MAX_DEFINITION_NODES);
+    expect(order.slice(0, 3)).toEqual(['s', `t${MAX_DEFINITION_NODES - 2}`, `t${MAX_DEFINITION_NODES - 3}`]);
+    expect(order.at(-1)).toBe('e');
   });
 });

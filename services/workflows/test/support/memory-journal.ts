@@ -5,6 +5,7 @@ import {
   type RunContext,
   type RunJournal,
 } from '../../src/domain/runs/engine/contract.js';
+import { DEFAULT_RUN_LIMITS } from '../../src/domain/runs/engine/limits.js';
 
 export type JournalEvent =
   | { type: 'node_started'; nodeId: string }
@@ -35,7 +36,16 @@ export class MemoryJournal implements RunJournal {
 
   async nodeStarted(node: { nodeId: string; nodeType: string; position: number }): Promise<void> {
     this.fence();
-    this.rows.set(node.nodeId, { ...node, status: 'running', outputs: null, branch: null, tokens: 0 });
+    const previous = this.rows.get(node.nodeId);
+    const attempts = (previous ? (previous.attempts ?? 1) : 0) + 1;
+    this.rows.set(node.nodeId, {
+      ...node,
+      status: 'running',
+      outputs: null,
+      branch: null,
+      tokens: 0,
+      attempts,
+    });
     this.events.push({ type: 'node_started', nodeId: node.nodeId });
   }
 
@@ -96,6 +106,7 @@ export function runContext(overrides: Partial<RunContext> = {}): RunContext {
     mode: 'production',
     inputs: {},
     deadline: new Date(Date.now() + 60_000),
+    limits: DEFAULT_RUN_LIMITS,
     ...overrides,
   };
 }

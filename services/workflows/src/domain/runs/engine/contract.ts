@@ -1,4 +1,5 @@
 import type { DefinitionNode, WorkflowDefinition } from '../../definition-rules.js';
+import type { RunLimits } from './limits.js';
 
 /**
  * The contract between the run engine (graph walk + node modules, `domain/runs/engine/` and
@@ -35,6 +36,8 @@ export interface RunContext {
   inputs: Record<string, unknown>;
   /** The run's deadline (started_at + timeout_seconds). */
   deadline: Date;
+  /** What the run may hold (bytes, resumes); nodes render and download within them. */
+  limits: RunLimits;
 }
 
 export interface NodeRunInput {
@@ -87,6 +90,8 @@ export interface RecordedNode {
   tokens: number;
   /** A failed or timed-out node's error (optional: the engine falls back to a generic one). */
   error?: RunErrorValue | null;
+  /** How many times the node was started (a `running` node: 1 + the resumes so far). */
+  attempts?: number;
 }
 
 /**
@@ -119,6 +124,18 @@ export class LeaseLostError extends Error {
   constructor(runId: string) {
     super(`lease of run ${runId} was lost`);
     this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * Thrown by a journal write whose data the store refuses as data (Postgres class 22: a NUL
+ * character in text, say). It is the node's failure, not the infrastructure's: retrying the run
+ * would only repeat the node's side effects and fail the same way.
+ */
+export class OutputNotStorableError extends Error {
+  constructor(readonly detail: string) {
+    super(`the node's result cannot be stored: ${detail}`);
+    this.name = 'OutputNotStorableError';
   }
 }
 

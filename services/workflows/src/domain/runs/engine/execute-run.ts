@@ -1,7 +1,16 @@
 import { ErrorCode } from '@platform/errors';
-import type { NodeModules, RecordedNode, RunContext, RunJournal, RunOutcome } from './contract.js';
+import {
+  OutputNotStorableError,
+  type NodeOutcome,
+  type NodeModules,
+  type RecordedNode,
+  type RunContext,
+  type RunJournal,
+  type RunOutcome,
+} from './contract.js';
+import { ByteMeter, jsonBytes } from './limits.js';
 import type { PlannedNode, RunPlan } from './plan.js';
-import { nodeError, runNode, runTimeoutOutcome } from './run-node.js';
+import { nodeError, notStorableOutcome, runNode, runTimeoutOutcome } from './run-node.js';
 
 interface NodeState {
   status: RecordedNode['status'];
@@ -14,8 +23,11 @@ const FINISHED = new Set(['success', 'failed', 'skipped', 'timeout']);
  * Walks a planned run in order (docs/workflows.md "Execution and resume"). What the journal
  * already holds is never executed again: finished nodes feed their outputs and branch to later
  * ones; a node recorded `running` was in flight when a worker died and is run again with the same
- * idempotency key. A node is skipped when every incoming edge comes from a skipped node or from a
- * branch its condition did not take. The first failed or timed-out node ends the run.
+ * idempotency key, at most `limits.maxNodeResumes` times (then it fails `node_resume_limit`: a
+ * node that keeps taking its worker down must not run, and repeat its side effects, until the
+ * deadline). A node is skipped when every incoming edge comes from a skipped node or from a
+ * branch its condition did not take. The first failed or timed-out node ends the run. A node
+ * whose result the journal refuses as data (`OutputNotStorableError`) fails like any other.
  * `LeaseLostError` and an abort of `signal` (the worker stopping) propagate, leaving the journal
  * as it is for the next worker.
  */
@@ -34,6 +46,9 @@ export async function executeRun(args: {
   const variables: Record<string, unknown> = { inputs: run.inputs };
   let totalTokens = 0;
   let outputs: Record<string, unknown> = {};
+  // What the run holds, as bytes of JSON: its inputs, then each node's outputs and streamed text.
+  const budget = new ByteMeter('run', run.limits.maxRunBytes);
+  budget.add(jsonBytes(run.inputs));
 
   const finish = (
     planned: PlannedNode,
@@ -52,6 +67,7 @@ export async function executeRun(args: {
     const row = recorded.get(planned.id);
     if (row && FINISHED.has(row.status)) {
       totalTokens += row.tokens;
+      budget.add(jsonBytes(row.outputs));
       finish(planned, row.status, row.outputs, row.branch);
       if (row.status === 'failed' || row.status === 'timeout') return ended(planned, row, totalTokens);
       continue;
@@ -68,9 +84,14 @@ export async function executeRun(args: {
     }
     const module = modules.get(planned.type);
     if (!module) throw new Error(`no module for node type ${planned.type}`);
+    if (row?.status === 'running' && (row.attempts ?? 1) > run.limits.maxNodeResumes) {
+      const outcome = resumeLimitOutcome(planned, row.attempts ?? 1, run.limits.maxNodeResumes);
+      await journal.nodeFinished({ ...ref, outcome, startedAt: now(), durationMs: 0 });
+      return { status: 'failed', error: outcome.error, totalTokens };
+    }
     const startedAt = now();
     await journal.nodeStarted({ ...ref, startedAt });
-    const { outcome, runTimedOut } = await runNode({
+    const { outcome: ran, runTimedOut } = await runNode({
       module,
       node: planned.node,
       input: {
@@ -82,20 +103,54 @@ export async function executeRun(args: {
       journal,
       signal,
       now,
+      budget,
     });
-    await journal.nodeFinished({
-      ...ref,
-      outcome,
-      startedAt,
-      durationMs: Math.max(0, now().getTime() - startedAt.getTime()),
-    });
+    const durationMs = Math.max(0, now().getTime() - startedAt.getTime());
+    const outcome = await recordFinished(journal, { ...ref, outcome: ran, startedAt, durationMs }, planned);
     totalTokens += outcome.tokens ?? 0;
     finish(planned, outcome.status, outcome.outputs, outcome.branch ?? null);
     if (outcome.status !== 'success') {
-      return { status: runTimedOut ? 'timeout' : 'failed', error: outcome.error, totalTokens };
+      const timedOut = runTimedOut && outcome === ran;
+      return { status: timedOut ? 'timeout' : 'failed', error: outcome.error, totalTokens };
     }
   }
   return { status: 'success', outputs, totalTokens };
+}
+
+type FinishedNode = Parameters<RunJournal['nodeFinished']>[0];
+
+/**
+ * Writes the node's final row; when the store refuses its outputs or error as data (a NUL
+ * character in a string), the node is recorded failed `output_not_storable` instead, so the run
+ * ends rather than being resumed (and its side effects repeated) until its deadline.
+ */
+async function recordFinished(
+  journal: RunJournal,
+  finished: FinishedNode,
+  planned: PlannedNode,
+): Promise<NodeOutcome> {
+  try {
+    await journal.nodeFinished(finished);
+    return finished.outcome;
+  } catch (error) {
+    if (!(error instanceof OutputNotStorableError)) throw error;
+    const outcome = notStorableOutcome(planned.node, error);
+    await journal.nodeFinished({ ...finished, outcome });
+    return outcome;
+  }
+}
+
+function resumeLimitOutcome(planned: PlannedNode, attempts: number, limit: number): NodeOutcome {
+  return {
+    status: 'failed',
+    outputs: {},
+    error: nodeError(
+      planned.node,
+      ErrorCode.BAD_REQUEST,
+      `the node was in flight ${attempts} times when its worker stopped; it is not started again (at most ${limit} resumes)`,
+      { reason: 'node_resume_limit', attempts, limit },
+    ),
+  };
 }
 
 function isSkipped(planned: PlannedNode, states: Map<string, NodeState>): boolean {

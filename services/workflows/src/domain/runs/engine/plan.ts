@@ -1,6 +1,7 @@
 import { BusinessError } from '@platform/errors';
 import {
   CURRENT_SCHEMA_VERSION,
+  definitionCountErrors,
   definitionErrors,
   type DefinitionEdge,
   type DefinitionNode,
@@ -49,7 +50,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Checks that a stored definition can run and orders it. Refusals (docs/workflows.md "Runs"):
- * `workflow_schema_outdated` below schema 2; `workflow_node_not_runnable` `{node_id, reason}` for
+ * `workflow_schema_outdated` below schema 2; 422 / 1001 on `definition.nodes` / `definition.edges`
+ * past the node and edge caps; `workflow_node_not_runnable` `{node_id, reason}` for
  * a malformed graph, an unknown node type, a node its module rejects, not exactly one start node,
  * no end node, a cycle, a node the start node cannot reach, or a bad `metadata.timeout_seconds`
  * (`node_id: null`).
@@ -59,6 +61,10 @@ export function planRun(definition: unknown, modules: NodeModules): RunPlan {
   if (typeof version !== 'number' || version < CURRENT_SCHEMA_VERSION) {
     throw BusinessError.named('workflow_schema_outdated');
   }
+  // A definition stored before the node and edge caps (or written around them) is refused as
+  // the save would have been, before any per-node work.
+  const counts = definitionCountErrors(definition);
+  if (Object.keys(counts).length > 0) throw BusinessError.validation(counts);
   const shape = definitionErrors(definition, Number.POSITIVE_INFINITY);
   const [field, messages] = Object.entries(shape)[0] ?? [];
   if (field !== undefined)
@@ -161,49 +167,99 @@ function groupBy(edges: PlannedEdge[], key: (edge: PlannedEdge) => string): Map<
   return groups;
 }
 
-/** Kahn's algorithm, always taking the ready node that comes first in the definition. */
+/**
+ * Kahn's algorithm, always taking the ready node that comes first in the definition: the ready
+ * set is a binary heap of definition indexes, so the walk is O((nodes + edges) · log nodes).
+ */
 function topologicalOrder(
   nodes: DefinitionNode[],
   incoming: Map<string, PlannedEdge[]>,
   outgoing: Map<string, PlannedEdge[]>,
 ): DefinitionNode[] {
   const index = new Map(nodes.map((node, i) => [node.id, i]));
-  const waiting = new Map(nodes.map((node) => [node.id, (incoming.get(node.id) ?? []).length]));
-  const ready = nodes.filter((node) => waiting.get(node.id) === 0).map((node) => index.get(node.id) ?? 0);
+  const waiting = nodes.map((node) => (incoming.get(node.id) ?? []).length);
+  const ready = new IndexHeap();
+  waiting.forEach((count, i) => count === 0 && ready.push(i));
   const order: DefinitionNode[] = [];
-  while (ready.length > 0) {
-    ready.sort((a, b) => a - b);
-    const node = nodes[ready.shift() ?? 0] as DefinitionNode;
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
+    const node = nodes[next] as DefinitionNode;
     order.push(node);
     for (const edge of outgoing.get(node.id) ?? []) {
-      const left = (waiting.get(edge.target) ?? 0) - 1;
-      waiting.set(edge.target, left);
-      if (left === 0) ready.push(index.get(edge.target) ?? 0);
+      const target = index.get(edge.target) ?? 0;
+      waiting[target] = (waiting[target] ?? 0) - 1;
+      if (waiting[target] === 0) ready.push(target);
     }
   }
   if (order.length < nodes.length) {
-    const inCycle = cycleMember(
-      nodes.filter((node) => (waiting.get(node.id) ?? 0) > 0),
-      outgoing,
-    );
-    throw notRunnable(inCycle?.id ?? null, 'the node is part of a cycle');
+    const left = nodes.filter((_node, i) => (waiting[i] ?? 0) > 0);
+    throw notRunnable(cycleMember(left, outgoing)?.id ?? null, 'the node is part of a cycle');
   }
   return order;
 }
 
-/** Of the nodes Kahn's walk left over, one on a cycle: trims those leading nowhere among them. */
+/** A min-heap of non-negative integers (definition indexes). */
+class IndexHeap {
+  private readonly items: number[] = [];
+
+  push(value: number): void {
+    const items = this.items;
+    items.push(value);
+    for (let i = items.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if ((items[parent] as number) <= value) break;
+      items[i] = items[parent] as number;
+      items[parent] = value;
+      i = parent;
+    }
+  }
+
+  pop(): number | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length === 0 || last === undefined) return top;
+    items[0] = last;
+    for (let i = 0; ;) {
+      const [l, r] = [2 * i + 1, 2 * i + 2];
+      let smallest = i;
+      if (l < items.length && (items[l] as number) < (items[smallest] as number)) smallest = l;
+      if (r < items.length && (items[r] as number) < (items[smallest] as number)) smallest = r;
+      if (smallest === i) break;
+      [items[i], items[smallest]] = [items[smallest] as number, items[i] as number];
+      i = smallest;
+    }
+    return top;
+  }
+}
+
+/**
+ * Of the nodes Kahn's walk left over, one on a cycle: trims those leading nowhere among them
+ * (a reverse Kahn walk over the leftover nodes, O(nodes + edges)), then the first left in
+ * definition order.
+ */
 function cycleMember(
   left: DefinitionNode[],
   outgoing: Map<string, PlannedEdge[]>,
 ): DefinitionNode | undefined {
   const remaining = new Set(left.map((node) => node.id));
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const id of remaining) {
-      if (!(outgoing.get(id) ?? []).some((edge) => remaining.has(edge.target))) {
-        remaining.delete(id);
-        changed = true;
-      }
+  const feeders = new Map<string, string[]>();
+  const onward = new Map<string, number>();
+  for (const id of remaining) {
+    const targets = (outgoing.get(id) ?? []).filter((edge) => remaining.has(edge.target));
+    onward.set(id, targets.length);
+    for (const edge of targets) {
+      const list = feeders.get(edge.target);
+      if (list) list.push(id);
+      else feeders.set(edge.target, [id]);
+    }
+  }
+  const deadEnds = [...remaining].filter((id) => onward.get(id) === 0);
+  for (let id = deadEnds.pop(); id !== undefined; id = deadEnds.pop()) {
+    remaining.delete(id);
+    for (const feeder of feeders.get(id) ?? []) {
+      const count = (onward.get(feeder) ?? 0) - 1;
+      onward.set(feeder, count);
+      if (count === 0) deadEnds.push(feeder);
     }
   }
   return left.find((node) => remaining.has(node.id));
@@ -212,7 +268,7 @@ function cycleMember(
 function reachableFrom(startId: string, outgoing: Map<string, PlannedEdge[]>): Set<string> {
   const seen = new Set([startId]);
   const queue = [startId];
-  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+  for (let at = 0, id = queue[0]; id !== undefined; id = queue[++at]) {
     for (const edge of outgoing.get(id) ?? []) {
       if (!seen.has(edge.target)) {
         seen.add(edge.target);

@@ -1,3 +1,5 @@
+import { ByteMeter, jsonBytes } from './limits.js';
+
 /**
  * `{{path}}` templates over a run's variables (docs/workflows.md "Variables"): `inputs.<name>` and
  * `<node_id>.<output>[.<nested>…]`. A path whose value is missing (a node on a skipped branch, an
@@ -42,24 +44,63 @@ export function asText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Every `{{…}}` replaced by its value as text. */
-export function renderText(template: string, variables: Record<string, unknown>): string {
-  return template.replace(PLACEHOLDER, (_match, path: string) => asText(lookup(variables, path)));
+/**
+ * Bounds on what rendering may build (docs/security.md "Workflow runs"): each rendered text at
+ * most `maxValueBytes` UTF-8 bytes, checked piece by piece so an oversize text is never built;
+ * `meter` also counts every rendered leaf (texts and whole `{{path}}` values) of one node.
+ */
+export interface RenderLimits {
+  maxValueBytes: number;
+  meter?: ByteMeter;
+}
+
+/** Every `{{…}}` replaced by its value as text; `OutputTooLargeError` past the limits. */
+export function renderText(
+  template: string,
+  variables: Record<string, unknown>,
+  limits?: RenderLimits,
+): string {
+  if (!limits)
+    return template.replace(PLACEHOLDER, (_match, path: string) => asText(lookup(variables, path)));
+  const value = new ByteMeter('value', limits.maxValueBytes);
+  const pieces: string[] = [];
+  const keep = (piece: string) => {
+    const bytes = Buffer.byteLength(piece, 'utf8');
+    value.charge(bytes);
+    limits.meter?.charge(bytes);
+    pieces.push(piece);
+  };
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    keep(template.slice(last, match.index));
+    keep(asText(lookup(variables, match[1] ?? '')));
+    last = match.index + match[0].length;
+  }
+  keep(template.slice(last));
+  return pieces.join('');
 }
 
 /**
  * A template string that is exactly one `{{path}}` keeps the value's type (an object, a number);
  * any other string is rendered as text; objects and arrays are rendered leaf by leaf.
  */
-export function renderValue(value: unknown, variables: Record<string, unknown>): unknown {
+export function renderValue(
+  value: unknown,
+  variables: Record<string, unknown>,
+  limits?: RenderLimits,
+): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
-    return whole ? lookup(variables, whole[1] ?? '') : renderText(value, variables);
+    if (!whole) return renderText(value, variables, limits);
+    const found = lookup(variables, whole[1] ?? '');
+    // Passed on by reference (no copy is built), but it is part of what the node holds.
+    limits?.meter?.charge(jsonBytes(found));
+    return found;
   }
-  if (Array.isArray(value)) return value.map((item) => renderValue(item, variables));
+  if (Array.isArray(value)) return value.map((item) => renderValue(item, variables, limits));
   if (isRecord(value)) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, renderValue(item, variables)]),
+      Object.entries(value).map(([key, item]) => [key, renderValue(item, variables, limits)]),
     );
   }
   return value;

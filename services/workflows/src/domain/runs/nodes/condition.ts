@@ -1,7 +1,7 @@
 import { ErrorCode } from '@platform/errors';
 import type { NodeModule } from '../engine/contract.js';
 import { asText, renderValue, templateRootErrors } from '../engine/variables.js';
-import { nodeIdsOf } from './node-checks.js';
+import { edgesFrom, nodeIdsOf } from './node-checks.js';
 
 export const OPERATORS = [
   'eq',
@@ -111,18 +111,19 @@ export const conditionNode: NodeModule = {
         problems.push(...templateRootErrors([condition.left, condition.right], ids, at));
       });
     }
-    for (const edge of definition.edges.filter((edge) => edge.source === node.id)) {
+    for (const edge of edgesFrom(definition, node.id)) {
       if (typeof edge.sourceHandle !== 'string' || !BRANCHES.has(edge.sourceHandle)) {
         problems.push(`edge ${edge.id} must leave the condition by sourceHandle "true" or "false"`);
       }
     }
     return problems;
   },
-  async execute({ node, variables }) {
+  async execute({ node, variables, run }) {
     const conditions = node.data.conditions as Comparison[];
+    const render = (value: unknown) => renderValue(value, variables, run.limits);
     try {
       const results = conditions.map((condition) =>
-        compare(condition, renderValue(condition.left, variables), renderValue(condition.right, variables)),
+        compare(condition, render(condition.left), render(condition.right)),
       );
       const taken = node.data.logic === 'or' ? results.some(Boolean) : results.every(Boolean);
       return { status: 'success', outputs: { result: taken }, branch: String(taken) };

@@ -1,4 +1,5 @@
 import type { NodeModule } from '../engine/contract.js';
+import { ByteMeter } from '../engine/limits.js';
 import { renderValue, templateRootErrors } from '../engine/variables.js';
 import { nodeIdsOf } from './node-checks.js';
 
@@ -28,12 +29,18 @@ export const endNode: NodeModule = {
       return [...problems, ...templateRootErrors(output.value, ids, `${at}.value`)];
     });
   },
-  async execute({ node, variables }) {
+  async execute({ node, variables, run }) {
     const declared = Array.isArray(node.data.outputs)
       ? (node.data.outputs as { name: string; value: unknown }[])
       : [];
     const outputs: Record<string, unknown> = {};
-    for (const output of declared) outputs[output.name] = renderValue(output.value ?? '', variables) ?? null;
+    // One meter over every output: many outputs naming one large value would otherwise add up.
+    const limits = {
+      maxValueBytes: run.limits.maxValueBytes,
+      meter: new ByteMeter('node_output', run.limits.maxNodeOutputBytes),
+    };
+    for (const output of declared)
+      outputs[output.name] = renderValue(output.value ?? '', variables, limits) ?? null;
     return { status: 'success', outputs };
   },
 };

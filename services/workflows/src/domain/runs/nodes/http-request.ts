@@ -1,5 +1,6 @@
 import { outboundRequest, type OutboundResponse, type Resolver } from '@platform/outbound-http';
 import type { NodeModule, NodeRunInput } from '../engine/contract.js';
+import { ByteMeter, type RunLimits } from '../engine/limits.js';
 import { asText, renderText, renderValue, templateRootErrors, templatePaths } from '../engine/variables.js';
 import { nodeIdsOf, intProblems } from './node-checks.js';
 import { failed, isOutboundError, outboundFailure } from './node-failure.js';
@@ -50,20 +51,39 @@ function check(node: NodeRunInput['node'], definition: Parameters<NodeModule['ch
   return problems;
 }
 
-function requestBody(body: unknown, variables: Record<string, unknown>): { text?: string; json: boolean } {
+/** The request body: a string template, or an object rendered leaf by leaf (all leaves within one value bound). */
+function requestBody(
+  body: unknown,
+  variables: Record<string, unknown>,
+  limits: RunLimits,
+): { text?: string; json: boolean } {
   if (body === undefined || body === null || body === '') return { json: false };
-  if (typeof body === 'string') return { text: renderText(body, variables), json: false };
-  return { text: JSON.stringify(renderValue(body, variables)), json: true };
+  if (typeof body === 'string') return { text: renderText(body, variables, limits), json: false };
+  const meter = new ByteMeter('value', limits.maxValueBytes);
+  return { text: JSON.stringify(renderValue(body, variables, { ...limits, meter })), json: true };
 }
 
-function parseBody(response: OutboundResponse): unknown {
-  const type = String(response.headers['content-type'] ?? '');
-  const text = response.text();
-  if (!/\bjson\b/i.test(type)) return text;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as later nodes read it: parsed JSON for a JSON content type, else text. A body that is
+ * not UTF-8 text, or holds a NUL character (a binary file; Postgres text cannot hold NUL), is
+ * `body` in base64 with `body_encoding: "base64"`, so it is stored and passed on intact.
+ */
+function bodyOutputs(response: OutboundResponse): { body: unknown; body_encoding?: 'base64' } {
+  let text: string;
   try {
-    return JSON.parse(text) as unknown;
+    text = utf8.decode(response.body);
   } catch {
-    return text;
+    return { body: response.body.toString('base64'), body_encoding: 'base64' };
+  }
+  if (text.includes('\u0000')) return { body: response.body.toString('base64'), body_encoding: 'base64' };
+  const type = String(response.headers['content-type'] ?? '');
+  if (!/\bjson\b/i.test(type)) return { body: text };
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return { body: text };
   }
 }
 
@@ -80,15 +100,16 @@ export function httpRequestNode(deps: HttpNodeDependencies): NodeModule {
     type: 'http_request',
     check,
     timeoutMs: (node) => timeoutOf(node.data),
-    async execute({ node, variables, idempotencyKey, signal }) {
+    async execute({ node, variables, idempotencyKey, signal, run }) {
+      const { limits } = run;
       const timeoutMs = timeoutOf(node.data);
       const method = String(node.data.method ?? 'GET').toUpperCase();
-      const url = renderText(node.data.url as string, variables).trim();
+      const url = renderText(node.data.url as string, variables, limits).trim();
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(isRecord(node.data.headers) ? node.data.headers : {})) {
-        headers[name.toLowerCase()] = asText(renderText(String(value), variables));
+        headers[name.toLowerCase()] = asText(renderText(String(value), variables, limits));
       }
-      const body = requestBody(node.data.body, variables);
+      const body = requestBody(node.data.body, variables, limits);
       if (body.json && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
       headers['idempotency-key'] = idempotencyKey;
       let response: OutboundResponse;
@@ -105,6 +126,7 @@ export function httpRequestNode(deps: HttpNodeDependencies): NodeModule {
             allowlist: deps.httpAllowlist ?? [],
             requireAllowlisted: false,
             timeoutMs,
+            maxResponseBytes: limits.maxHttpResponseBytes,
             ...(deps.resolve ? { resolve: deps.resolve } : {}),
           },
         );
@@ -115,7 +137,7 @@ export function httpRequestNode(deps: HttpNodeDependencies): NodeModule {
       const outputs = {
         status: response.status,
         headers: { ...response.headers },
-        body: parseBody(response),
+        ...bodyOutputs(response),
       };
       const ok = response.status >= 200 && response.status < 300;
       if (!ok && node.data.fail_on_error_status !== false) {

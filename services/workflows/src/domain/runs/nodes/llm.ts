@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { outboundRequest, type Resolver } from '@platform/outbound-http';
 import type { DefinitionNode } from '../../definition-rules.js';
 import type { NodeModule, NodeOutcome } from '../engine/contract.js';
+import { ByteMeter } from '../engine/limits.js';
 import { renderText } from '../engine/variables.js';
 import { chatCompletionUrl, checkLlmNode, llmMessages, llmTimeoutMs } from './llm-fields.js';
 import { failed, isOutboundError, outboundFailure } from './node-failure.js';
@@ -93,9 +94,14 @@ export function llmNode(deps: LlmNodeDependencies): NodeModule {
           `model ${modelId} is a ${endpoint.modelType} model, not a chat model`,
         );
       }
+      // Each message within the value bound, the whole prompt within the node output's.
+      const limits = {
+        maxValueBytes: run.limits.maxValueBytes,
+        meter: new ByteMeter('value', run.limits.maxNodeOutputBytes),
+      };
       const messages = llmMessages(node).map((m) => ({
         role: m.role,
-        content: renderText(m.content, variables),
+        content: renderText(m.content, variables, limits),
       }));
       const streamed = await streamCompletion(deps, node, endpoint, messages, signal, emitText);
       if ('outcome' in streamed) return streamed.outcome;

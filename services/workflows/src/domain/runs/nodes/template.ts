@@ -13,8 +13,9 @@ export const templateNode: NodeModule = {
     if (template.length > MAX_TEMPLATE) return [`data.template must be at most ${MAX_TEMPLATE} characters`];
     return templateRootErrors(template, nodeIdsOf(definition), 'data.template');
   },
-  execute: async ({ node, variables }) => ({
+  execute: async ({ node, variables, run }) => ({
     status: 'success',
-    outputs: { text: renderText(node.data.template as string, variables) },
+    // Checked piece by piece: an amplifying template fails before its text is built.
+    outputs: { text: renderText(node.data.template as string, variables, run.limits) },
   }),
 };
