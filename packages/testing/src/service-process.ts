@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { checkHealth } from '@platform/grpc';
+import { freePort } from './free-port.js';
 import { freshDatabase, type FreshDatabase } from './fresh-database.js';
 import { stackEnv, uniqueName } from './stack-env.js';
 import { waitUntil } from './wait-until.js';
@@ -28,14 +28,6 @@ export interface ServiceProcess {
   /** Sends `signal` (default SIGKILL: a crash, no shutdown hooks) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function exited(child: ChildProcess, timeoutMs: number): Promise<void> {

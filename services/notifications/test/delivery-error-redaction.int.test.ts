@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { waitUntil, type IdentityUser } from '@platform/testing';
+import { freePort, waitUntil, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
 
@@ -10,14 +9,6 @@ import { startNotificationsHarness, type NotificationsHarness } from './support/
 let h: NotificationsHarness;
 let superuser: IdentityUser;
 let closedPort: number;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   h = await startNotificationsHarness({ DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@platform/testing';
 
 /** The local stack's unprivileged user for postgres when it runs as root (deploy/local/stack.sh). */
 const OS_USER = process.env.STACK_PG_OS_USER ?? 'platformdb';
@@ -17,14 +17,6 @@ function binDir(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
   return `/usr/lib/postgresql/${versions[0]}/bin`;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
