@@ -80,11 +80,21 @@ export async function insertRun(db: Db, run: NewRun): Promise<RunRow> {
   return rows[0]!;
 }
 
-export async function findRun(db: Db, workflowId: string, runId: string): Promise<RunRow | null> {
-  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE id = $1 AND workflow_id = $2', [
-    runId,
-    workflowId,
-  ]);
+/** `startedByKey`: only runs that API key started (domain/runs/run-visibility.ts); null: every run. */
+export type RunFilter = { startedByKey: string | null };
+const ALL_RUNS: RunFilter = { startedByKey: null };
+
+export async function findRun(
+  db: Db,
+  workflowId: string,
+  runId: string,
+  filter: RunFilter = ALL_RUNS,
+): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT * FROM workflow_runs WHERE id = $1 AND workflow_id = $2
+        AND ($3::uuid IS NULL OR (trigger_type = 'api_key' AND trigger_id = $3::uuid))`,
+    [runId, workflowId, filter.startedByKey],
+  );
   return rows[0] ?? null;
 }
 
@@ -99,17 +109,22 @@ export async function listRuns(
   workflowId: string,
   page: number,
   pageSize: number,
+  filter: RunFilter = ALL_RUNS,
 ): Promise<{ rows: RunRow[]; total: number }> {
+  const where = `workflow_id = $1 AND ($2::uuid IS NULL OR (trigger_type = 'api_key' AND trigger_id = $2::uuid))`;
   const [list, count] = await Promise.all([
     db.query<RunRow>(
       `SELECT id, workflow_id, owner_id, team_id, mode, version, inputs, outputs, error, status,
               trigger_type, trigger_id, user_id, timeout_seconds, total_tokens, attempts,
               last_event_seq, created_at, started_at, finished_at
-         FROM workflow_runs WHERE workflow_id = $1
-        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [workflowId, pageSize, (page - 1) * pageSize],
+         FROM workflow_runs WHERE ${where}
+        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [workflowId, filter.startedByKey, pageSize, (page - 1) * pageSize],
     ),
-    db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_runs WHERE workflow_id = $1', [workflowId]),
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM workflow_runs WHERE ${where}`, [
+      workflowId,
+      filter.startedByKey,
+    ]),
   ]);
   return { rows: list.rows, total: Number(count.rows[0]!.n) };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
 import { isUuid, loadWorkflowFor, requireCaller } from '../workflow-access.js';
+import { runsVisibleTo } from './run-visibility.js';
 
 export type ReadRunsDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
 
@@ -25,7 +26,10 @@ function checkPage(page: number, pageSize: number): void {
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
 }
 
-/** `GET /workflows/{id}/runs`: newest first, for whoever may read (and so run) the workflow. */
+/**
+ * `GET /workflows/{id}/runs`: newest first, for whoever may read (and so run) the workflow; an API
+ * key sees the runs `runsVisibleTo` allows.
+ */
 export async function listWorkflowRuns(
   deps: ReadRunsDeps,
   principal: Principal | undefined,
@@ -36,7 +40,7 @@ export async function listWorkflowRuns(
   const caller = requireCaller(principal);
   checkPage(page, pageSize);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize);
+  const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize, runsVisibleTo(caller));
   const nodes = await listNodeExecutions(
     deps.pool,
     rows.map((row) => row.id),
@@ -44,7 +48,10 @@ export async function listWorkflowRuns(
   return { items: rows.map((run) => ({ run, nodes: nodes.get(run.id) ?? [] })), total };
 }
 
-/** A run of a workflow the caller may read; another workflow's run is not found. */
+/**
+ * A run of a workflow the caller may read; another workflow's run, and a run the caller may not
+ * see (`runsVisibleTo`), is not found.
+ */
 export async function loadRunFor(
   deps: ReadRunsDeps,
   principal: Principal | undefined,
@@ -53,7 +60,7 @@ export async function loadRunFor(
 ): Promise<RunRow> {
   const caller = requireCaller(principal);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const run = isUuid(runId) ? await findRun(deps.pool, workflowId, runId) : null;
+  const run = isUuid(runId) ? await findRun(deps.pool, workflowId, runId, runsVisibleTo(caller)) : null;
   if (!run) throw BusinessError.named('workflow_run_not_found');
   return run;
 }
