@@ -11,6 +11,13 @@ export const API_KEY_RULES = {
   defaultRateLimit: 1000,
   /** Bindings per kind (agents, workflows) on one key. */
   maxBindings: 100,
+  /**
+   * The owner permissions a key can act with (issue 20): a key never holds more than its owner at
+   * the request, and its principal carries, of these, the ones the owner holds right then
+   * (`owner_permissions`) so a service can tell what the owner's own view would be. A new key route
+   * whose `apiKeyPermission` is not listed here refuses every key (fail closed).
+   */
+  ownerPermissions: ['workflow:execute', 'workflow:read'],
 } as const;
 
 export type ApiKeyScope = (typeof API_KEY_RULES.scopes)[number];

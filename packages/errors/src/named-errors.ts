@@ -25,6 +25,8 @@ export const NAMED_ERRORS = {
   api_key_no_workflow_access: { code: ErrorCode.PERMISSION_DENIED },
   api_key_scope_missing: { code: ErrorCode.PERMISSION_DENIED },
   api_key_not_allowed: { code: ErrorCode.PERMISSION_DENIED },
+  // Issue 20: a key acts with at most its owner's current permissions (`data.permission`).
+  api_key_owner_permission_missing: { code: ErrorCode.PERMISSION_DENIED },
   // Spec: verify-totp temp token invalid 400 / 2001, expired 400 / 2002.
   temp_token_invalid: { code: ErrorCode.INVALID_TOKEN, httpStatus: 400 },
   temp_token_expired: { code: ErrorCode.TOKEN_EXPIRED, httpStatus: 400 },

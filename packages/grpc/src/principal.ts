@@ -11,4 +11,9 @@ export interface Principal {
   /** Set when the caller presented an API key. */
   api_key_id?: string;
   scopes?: string[];
+  /**
+   * Set for API keys: the permissions, of those a key can act with (`API_KEY_RULES.ownerPermissions`),
+   * that the key's owner holds at this request. `permissions` stays empty: a key holds none itself.
+   */
+  owner_permissions?: string[];
 }

@@ -50,6 +50,10 @@ export const ERROR_KEY_MESSAGES = {
     en: 'API keys cannot call this endpoint; sign in as a user',
     zh: 'API 密钥不能调用此接口，请以用户身份登录',
   },
+  api_key_owner_permission_missing: {
+    en: 'The owner of this API key does not hold the permission {permission}',
+    zh: '该 API 密钥的所有者没有 {permission} 权限',
+  },
   // Notifications
   notification_scope_requires_team: {
     en: 'A team (team_id) is required for this notification scope',

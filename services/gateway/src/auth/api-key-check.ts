@@ -5,11 +5,16 @@ export interface ApiKeyCheck {
   scope: string;
   agentId?: string;
   workflowId?: string;
+  /** The permission the key's owner must hold right now (a key never exceeds its owner). */
+  ownerPermission?: string;
 }
 
 /** The check a route declares, with the resource id taken from the request's path parameters. */
 export function apiKeyCheckFor(
-  route: Pick<RouteDefinition<unknown>, 'auth' | 'apiKeyScope' | 'apiKeyResource'>,
+  route: Pick<
+    RouteDefinition<unknown>,
+    'auth' | 'apiKeyScope' | 'apiKeyResource' | 'apiKeyPermission' | 'permission'
+  >,
   params: Record<string, string | string[]>,
 ): ApiKeyCheck | undefined {
   if (route.auth !== 'user_or_api_key') return undefined;
@@ -20,5 +25,6 @@ export function apiKeyCheckFor(
     scope: route.apiKeyScope ?? '',
     agentId: route.apiKeyResource?.kind === 'agent' ? resourceId : undefined,
     workflowId: route.apiKeyResource?.kind === 'workflow' ? resourceId : undefined,
+    ownerPermission: route.apiKeyPermission ?? route.permission,
   };
 }

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PRINCIPAL_REVISION_TTL_SECONDS, principalRevisionKey } from '@platform/auth';
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import type { Principal, ServiceClient } from '@platform/grpc';
+import { hasPermission } from '@platform/rbac';
 import type { Redis } from 'ioredis';
 import type { ApiKeyCheck } from './api-key-check.js';
 import type { ApiKeyVerifier, PrincipalResolver } from './authenticator.js';
@@ -68,7 +69,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expiresAt > now && now - cached.cachedAt < this.maxAgeMs) {
       const { current, ownerRevision } = await this.stillCurrent(cached, now);
-      if (current) return this.principalFor(cached.verified, ownerRevision);
+      if (current) return this.principalFor(cached.verified, ownerRevision, check);
     }
     this.cache.delete(cacheKey);
     const verified = await this.apikeys.call('verifyKey', {
@@ -87,7 +88,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       });
     }
     const ownerRevision = await this.ownerRevision(verified.user_id);
-    return this.principalFor(verified, ownerRevision);
+    return this.principalFor(verified, ownerRevision, check);
   }
 
   /**
@@ -139,13 +140,26 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
   /**
    * The key acts for its owner: the owner's id, name and teams (services check resource access by
    * them) but no global permissions (`permissions: []`, never superuser); what a key may do is its
-   * scopes. A deactivated, pending or deleted owner makes the key invalid (401 / 2001), from the
-   * very next request on: the owner is looked up under its principal revision.
+   * scopes, and never more than its owner may do at this request: the route's permission must be
+   * the owner's now (403 / 3000 `api_key_owner_permission_missing`), and `owner_permissions` tells
+   * services which of the key-usable permissions the owner holds. A deactivated, pending or deleted
+   * owner makes the key invalid (401 / 2001). All of it from the very next request on: the owner is
+   * looked up under its principal revision, which identity moves on every role or status change.
    */
-  private async principalFor(verified: apikeysV1.VerifiedKey, ownerRevision: string): Promise<Principal> {
+  private async principalFor(
+    verified: apikeysV1.VerifiedKey,
+    ownerRevision: string,
+    check: ApiKeyCheck,
+  ): Promise<Principal> {
     const owner = await this.principals.resolve(verified.user_id, ownerRevision);
     if (!owner || !owner.is_active || owner.approval_status !== 'approved') {
       throw BusinessError.named('api_key_invalid');
+    }
+    const ownerPermissions = API_KEY_RULES.ownerPermissions.filter((code) => hasPermission(owner, code));
+    const required = check.ownerPermission;
+    // Only the key-usable permissions count: a route asking for another one refuses every key.
+    if (required && !(ownerPermissions as readonly string[]).includes(required)) {
+      throw BusinessError.named('api_key_owner_permission_missing', { data: { permission: required } });
     }
     return {
       user_id: owner.user_id,
@@ -156,6 +170,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       auth_method: 'api_key',
       api_key_id: verified.key_id,
       scopes: verified.scopes,
+      owner_permissions: ownerPermissions,
     };
   }
 

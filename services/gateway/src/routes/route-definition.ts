@@ -58,6 +58,11 @@ export interface RouteDefinition<Clients = unknown, P = unknown, Q = unknown, B 
    */
   apiKeyScope?: string;
   apiKeyResource?: { kind: 'agent' | 'workflow'; param: string };
+  /**
+   * The permission a key's owner must hold at the request for the key to use this route (default
+   * `permission`): a key acts with at most its owner's current permissions (docs/apikeys.md).
+   */
+  apiKeyPermission?: string;
   /** `form`: application/x-www-form-urlencoded (the two login endpoints); default `json`. */
   bodyType?: 'json' | 'form';
   params?: z.ZodType<P>;

@@ -10,15 +10,18 @@ import { runSchema, startRunSchema, toRunBody, toStartedRun } from './workflow-r
 
 /**
  * Workflow runs (docs/workflows.md "Runs"): a JWT with the route's permission, or an API key with
- * scope `workflow:execute` bound to the workflow (checked here, before the service is called).
- * Reading a run needs what starting one needs, so a client holding only a run key can follow
- * what it started. Access to the workflow itself (owner, team) is the service's check: 404.
+ * scope `workflow:execute` bound to the workflow whose owner holds `workflow:execute` at this
+ * request (checked here, before the service is called). Reading a run needs what starting one
+ * needs, so a client holding only a run key can follow what it started; which runs a key sees
+ * (its own, or its owner's view) is the service's rule. Access to the workflow itself (owner, team)
+ * is the service's check: 404.
  */
 const base = {
   tags: ['workflow runs'],
   auth: 'user_or_api_key' as const,
   apiKeyScope: 'workflow:execute',
   apiKeyResource: { kind: 'workflow' as const, param: 'workflow_id' },
+  apiKeyPermission: 'workflow:execute',
 };
 /** The service caps RUN_WAIT_LIMIT_MS at 120 s: a `wait` call's deadline stays above it. */
 const WAIT_CALL_TIMEOUT_MS = 125_000;

@@ -104,11 +104,23 @@ export async function insertRun(db: Db, run: NewRun): Promise<RunRow> {
   return rows[0]!;
 }
 
-export async function findRun(db: Db, workflowId: string, runId: string): Promise<RunRow | null> {
-  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE id = $1 AND workflow_id = $2', [
-    runId,
-    workflowId,
-  ]);
+/** `startedByKey`: only runs that API key started (domain/runs/run-visibility.ts); null: every run. */
+export type RunFilter = { startedByKey: string | null };
+const ALL_RUNS: RunFilter = { startedByKey: null };
+/** SQL condition of `RunFilter.startedByKey` given as `param` (null matches every run). */
+const startedBy = (param: string) =>
+  `(${param}::uuid IS NULL OR (trigger_type = 'api_key' AND trigger_id = ${param}::uuid))`;
+
+export async function findRun(
+  db: Db,
+  workflowId: string,
+  runId: string,
+  filter: RunFilter = ALL_RUNS,
+): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT * FROM workflow_runs WHERE id = $1 AND workflow_id = $2 AND ${startedBy('$3')}`,
+    [runId, workflowId, filter.startedByKey],
+  );
   return rows[0] ?? null;
 }
 
@@ -118,10 +130,15 @@ export async function findRunById(db: Db, runId: string): Promise<RunRow | null>
 }
 
 /** One run for GetRun: no definition, inputs and outputs bounded (`RUN_VIEW_VALUE_MAX_BYTES`). */
-export async function findRunView(db: Db, workflowId: string, runId: string): Promise<RunRow | null> {
+export async function findRunView(
+  db: Db,
+  workflowId: string,
+  runId: string,
+  filter: RunFilter = ALL_RUNS,
+): Promise<RunRow | null> {
   const { rows } = await db.query<RunRow>(
-    `SELECT ${viewColumns('$3')} FROM workflow_runs WHERE id = $1 AND workflow_id = $2`,
-    [runId, workflowId, RUN_VIEW_VALUE_MAX_BYTES],
+    `SELECT ${viewColumns('$4')} FROM workflow_runs WHERE id = $1 AND workflow_id = $2 AND ${startedBy('$3')}`,
+    [runId, workflowId, filter.startedByKey, RUN_VIEW_VALUE_MAX_BYTES],
   );
   return rows[0] ?? null;
 }
@@ -135,15 +152,20 @@ export async function listRuns(
   workflowId: string,
   page: number,
   pageSize: number,
+  filter: RunFilter = ALL_RUNS,
 ): Promise<{ rows: RunRow[]; total: number }> {
+  const where = `workflow_id = $1 AND ${startedBy('$2')}`;
   const [list, count] = await Promise.all([
     db.query<RunRow>(
-      `SELECT ${viewColumns('$4')}
-         FROM workflow_runs WHERE workflow_id = $1
-        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [workflowId, pageSize, (page - 1) * pageSize, RUN_LIST_VALUE_MAX_BYTES],
+      `SELECT ${viewColumns('$5')}
+         FROM workflow_runs WHERE ${where}
+        ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [workflowId, filter.startedByKey, pageSize, (page - 1) * pageSize, RUN_LIST_VALUE_MAX_BYTES],
     ),
-    db.query<{ n: string }>('SELECT count(*) AS n FROM workflow_runs WHERE workflow_id = $1', [workflowId]),
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM workflow_runs WHERE ${where}`, [
+      workflowId,
+      filter.startedByKey,
+    ]),
   ]);
   return { rows: list.rows, total: Number(count.rows[0]!.n) };
 }

@@ -92,8 +92,10 @@ export async function listWorkflows(
     return `$${values.length}`;
   };
   if (filter.visibleTo) {
+    // The membership rule of domain/workflow-access.ts: a team workflow for its team's current
+    // members (its owner too), a personal one for its owner.
     where.push(
-      `(owner_id = ${param(filter.visibleTo.userId)} OR team_id = ANY(${param(filter.visibleTo.teamIds)}::uuid[]))`,
+      `((team_id IS NULL AND owner_id = ${param(filter.visibleTo.userId)}) OR team_id = ANY(${param(filter.visibleTo.teamIds)}::uuid[]))`,
     );
   }
   if (filter.search) {

@@ -25,16 +25,32 @@ export function seesEverything(caller: Principal): boolean {
   return holdsEverything(caller);
 }
 
+/**
+ * The membership rule (issue 20): a team workflow belongs to its team, so every action on it needs
+ * current membership of that team, its owner's included (a member removed from the team loses the
+ * workflows he created there; the team keeps them, and re-adding him restores his access). A
+ * personal workflow (no team) is its owner's alone. Team ids travel in the principal, which the
+ * gateway re-reads on the next request after a membership change (identity moves the principal
+ * revision), so this needs no call to identity. Exported for every check that repeats it (streams).
+ */
+export function isWithinWorkflowReach(
+  caller: Pick<Principal, 'user_id' | 'team_ids'>,
+  workflow: Pick<WorkflowRow, 'owner_id' | 'team_id'>,
+): boolean {
+  return workflow.team_id ? caller.team_ids.includes(workflow.team_id) : workflow.owner_id === caller.user_id;
+}
+
 export async function hasWorkflowAccess(
   deps: Pick<AccessDeps, 'teams'>,
   caller: Principal,
   workflow: Pick<WorkflowRow, 'owner_id' | 'team_id'>,
   level: WorkflowAccessLevel,
 ): Promise<boolean> {
-  if (seesEverything(caller) || workflow.owner_id === caller.user_id) return true;
-  // Team ids travel in the principal: a caller outside the team is refused without asking identity.
-  if (!workflow.team_id || !caller.team_ids.includes(workflow.team_id)) return false;
-  if (level === 'read') return true;
+  if (seesEverything(caller)) return true;
+  if (!isWithinWorkflowReach(caller, workflow)) return false;
+  if (level === 'read' || workflow.owner_id === caller.user_id || !workflow.team_id) return true;
+  // A team member who is not the owner changes it only as the team's OWNER or ADMIN (asked
+  // uncached: a demoted admin loses change rights on the next request).
   return hasTeamRole(await deps.teams.roleOf(workflow.team_id, caller.user_id), 'ADMIN');
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
 import { isUuid, loadWorkflowFor, requireCaller } from '../workflow-access.js';
+import { runsVisibleTo } from './run-visibility.js';
 
 export type ReadRunsDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
 
@@ -26,7 +27,10 @@ function checkPage(page: number, pageSize: number): void {
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
 }
 
-/** `GET /workflows/{id}/runs`: newest first, for whoever may read (and so run) the workflow. */
+/**
+ * `GET /workflows/{id}/runs`: newest first, for whoever may read (and so run) the workflow; an API
+ * key sees the runs `runsVisibleTo` allows.
+ */
 export async function listWorkflowRuns(
   deps: ReadRunsDeps,
   principal: Principal | undefined,
@@ -37,7 +41,7 @@ export async function listWorkflowRuns(
   const caller = requireCaller(principal);
   checkPage(page, pageSize);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize);
+  const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize, runsVisibleTo(caller));
   const nodes = await listNodeExecutions(
     deps.pool,
     rows.map((row) => row.id),
@@ -45,7 +49,10 @@ export async function listWorkflowRuns(
   return { items: rows.map((run) => ({ run, nodes: nodes.get(run.id) ?? [] })), total };
 }
 
-/** A run of a workflow the caller may read; another workflow's run is not found. */
+/**
+ * A run of a workflow the caller may read; another workflow's run, and a run the caller may not
+ * see (`runsVisibleTo`), is not found.
+ */
 export async function loadRunFor(
   deps: ReadRunsDeps,
   principal: Principal | undefined,
@@ -54,7 +61,7 @@ export async function loadRunFor(
 ): Promise<RunRow> {
   const caller = requireCaller(principal);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
-  const run = isUuid(runId) ? await findRun(deps.pool, workflowId, runId) : null;
+  const run = isUuid(runId) ? await findRun(deps.pool, workflowId, runId, runsVisibleTo(caller)) : null;
   if (!run) throw BusinessError.named('workflow_run_not_found');
   return run;
 }
@@ -68,7 +75,7 @@ export async function getWorkflowRun(
   const caller = requireCaller(principal);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
   // Bounded: a run stored with outputs too large for one answer is still readable (flagged).
-  const run = isUuid(runId) ? await findRunView(deps.pool, workflowId, runId) : null;
+  const run = isUuid(runId) ? await findRunView(deps.pool, workflowId, runId, runsVisibleTo(caller)) : null;
   if (!run) throw BusinessError.named('workflow_run_not_found');
   const nodes = await listNodeExecutions(deps.pool, [run.id]);
   return { run, nodes: nodes.get(run.id) ?? [] };
