@@ -16,7 +16,7 @@ import { workflowsV1 } from '@platform/contracts';
 import * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
-import { gatewayCredentials } from './lib/trust.js';
+import { gatewayCredentials, ownSigningKeyEnv } from './lib/trust.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +69,7 @@ const service: ChildProcess = spawn(
   {
     env: {
       ...process.env,
+      ...ownSigningKeyEnv('workflows'),
       LOG_LEVEL: 'warn',
       GRPC_PORT: String(PORT),
       DATABASE_URL: withDatabase(admin, database),

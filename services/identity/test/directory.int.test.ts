@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClientsAs } from './support/internal-clients.js';
 import { createTestUser } from './support/rbac-users.js';
@@ -228,7 +228,10 @@ describe('only the declared callers reach DirectoryService', () => {
   it('refuses a call without a service token 401 / 2001', async () => {
     const clients = identityClientsAs(harness.grpcAddress, {
       service: 'notifications',
-      serviceKeys: 'a-service-key-nobody-configured-0123456789',
+      // A key identity does not trust for notifications (a stranger's).
+      serviceSigningKey: generateKeyPairSync('ed25519')
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
     });
     try {
       await expect(calls.getUserContacts(clients)).rejects.toMatchObject({ code: 2001 });

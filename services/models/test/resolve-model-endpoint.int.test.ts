@@ -20,7 +20,10 @@ const clientAs = (service: string) =>
     harness.modelsAddress,
     {
       defaultTimeoutMs: 15_000,
-      credentials: createOutgoingTrust({ service, serviceKeys: stackEnv.serviceAuthKey }).to('models'),
+      credentials: createOutgoingTrust({
+        service,
+        serviceSigningKey: stackEnv.serviceSigningKey(service),
+      }).to('models'),
     },
   );
 

@@ -45,7 +45,10 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   identity = await startIdentityProcess();
   h = await startDeliveryHarness();
-  const trust = createOutgoingTrust({ service: 'notifications', serviceKeys: h.config.SERVICE_AUTH_KEY });
+  const trust = createOutgoingTrust({
+    service: 'notifications',
+    serviceSigningKey: h.config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   settings = createSettingsClient({ address: identity.address, trust, logger, ttlMs: 0 });
   const delivery = createDelivery({
     connection: h.connection,
@@ -68,8 +71,7 @@ beforeAll(async () => {
     loadGatewayConfig({
       ...process.env,
       TASK_SEAL_KEY: stackEnv.taskSealKey,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
-      SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       REDIS_URL: stackEnv.redisUrl,
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:1',

@@ -34,7 +34,7 @@ async function newWorkflow(name: string) {
 
 /** Clients as the named service would call: its service token for the target. */
 function clientAs(service: string) {
-  const trust = createOutgoingTrust({ service, serviceKeys: stackEnv.serviceAuthKey });
+  const trust = createOutgoingTrust({ service, serviceSigningKey: stackEnv.serviceSigningKey(service) });
   return {
     apikeys: createServiceClient(
       apikeysV1.ApiKeysServiceService,

@@ -42,8 +42,6 @@ beforeAll(async () => {
     QUEUE_TOPIC_PREFIX: harness.config.QUEUE_TOPIC_PREFIX,
     IDENTITY_GRPC_ADDR: harness.identity.address,
     MODELS_GRPC_ADDR: '127.0.0.1:50064',
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     RUN_WORKER_ENABLED: 'true',
     RUN_LEASE_MS: String(LEASE_MS),
     RUN_RECONCILE_INTERVAL_MS: '300',
