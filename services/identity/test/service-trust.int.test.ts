@@ -210,9 +210,11 @@ describe('internal-only identity methods need a service token from a declared ca
   });
 
   it('refuses callers not declared for the method (403 / 3000), even the gateway', async () => {
-    for (const service of ['observability', 'gateway', 'apikeys']) {
+    for (const service of ['gateway', 'apikeys']) {
       await expect(attempt({ service }, effective)).rejects.toMatchObject(FORBIDDEN);
     }
+    // observability calls no internal identity method: identity holds no key of it, so 401.
+    await expect(attempt({ service: 'observability' }, effective)).rejects.toMatchObject(UNAUTHENTICATED);
     for (const service of ['apikeys', 'notifications']) {
       await expect(attempt({ service }, principalOf)).rejects.toMatchObject(FORBIDDEN);
     }
