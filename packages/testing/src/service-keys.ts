@@ -53,7 +53,7 @@ export function servicePublicKeysEnv(): Record<string, string> {
 /**
  * The trust variables of `service` in a test harness, as deploy/local/services.sh gives them: the
  * principal public key, its own private key (the gateway also its principal key) and the public
- * keys of its callers. Spread it after `process.env`, so a stray SERVICE_AUTH_KEY-era value never wins.
+ * keys of its callers. Spread it after `process.env`, so a value left in the environment never wins.
  */
 export function serviceTrustEnv(
   service: string,
