@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { groupIsStable, workerGroup } from '@platform/kafka';
-import { stackEnv, startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
+import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
