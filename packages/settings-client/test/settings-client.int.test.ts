@@ -196,9 +196,10 @@ describe('an identity outage', () => {
 
   it('a caller identity does not list is refused 403, not served', async () => {
     const client = settingsClient({
+      // apikeys is a caller of identity (GetUsers), not of the settings.
       trust: createOutgoingTrust({
-        service: 'observability',
-        serviceSigningKey: stackEnv.serviceSigningKey('observability'),
+        service: 'apikeys',
+        serviceSigningKey: stackEnv.serviceSigningKey('apikeys'),
       }),
     });
     await expect(client.get()).rejects.toMatchObject({ code: 3000, httpStatus: 403 });

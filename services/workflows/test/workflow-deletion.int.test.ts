@@ -115,9 +115,10 @@ describe('GetWorkflowNames (internal, apikeys only)', () => {
   });
 
   it('refuses other callers', async () => {
+    // workflows holds keys of its declared callers only: anyone else is unauthenticated (401 / 2001).
     const { workflows } = clientAs('notifications');
     await expect(workflows.call('getWorkflowNames', { ids: [MISSING] })).rejects.toMatchObject({
-      code: 3000,
+      code: 2001,
     });
     workflows.close();
   });

@@ -40,6 +40,7 @@ export async function startGatewayPlatform(): Promise<GatewayPlatform> {
   const gateway = buildGateway(
     loadGatewayConfig({
       ...process.env,
+      ...stackEnv.serviceTrustEnv('gateway'),
       SECRET_KEY: stackEnv.secretKey,
       REDIS_URL: stackEnv.redisUrl,
       IDENTITY_GRPC_ADDR: identity.address,
