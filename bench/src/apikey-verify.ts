@@ -22,7 +22,7 @@ import { startChild, stopChild } from './lib/children.js';
 import { keepAliveGetter } from './lib/http-client.js';
 import { openLoop } from './lib/open-loop.js';
 import { tableHeader, tableRow } from './lib/report.js';
-import { gatewayCredentials } from './lib/trust.js';
+import { gatewayCredentials, ownSigningKeyEnv } from './lib/trust.js';
 
 const { values } = parseArgs({
   options: { rate: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' } },
@@ -44,6 +44,7 @@ function startService(name: 'identity' | 'apikeys', extra: Record<string, string
   return spawn(process.execPath, [main], {
     env: {
       ...process.env,
+      ...(name === 'apikeys' ? ownSigningKeyEnv(name) : {}),
       LOG_LEVEL: 'warn',
       GRPC_PORT: String(PORTS[name]),
       DATABASE_URL: withDatabase(admin, databases[name]),

@@ -16,6 +16,7 @@ import * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { checkHealth, createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import * as hdr from 'hdr-histogram-js';
+import { ownSigningKeyEnv, serviceSigningKey } from './lib/trust.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +43,7 @@ const child = spawn(
   {
     env: {
       ...process.env,
+      ...ownSigningKeyEnv('models'),
       LOG_LEVEL: 'warn',
       GRPC_PORT: String(PORT),
       DATABASE_URL: withDatabase(admin, database),
@@ -58,9 +60,10 @@ const client = createServiceClient(
   address,
   {
     defaultTimeoutMs: 30_000,
-    credentials: createOutgoingTrust({ service: 'agent-runtime', serviceKeys: env('SERVICE_AUTH_KEY') }).to(
-      'models',
-    ),
+    credentials: createOutgoingTrust({
+      service: 'agent-runtime',
+      serviceSigningKey: serviceSigningKey('agent-runtime'),
+    }).to('models'),
   },
 );
 

@@ -14,6 +14,7 @@ import { createLogger } from '@platform/logger';
 import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
 import { loadNotificationsConfig } from '@platform/notifications/dist/config.js';
+import { ownSigningKeyEnv } from './lib/trust.js';
 import {
   createDelivery,
   startDeliveryWorkers,
@@ -48,6 +49,7 @@ const database = `bench_delivery_${Date.now().toString(36)}`;
 const prefix = `bench-${randomUUID().slice(0, 8)}.`;
 const config = loadNotificationsConfig({
   ...process.env,
+  ...ownSigningKeyEnv('notifications'),
   MONGO_URL: (process.env.MONGO_URL ?? 'mongodb://127.0.0.1:57017/notifications').replace(
     /\/[^/]*$/,
     `/${database}`,

@@ -21,7 +21,7 @@ import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platfor
 import { createServiceClient, type Principal } from '@platform/grpc';
 import { Kafka } from 'kafkajs';
 import { Redis } from 'ioredis';
-import { gatewayCredentials } from './lib/trust.js';
+import { gatewayCredentials, ownSigningKeyEnv } from './lib/trust.js';
 import { benchAgentId, benchWorkflowId, explainPlans, seedFacts } from './lib/observability-seed.js';
 
 const { values } = parseArgs({
@@ -77,6 +77,7 @@ function start(): ChildProcess {
     {
       env: {
         ...process.env,
+        ...ownSigningKeyEnv('observability'),
         LOG_LEVEL: 'warn',
         GRPC_PORT: String(PORT),
         DATABASE_URL: url,

@@ -19,7 +19,7 @@ import {
   type Principal,
 } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
-import { stackEnv } from '@platform/testing';
+import { servicePublicKey, stackEnv } from '@platform/testing';
 import { startProbeService } from './probe/index.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '3000' } } });
@@ -63,11 +63,13 @@ const tokens = await Promise.all(principals.map((b) => signer.sign('probe', b)))
 const verifyCold = await timeEach(ops, (i) => verifier.verify(tokens[i], principals[i]!));
 const verifyWarm = await timeEach(ops, () => verifier.verify(tokens[0], principals[0]!));
 const digest = await timeEach(ops, async (i) => principalDigest(principals[i]!));
-const serviceSigner = new ServiceTokenSigner('gateway', stackEnv.serviceAuthKey, 60);
-const serviceVerifier = new ServiceTokenVerifier('probe', stackEnv.serviceAuthKey);
+const gatewayServiceKey = stackEnv.serviceSigningKey('gateway');
+const serviceSigner = new ServiceTokenSigner('gateway', gatewayServiceKey, 60);
+const serviceVerifier = new ServiceTokenVerifier('probe', { gateway: servicePublicKey('gateway') });
+// Distinct tokens (each its own lifetime), so every verification below is a cache miss.
 const serviceTokens = await Promise.all(
   Array.from({ length: ops }, (_, i) =>
-    new ServiceTokenSigner(`s${i}`, stackEnv.serviceAuthKey).token('probe'),
+    new ServiceTokenSigner('gateway', gatewayServiceKey, 60 + i).token('probe'),
   ),
 );
 const serviceCold = await timeEach(ops, (i) => serviceVerifier.verify(serviceTokens[i]));
@@ -78,13 +80,13 @@ const serviceSignWarm = await timeEach(ops, () => serviceSigner.token('probe'));
 // service checking them (what a call with the same principal costs on each side).
 const outgoing = createOutgoingTrust({
   service: 'gateway',
-  serviceKeys: stackEnv.serviceAuthKey,
+  serviceSigningKey: gatewayServiceKey,
   principalSigningKey: stackEnv.principalSigningPrivateKey,
 }).to('probe');
 const serverTrust = createServerTrust({
   audience: 'probe',
   principalPublicKeys: stackEnv.principalSigningPublicKey,
-  serviceKeys: stackEnv.serviceAuthKey,
+  callerKeys: { gateway: servicePublicKey('gateway') },
 });
 const callMetadata = () => toMetadata({ requestId: 'bench', principal: principal(0) });
 const sample = callMetadata();
@@ -99,7 +101,7 @@ for (const [name, samples] of [
   ['principal signature: verify (Ed25519, cache miss)', verifyCold],
   ['principal signature: verify (cached token) + digest', verifyWarm],
   ['principal digest alone (SHA-256 of the bytes)', digest],
-  ['service token: verify (HS256, cache miss)', serviceCold],
+  ['service token: verify (Ed25519, cache miss)', serviceCold],
   ['service token: verify (cached token)', serviceWarm],
   ['service token: sign (reused token)', serviceSignWarm],
   ['client: add both credentials to a call (warm)', applyWarm],
@@ -114,7 +116,7 @@ const logger = createLogger('bench-trust', 'warn');
 const probe = await startProbeService(stackEnv.databaseUrl, logger);
 const gateway = createOutgoingTrust({
   service: 'gateway',
-  serviceKeys: stackEnv.serviceAuthKey,
+  serviceSigningKey: gatewayServiceKey,
   principalSigningKey: stackEnv.principalSigningPrivateKey,
 });
 const plain = createServiceClient(

@@ -11,15 +11,15 @@
 // own workflows process from this checkout (port 50187, own database and queue topic, dropped at the
 // end) with the service's defaults, except RUN_MAX_UNFINISHED_PER_USER = the flood size (else all
 // but 200 of the flood would be refused at start and nothing would be left to be unfair with).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { workflowRunsV1, workflowsV1 } from '@platform/contracts';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
+import { spawnBuiltService } from './lib/children.js';
 import { gatewayCredentials } from './lib/trust.js';
 
 const { values } = parseArgs({
@@ -73,22 +73,13 @@ const trivial = {
 };
 
 await ensureDatabase(admin, database);
-const service: ChildProcess = spawn(
-  process.execPath,
-  [fileURLToPath(new URL('../../services/workflows/dist/main.js', import.meta.url))],
-  {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      GRPC_PORT: String(PORT),
-      DATABASE_URL: withDatabase(admin, database),
-      QUEUE_TOPIC_PREFIX: `bench-fair-${randomUUID().slice(0, 8)}.`,
-      RUN_WORKER_ENABLED: 'true',
-      RUN_MAX_UNFINISHED_PER_USER: String(FLOOD),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
+const service: ChildProcess = spawnBuiltService('workflows', {
+  GRPC_PORT: String(PORT),
+  DATABASE_URL: withDatabase(admin, database),
+  QUEUE_TOPIC_PREFIX: `bench-fair-${randomUUID().slice(0, 8)}.`,
+  RUN_WORKER_ENABLED: 'true',
+  RUN_MAX_UNFINISHED_PER_USER: String(FLOOD),
+});
 const credentials = gatewayCredentials('workflows');
 const address = `127.0.0.1:${PORT}`;
 const workflows = createServiceClient(

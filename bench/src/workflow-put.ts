@@ -8,14 +8,14 @@
 //
 // Needs the local stack and `pnpm build`; it does not touch the running services (own port
 // 50185, own database, dropped at the end).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { workflowsV1 } from '@platform/contracts';
 import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
 import * as hdr from 'hdr-histogram-js';
+import { spawnBuiltService } from './lib/children.js';
 import { gatewayCredentials } from './lib/trust.js';
 
 const { values } = parseArgs({
@@ -54,19 +54,10 @@ const owner: Principal = {
 };
 
 await ensureDatabase(admin, database);
-const service: ChildProcess = spawn(
-  process.execPath,
-  [fileURLToPath(new URL('../../services/workflows/dist/main.js', import.meta.url))],
-  {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      GRPC_PORT: String(PORT),
-      DATABASE_URL: withDatabase(admin, database),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
+const service: ChildProcess = spawnBuiltService('workflows', {
+  GRPC_PORT: String(PORT),
+  DATABASE_URL: withDatabase(admin, database),
+});
 const client = createServiceClient(
   workflowsV1.WorkflowsServiceService,
   'platform.workflows.v1.WorkflowsService',

@@ -28,6 +28,7 @@ import {
   type FakeOpenAi,
   type Requester,
 } from '@platform/testing';
+import { ownSigningKeyEnv } from './lib/trust.js';
 
 const { values } = parseArgs({
   options: {
@@ -229,6 +230,7 @@ const group = workerGroup('workflow', process.env.QUEUE_TOPIC_PREFIX ?? '');
 async function startSecondWorker(): Promise<ChildProcess> {
   const env: Record<string, string | undefined> = {
     ...process.env,
+    ...ownSigningKeyEnv('workflows'),
     GRPC_PORT: '50195',
     DATABASE_URL: required('WORKFLOWS_DATABASE_URL'),
     LOG_LEVEL: 'warn',

@@ -8,14 +8,14 @@
 //
 // Needs the local stack and `pnpm build`; it does not touch the running services (own port 50186,
 // own database, dropped at the end; the workflows are deleted first, which purges their versions).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { workflowsV1 } from '@platform/contracts';
 import * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
+import { spawnBuiltService } from './lib/children.js';
 import { gatewayCredentials } from './lib/trust.js';
 
 const { values } = parseArgs({
@@ -63,23 +63,14 @@ const owner: Principal = {
 const meta = { principal: owner };
 
 await ensureDatabase(admin, database);
-const service: ChildProcess = spawn(
-  process.execPath,
-  [fileURLToPath(new URL('../../services/workflows/dist/main.js', import.meta.url))],
-  {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      GRPC_PORT: String(PORT),
-      DATABASE_URL: withDatabase(admin, database),
-      // The benchmark measures one workflow of --versions versions: lift the per-workflow cap and
-      // the per-user byte budget (docs/workflows.md "Limits") above what it stores.
-      VERSIONS_MAX_PER_WORKFLOW: '10000',
-      VERSIONS_MAX_BYTES_PER_USER: String(4 * 1024 * 1024 * 1024),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
+const service: ChildProcess = spawnBuiltService('workflows', {
+  GRPC_PORT: String(PORT),
+  DATABASE_URL: withDatabase(admin, database),
+  // The benchmark measures one workflow of --versions versions: lift the per-workflow cap and
+  // the per-user byte budget (docs/workflows.md "Limits") above what it stores.
+  VERSIONS_MAX_PER_WORKFLOW: '10000',
+  VERSIONS_MAX_BYTES_PER_USER: String(4 * 1024 * 1024 * 1024),
+});
 const options = { credentials: gatewayCredentials('workflows'), defaultTimeoutMs: 60_000 };
 const workflows = createServiceClient(
   workflowsV1.WorkflowsServiceService,

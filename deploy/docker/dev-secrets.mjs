@@ -10,9 +10,30 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 
 const hex = (bytes) => randomBytes(bytes).toString('hex');
 const oneLine = (pem) => pem.trim().replaceAll('\n', '\\n');
-const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
+const ed25519 = () =>
+  generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+const { privateKey, publicKey } = ed25519();
+// One service signing key per caller: each service signs its service tokens as itself only.
+const SERVICE_CALLERS = [
+  'gateway',
+  'apikeys',
+  'notifications',
+  'models',
+  'workflows',
+  'observability',
+  'operator',
+  'agent-runtime',
+];
+const serviceKeys = SERVICE_CALLERS.flatMap((name) => {
+  const suffix = name.toUpperCase().replaceAll('-', '_');
+  const pair = ed25519();
+  return [
+    `SERVICE_SIGNING_PRIVATE_KEY_${suffix}='${oneLine(pair.privateKey)}'`,
+    `SERVICE_PUBLIC_KEY_${suffix}='${oneLine(pair.publicKey)}'`,
+  ];
 });
 
 const lines = [
@@ -26,8 +47,8 @@ const lines = [
   '# The gateway signs the principal it forwards; the domain services verify it.',
   `PRINCIPAL_SIGNING_PRIVATE_KEY='${oneLine(privateKey)}'`,
   `PRINCIPAL_SIGNING_PUBLIC_KEY='${oneLine(publicKey)}'`,
-  '# Service identity for internal-only RPCs (gateway and every domain service).',
-  `SERVICE_AUTH_KEY=${hex(32)}`,
+  '# Service keys for internal-only RPCs: each service gets its own private key, its callees the public one.',
+  ...serviceKeys,
   '# The postgres superuser the services connect as; URL-safe (it is put into the DATABASE_URLs).',
   `POSTGRES_PASSWORD=${hex(24)}`,
   '# Redis requirepass; URL-safe because it is put into REDIS_URL.',

@@ -15,16 +15,66 @@ export TASK_SEAL_KEY="${TASK_SEAL_KEY:-local-development-task-seal-key-change-me
 # Models' own at-rest key (passed to models as its SECRET_KEY; never the JWT key).
 export MODELS_SECRET_KEY="${MODELS_SECRET_KEY:-local-development-models-secret-key-change-me-01234}"
 # dev-only trust keys (docs/security.md); same defaults as packages/testing. Never use in production:
-# generate with `openssl genpkey -algorithm ed25519` / `openssl pkey -pubout` and a random secret.
-# The gateway alone gets the private key; every service gets SERVICE_AUTH_KEY and the public key
-# (deploy/local/services.sh drops SECRET_KEY and the private key for the services that must not hold them).
+# generate with `openssl genpkey -algorithm ed25519` / `openssl pkey -pubout`.
+# The gateway alone gets the principal private key; every domain service gets its public key.
 export PRINCIPAL_SIGNING_PRIVATE_KEY="${PRINCIPAL_SIGNING_PRIVATE_KEY:-"-----BEGIN PRIVATE KEY-----
 MC4CAQAwBQYDK2VwBCIEICgahtlbxfjPTGavt4X8RduEi2gSA6vvBMFWW0ZIllDN
 -----END PRIVATE KEY-----"}"
 export PRINCIPAL_SIGNING_PUBLIC_KEY="${PRINCIPAL_SIGNING_PUBLIC_KEY:-"-----BEGIN PUBLIC KEY-----
 MCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=
 -----END PUBLIC KEY-----"}"
-export SERVICE_AUTH_KEY="${SERVICE_AUTH_KEY:-local-development-service-auth-key-change-me-0123456789}"
+# Service keys: each caller signs its service tokens with its own Ed25519 key. deploy/local/services.sh
+# gives a service only its own SERVICE_SIGNING_PRIVATE_KEY_<NAME> (as SERVICE_SIGNING_PRIVATE_KEY) and
+# the SERVICE_PUBLIC_KEY_<CALLER> of its declared callers. operator (operators' tooling) and
+# agent-runtime (outside this repository) are callers without a service here.
+export SERVICE_SIGNING_PRIVATE_KEY_GATEWAY="${SERVICE_SIGNING_PRIVATE_KEY_GATEWAY:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIIhwxo0ixCxc4acmWEMtrykdNb2vthdp/b6I2e51EYpS
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_GATEWAY="${SERVICE_PUBLIC_KEY_GATEWAY:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAmM60iWUo9F/XYi/ejYFWvQSLLouqMv/Rt/qikZmWFZY=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_APIKEYS="${SERVICE_SIGNING_PRIVATE_KEY_APIKEYS:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIMCgCTLyrdOdhKeDQiPCEzFo+2qcH8q28mR96wa0G7Mj
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_APIKEYS="${SERVICE_PUBLIC_KEY_APIKEYS:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAK9qi6Syvo2uzeSbql/1a2Q7YL4rloRAcdN+IqjoW+k8=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_NOTIFICATIONS="${SERVICE_SIGNING_PRIVATE_KEY_NOTIFICATIONS:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIB4Li+faUspCiJfJTPL74lv2oMvM2/Z2LQgX9WIut67A
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_NOTIFICATIONS="${SERVICE_PUBLIC_KEY_NOTIFICATIONS:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAM2f/u9Q+1tB/eQ7C3Nv/+Zt/aYorGNbl4vyAZ5BqpzE=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_MODELS="${SERVICE_SIGNING_PRIVATE_KEY_MODELS:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIFouL903KmH4TJNP5QA+OCybDVUGbzIrvp+y4cBAB9W1
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_MODELS="${SERVICE_PUBLIC_KEY_MODELS:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAhsMWxbGLKOOi510fwtRQX4m2XlTS8Z44gz6Dn8ySzdY=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_WORKFLOWS="${SERVICE_SIGNING_PRIVATE_KEY_WORKFLOWS:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIB/2gaXIBAWvIGdg6NEo3FZ+9AU2GlvUH+HT584/DRfA
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_WORKFLOWS="${SERVICE_PUBLIC_KEY_WORKFLOWS:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAVvBaF0cIihvHU8VqP69GUJ6Z/KpE3QTKQ603eb9tHC8=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_OBSERVABILITY="${SERVICE_SIGNING_PRIVATE_KEY_OBSERVABILITY:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIBfWTvE1pDPulnHRWwVInxKuwVn11w26VaUeCJtUIUWs
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_OBSERVABILITY="${SERVICE_PUBLIC_KEY_OBSERVABILITY:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEApnfv8L9I7P0ef/dyPJwYEwZydwHLFozR7ugvALgNANg=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_OPERATOR="${SERVICE_SIGNING_PRIVATE_KEY_OPERATOR:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIDR1SmnYBs/J45AJxdLnMGIWireSCGN26w2l35pDYdvh
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_OPERATOR="${SERVICE_PUBLIC_KEY_OPERATOR:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEA3zyQZjKIXuUocr0k9+thV96l49a7K6VItH1T5DMcee0=
+-----END PUBLIC KEY-----"}"
+export SERVICE_SIGNING_PRIVATE_KEY_AGENT_RUNTIME="${SERVICE_SIGNING_PRIVATE_KEY_AGENT_RUNTIME:-"-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIB3wr8xHQvQwnNiXwKdZskFTYzMkAMJOL6Tm3GZT9z2g
+-----END PRIVATE KEY-----"}"
+export SERVICE_PUBLIC_KEY_AGENT_RUNTIME="${SERVICE_PUBLIC_KEY_AGENT_RUNTIME:-"-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAkvyXQ/VZa1i+BjPtIJeW+Cz0UFHjfrY82tdZzaJokqg=
+-----END PUBLIC KEY-----"}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:56379/0}"
 export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:59092}"
 

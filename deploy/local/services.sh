@@ -30,6 +30,35 @@ mkdir -p "$LOGS" "$RUN"
 SERVICES=(identity apikeys notifications models workflows observability gateway)
 
 entry() { printf '%s/services/%s/dist/main.js' "$ROOT" "$1"; }
+upper() { printf '%s' "$1" | tr '[:lower:]-' '[:upper:]_'; }
+
+# Whose service tokens each service checks: the callers its internal-only methods declare
+# (services/<name>/src/grpc/internal-callers.ts; deploy/test/support/topology.ts SERVICE_CALLERS).
+callers_of() {
+  case "$1" in
+    identity) echo gateway apikeys notifications models workflows ;;
+    apikeys) echo gateway operator ;;
+    models) echo agent-runtime workflows observability ;;
+    workflows) echo apikeys observability ;;
+    *) echo ;;
+  esac
+}
+
+# A service gets its own service signing key (as SERVICE_SIGNING_PRIVATE_KEY; identity calls nobody
+# and gets none) and the public keys of its callers; never another service's private key.
+export_service_keys() {
+  local name=$1 var caller own
+  own="SERVICE_SIGNING_PRIVATE_KEY_$(upper "$name")"
+  if [ "$name" != identity ]; then export SERVICE_SIGNING_PRIVATE_KEY="${!own}"; fi
+  local keep=" "
+  for caller in $(callers_of "$name"); do keep+="SERVICE_PUBLIC_KEY_$(upper "$caller") "; done
+  for var in $(compgen -e); do
+    case "$var" in
+      SERVICE_SIGNING_PRIVATE_KEY_*) unset "$var" ;;
+      SERVICE_PUBLIC_KEY_*) if [[ "$keep" != *" $var "* ]]; then unset "$var"; fi ;;
+    esac
+  done
+}
 pid_of() { if [ -f "$RUN/$1.pid" ]; then tr -dc '0-9' <"$RUN/$1.pid" || true; fi; }
 
 addr_var() {
@@ -85,6 +114,7 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
     # Only the gateway signs principals; only identity and the gateway hold SECRET_KEY (it signs
     # user JWTs). Models seals provider keys under its own MODELS_SECRET_KEY, given as SECRET_KEY.
     if [ "$name" != gateway ]; then unset PRINCIPAL_SIGNING_PRIVATE_KEY; fi
+    export_service_keys "$name"
     case "$name" in
       identity | gateway) ;;
       models) export SECRET_KEY="$MODELS_SECRET_KEY" ;;

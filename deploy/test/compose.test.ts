@@ -83,8 +83,7 @@ describe('docker compose', () => {
     const required = [...uncommented.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!);
     expect(required.length).toBeGreaterThan(5);
     expect(required.filter((v) => !dotenv[v])).toEqual([]);
-    for (const key of ['SECRET_KEY', 'SERVICE_AUTH_KEY'])
-      expect(dotenv[key]!.length).toBeGreaterThanOrEqual(32);
+    for (const key of ['SECRET_KEY', 'TASK_SEAL_KEY']) expect(dotenv[key]!.length).toBeGreaterThanOrEqual(32);
     expect(dotenv.REDIS_PASSWORD).toMatch(/^[0-9a-f]{32,}$/);
     expect(dotenv.POSTGRES_PASSWORD).toMatch(/^[0-9a-f]{32,}$/);
     const pem = (v: string) => v.replace(/\\n/g, '\n');
@@ -93,6 +92,15 @@ describe('docker compose', () => {
     expect(privateKey.asymmetricKeyType).toBe('ed25519');
     const data = Buffer.from('principal');
     expect(verify(null, data, publicKey, sign(null, data, privateKey))).toBe(true);
+    // Each caller's service key pair works too, and no two services share one.
+    const callers = Object.keys(dotenv).filter((k) => k.startsWith('SERVICE_SIGNING_PRIVATE_KEY_'));
+    expect(callers.length).toBeGreaterThanOrEqual(6);
+    for (const variable of callers) {
+      const servicePrivate = createPrivateKey(pem(dotenv[variable]!));
+      const servicePublic = createPublicKey(pem(dotenv[variable.replace('SIGNING_PRIVATE', 'PUBLIC')]!));
+      expect(verify(null, data, servicePublic, sign(null, data, servicePrivate)), variable).toBe(true);
+    }
+    expect(new Set(callers.map((v) => dotenv[v])).size).toBe(callers.length);
     // Two runs never share a key.
     const again = parseDotenv(
       spawnSync(process.execPath, [join(DOCKER, 'dev-secrets.mjs')], { encoding: 'utf8' }).stdout,
@@ -137,14 +145,21 @@ describe('docker compose', () => {
         const env = (name: string) => c.services[name]!.environment as Record<string, unknown>;
         env('apikeys').SECRET_KEY = '${SECRET_KEY:?set it}';
         env('identity').PRINCIPAL_SIGNING_PRIVATE_KEY = '${PRINCIPAL_SIGNING_PRIVATE_KEY:?set it}';
-        env('workflows').SERVICE_AUTH_KEY = 'dev-only-service-auth-key-0123456789abcdef';
+        env('workflows').SERVICE_SIGNING_PRIVATE_KEY = '${SERVICE_SIGNING_PRIVATE_KEY_GATEWAY:?set it}';
+        env('notifications').SERVICE_PUBLIC_KEY_GATEWAY = '${SERVICE_PUBLIC_KEY_GATEWAY:?set it}';
         env('models').REDIS_URL = 'redis://:hunter2@redis:6379/0';
         env('notifications').KAFKA_SASL_PASSWORD = 'hunter2';
         env('workflows').DATABASE_URL = 'postgres://platform:platform@postgres:5432/workflows';
       });
       expect(out).toMatch(/apikeys is given SECRET_KEY, which only gateway, identity, models may hold/);
       expect(out).toMatch(/identity is given PRINCIPAL_SIGNING_PRIVATE_KEY, which only gateway/);
-      expect(out).toMatch(/workflows SERVICE_AUTH_KEY must come from the environment/);
+      // Another service's private key under the common name: workflows could sign as the gateway.
+      expect(out).toMatch(
+        /workflows SERVICE_SIGNING_PRIVATE_KEY must come from the environment as \$\{SERVICE_SIGNING_PRIVATE_KEY_WORKFLOWS/,
+      );
+      expect(out).toMatch(
+        /notifications is given SERVICE_PUBLIC_KEY_GATEWAY, which only identity, apikeys may hold/,
+      );
       expect(out).toMatch(/models REDIS_URL does not carry the password/);
       expect(out).toMatch(/notifications KAFKA_SASL_PASSWORD is written into the file/);
       expect(out).toMatch(

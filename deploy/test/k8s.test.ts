@@ -54,10 +54,11 @@ describe('kubernetes manifests', () => {
     for (const [key, audience] of Object.entries(SECRET_AUDIENCE)) {
       const own = Object.keys(OWN_SECRET_VALUE).filter((s) => OWN_SECRET_VALUE[s]?.[key]);
       const holders = holder(key).map((name) => examples.find((e) => e.name === name)!.audience.sort());
-      expect(holders).toEqual(
-        expect.arrayContaining([audience.filter((s) => !own.includes(s)).sort(), ...own.map((s) => [s])]),
-      );
-      expect(holders).toHaveLength(1 + own.length);
+      // The shared Secret of the rest of the audience; none when every holder has its own value.
+      const shared = audience.filter((s) => !own.includes(s)).sort();
+      const expected = [...(shared.length > 0 ? [shared] : []), ...own.map((s) => [s])];
+      expect(holders).toEqual(expect.arrayContaining(expected));
+      expect(holders).toHaveLength(expected.length);
     }
     // Models never shares the Secret whose SECRET_KEY signs user JWTs.
     expect(holder('SECRET_KEY').sort()).toEqual(['models-secret-key', 'platform-secret-key']);
@@ -159,18 +160,35 @@ describe('kubernetes manifests', () => {
         /Secret principal-signing-key is read by \[gateway,workflows\], its audience is \[gateway\]/,
       );
     });
+    it("a service reading another service's signing key", () => {
+      const out = problemsAfter((objects) => {
+        // workflows (user-defined HTTP requests) given the gateway's key: it could sign as the gateway.
+        const own = container(objects, 'workflows').env!.find(
+          (e) => e.name === 'SERVICE_SIGNING_PRIVATE_KEY',
+        )!;
+        own.valueFrom = {
+          secretKeyRef: { name: 'service-signing-key-gateway', key: 'SERVICE_SIGNING_PRIVATE_KEY' },
+        };
+      });
+      expect(out).toMatch(
+        /Secret service-signing-key-gateway is read by \[gateway,workflows\], its audience is \[gateway\]/,
+      );
+      expect(out).toMatch(
+        /Secret service-signing-key-workflows is read by \[\], its audience is \[workflows\]/,
+      );
+    });
     it('a credential written into a Deployment or the ConfigMap, or a Secret in the manifests', () => {
       const out = problemsAfter((objects) => {
         const env = container(objects, 'models').env!;
         env.find((e) => e.name === 'REDIS_URL')!.valueFrom = undefined;
         env.find((e) => e.name === 'REDIS_URL')!.value = 'redis://:hunter2@redis:6379/0';
         get(objects, 'ConfigMap', 'platform-config').data!.KAFKA_SASL_PASSWORD = 'hunter2';
-        objects.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'service-auth-key' } });
+        objects.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'service-signing-key-gateway' } });
       });
       expect(out).toMatch(/models REDIS_URL is written into the Deployment/);
       expect(out).toMatch(/models REDIS_URL holds a credential in plain text/);
       expect(out).toMatch(/ConfigMap platform-config holds credential KAFKA_SASL_PASSWORD/);
-      expect(out).toMatch(/Secret service-auth-key is in the manifests/);
+      expect(out).toMatch(/Secret service-signing-key-gateway is in the manifests/);
     });
     it('a TZ set apart from platform-config, or no zone at all', () => {
       const out = problemsAfter((objects) => {

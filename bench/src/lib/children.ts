@@ -1,5 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ownSigningKeyEnv } from './trust.js';
 
 /** Forks a bench server script and waits for its `ready` message. */
 export async function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
@@ -19,4 +20,16 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * Starts a built service (`services/<name>/dist/main.js`) with the bench's environment, the
+ * service's own dev signing key and `env`; its stderr is shown, its stdout dropped.
+ */
+export function spawnBuiltService(service: string, env: Record<string, string>): ChildProcess {
+  const main = fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
+  return spawn(process.execPath, [main], {
+    env: { ...process.env, ...ownSigningKeyEnv(service), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

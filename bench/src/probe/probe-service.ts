@@ -4,7 +4,7 @@ import { BusinessError, ErrorCode } from '@platform/errors';
 import { createServerTrust, registration, startGrpcServer, type RunningGrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { fileURLToPath } from 'node:url';
-import { stackEnv } from '@platform/testing';
+import { DEV_SERVICES, servicePublicKey, stackEnv } from '@platform/testing';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 const UNIQUE_VIOLATION = '23505';
@@ -80,7 +80,7 @@ export async function startProbeService(
     trust: createServerTrust({
       audience: 'probe',
       principalPublicKeys: stackEnv.principalSigningPublicKey,
-      serviceKeys: stackEnv.serviceAuthKey,
+      callerKeys: Object.fromEntries(DEV_SERVICES.map((service) => [service, servicePublicKey(service)])),
     }),
   });
   return {

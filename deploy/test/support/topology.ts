@@ -40,21 +40,53 @@ export const STORES = Object.keys(STORE_IMAGES) as Store[];
 
 export const grpcAddrVar = (service: string): string => `${service.toUpperCase()}_GRPC_ADDR`;
 
+/**
+ * Whose service tokens each service checks: the callers its internal-only methods declare
+ * (services/<name>/src/grpc/internal-callers.ts; deploy/test/trust-keys.test.ts keeps them equal).
+ * `operator` (operators' tooling) and `agent-runtime` (outside this repository) have no service here.
+ */
+export const SERVICE_CALLERS: Record<string, string[]> = {
+  identity: ['gateway', 'apikeys', 'notifications', 'models', 'workflows'],
+  apikeys: ['gateway', 'operator'],
+  models: ['agent-runtime', 'workflows', 'observability'],
+  workflows: ['apikeys', 'observability'],
+};
+/** The services that call others, each with a service signing key of its own (identity calls nobody). */
+export const SIGNING_SERVICES = SERVICES.map((s) => s.name).filter((name) => name !== 'identity');
+const suffix = (service: string) => service.toUpperCase().replace(/-/g, '_');
+/** The variable with `caller`'s public key(s), as @platform/config names it. */
+export const servicePublicKeyVar = (caller: string): string => `SERVICE_PUBLIC_KEY_${suffix(caller)}`;
+const callers = [...new Set(Object.values(SERVICE_CALLERS).flat())];
+
 /** Which services may hold each secret (docs/security.md): every other service must not see it. */
 export const SECRET_AUDIENCE: Record<string, string[]> = {
   SECRET_KEY: ['gateway', 'identity', 'models'],
   TASK_SEAL_KEY: ['identity', 'notifications'],
   PRINCIPAL_SIGNING_PRIVATE_KEY: ['gateway'],
   PRINCIPAL_SIGNING_PUBLIC_KEY: GRPC_SERVICES.map((g) => g.name),
-  SERVICE_AUTH_KEY: SERVICES.map((s) => s.name),
+  SERVICE_SIGNING_PRIVATE_KEY: SIGNING_SERVICES,
+  // A caller's public key goes to its callees only (pinned by the deployer, so Secrets too).
+  ...Object.fromEntries(
+    callers.map((caller) => [
+      servicePublicKeyVar(caller),
+      Object.keys(SERVICE_CALLERS).filter((callee) => SERVICE_CALLERS[callee]!.includes(caller)),
+    ]),
+  ),
 };
 /**
  * A secret a service receives under the common name but from a value of its own: models' SECRET_KEY
- * seals provider keys only, so it must not be the platform SECRET_KEY that signs user JWTs.
+ * seals provider keys only, so it must not be the platform SECRET_KEY that signs user JWTs; each
+ * service's SERVICE_SIGNING_PRIVATE_KEY is its own key, never another service's.
  */
-export const OWN_SECRET_VALUE: Record<string, Record<string, string>> = {
-  models: { SECRET_KEY: 'MODELS_SECRET_KEY' },
-};
+export const OWN_SECRET_VALUE: Record<string, Record<string, string>> = Object.fromEntries(
+  SIGNING_SERVICES.map((name) => [
+    name,
+    {
+      SERVICE_SIGNING_PRIVATE_KEY: `SERVICE_SIGNING_PRIVATE_KEY_${suffix(name)}`,
+      ...(name === 'models' ? { SECRET_KEY: 'MODELS_SECRET_KEY' } : {}),
+    },
+  ]),
+);
 export const KAFKA_CLIENT_ENV = [
   'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME',

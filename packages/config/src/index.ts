@@ -1,6 +1,15 @@
 export { loadConfig, ConfigError, type ConfigSchema } from './load-config.js';
 export { env, commonShape } from './env-types.js';
-export { trustEnv, serviceTrustShape } from './trust-env.js';
+export {
+  trustEnv,
+  serviceTrustShape,
+  serviceSigningShape,
+  servicePublicKeyVariable,
+  declaredCallers,
+  trustedCallerKeys,
+  MAX_SERVICE_PUBLIC_KEYS,
+  type ServicePublicKeyVariable,
+} from './trust-env.js';
 export { taskSealShape } from './task-seal-env.js';
 export {
   kafkaShape,

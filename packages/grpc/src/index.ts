@@ -49,6 +49,6 @@ export { ServiceTokenSigner, ServiceTokenVerifier } from './trust/service-token.
 export {
   parsePrivateSigningKey,
   parsePublicVerifyKeys,
-  parseServiceKeys,
+  parseCallerKeys,
   splitKeyList,
 } from './trust/keys.js';

@@ -72,26 +72,50 @@ describe('principal signatures', () => {
 });
 
 describe('service tokens', () => {
-  const key = 'a-service-auth-key-of-at-least-32-characters';
-  const nextKey = 'the-next-service-auth-key-of-32-characters-or-more';
+  const gateway = keyPair();
+  const notifications = keyPair();
+  const nextNotifications = keyPair();
+  const callerKeys = {
+    gateway: gateway.publicPem,
+    notifications: [nextNotifications.publicPem, notifications.publicPem],
+  };
 
-  it('name the caller and verify with any key of the rotation list, for their audience only', async () => {
-    const verifier = new ServiceTokenVerifier('identity', [nextKey, key]);
-    expect(await verifier.verify(await new ServiceTokenSigner('gateway', key).token('identity'))).toBe(
-      'gateway',
-    );
+  it('name the caller and verify with a key of that caller, for their audience only', async () => {
+    const verifier = new ServiceTokenVerifier('identity', callerKeys);
     expect(
-      await verifier.verify(await new ServiceTokenSigner('apikeys', `${nextKey},${key}`).token('identity')),
-    ).toBe('apikeys');
-    const misaddressed = await new ServiceTokenSigner('gateway', key).token('apikeys');
+      await verifier.verify(await new ServiceTokenSigner('gateway', gateway.privatePem).token('identity')),
+    ).toBe('gateway');
+    for (const key of [notifications, nextNotifications]) {
+      const token = await new ServiceTokenSigner('notifications', key.privatePem).token('identity');
+      expect(await verifier.verify(token)).toBe('notifications');
+    }
+    const misaddressed = await new ServiceTokenSigner('gateway', gateway.privatePem).token('apikeys');
     await expect(verifier.verify(misaddressed)).rejects.toBeInstanceOf(TrustRejection);
-    const foreign = await new ServiceTokenSigner('gateway', 'x'.repeat(40)).token('identity');
+    const foreign = await new ServiceTokenSigner('gateway', keyPair().privatePem).token('identity');
     await expect(verifier.verify(foreign)).rejects.toBeInstanceOf(TrustRejection);
     await expect(verifier.verify(undefined)).rejects.toBeInstanceOf(TrustRejection);
+    await expect(verifier.verify('not.a.token')).rejects.toBeInstanceOf(TrustRejection);
   });
 
-  it('refuse keys shorter than 32 characters', () => {
-    expect(() => new ServiceTokenSigner('gateway', 'short')).toThrow(/32/);
+  it("are refused under another caller's name, even signed with a key the callee trusts", async () => {
+    const verifier = new ServiceTokenVerifier('identity', callerKeys);
+    // notifications' own key, gateway's name: the kid is not one of the gateway's keys.
+    const impersonation = await new ServiceTokenSigner('gateway', notifications.privatePem).token('identity');
+    await expect(verifier.verify(impersonation)).rejects.toMatchObject({
+      reason: expect.stringMatching(/not signed by a key of gateway/),
+    });
+    // A caller the callee holds no key for is refused before any signature check.
+    const stranger = await new ServiceTokenSigner('workflows', notifications.privatePem).token('identity');
+    await expect(verifier.verify(stranger)).rejects.toMatchObject({
+      reason: expect.stringMatching(/workflows/),
+    });
+  });
+
+  it('refuse a private key that is not Ed25519', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    expect(() => new ServiceTokenSigner('gateway', rsa)).toThrow(/Ed25519/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '@platform/config';
+import { ConfigError, trustedCallerKeys } from '@platform/config';
 import {
   createServerTrust,
   startGrpcServer,
@@ -18,10 +18,12 @@ export interface StartedService {
   stop?: () => Promise<void>;
 }
 
-/** The trust variables every domain service validates (`serviceTrustShape`, docs/security.md). */
+/**
+ * The trust variables every domain service validates (`serviceTrustShape(callers)`,
+ * docs/security.md): the principal key(s), plus one `SERVICE_PUBLIC_KEY_<CALLER>` per declared caller.
+ */
 export interface ServiceTrustConfig {
   PRINCIPAL_SIGNING_PUBLIC_KEY: readonly string[];
-  SERVICE_AUTH_KEY: readonly string[];
 }
 
 /** The call checks of the service `name` (the audience its callers sign for), from its config. */
@@ -29,7 +31,7 @@ export function serviceTrust(name: string, config: ServiceTrustConfig): ServerTr
   return createServerTrust({
     audience: name,
     principalPublicKeys: config.PRINCIPAL_SIGNING_PUBLIC_KEY,
-    serviceKeys: config.SERVICE_AUTH_KEY,
+    callerKeys: trustedCallerKeys(config),
   });
 }
 

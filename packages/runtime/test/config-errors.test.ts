@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
+const PUBLIC_PEM =
+  '-----BEGIN PUBLIC KEY-----\\nMCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=\\n-----END PUBLIC KEY-----';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 function run(service: string, env: Record<string, string | undefined>) {
@@ -16,18 +18,43 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
   it.each([
     [
       'identity',
-      ['DATABASE_URL', 'SECRET_KEY', 'TASK_SEAL_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY'],
+      [
+        'DATABASE_URL',
+        'SECRET_KEY',
+        'TASK_SEAL_KEY',
+        'PRINCIPAL_SIGNING_PUBLIC_KEY',
+        // the public key of every caller its internal methods declare
+        'SERVICE_PUBLIC_KEY_GATEWAY',
+        'SERVICE_PUBLIC_KEY_APIKEYS',
+        'SERVICE_PUBLIC_KEY_NOTIFICATIONS',
+        'SERVICE_PUBLIC_KEY_MODELS',
+        'SERVICE_PUBLIC_KEY_WORKFLOWS',
+      ],
     ],
     // notifications opens identity's sealed mails with TASK_SEAL_KEY, never SECRET_KEY.
-    ['notifications', ['MONGO_URL', 'TASK_SEAL_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    [
+      'notifications',
+      ['MONGO_URL', 'TASK_SEAL_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_SIGNING_PRIVATE_KEY'],
+    ],
     // models seals provider API keys at rest (docs/models.md).
-    ['models', ['DATABASE_URL', 'SECRET_KEY', 'PRINCIPAL_SIGNING_PUBLIC_KEY', 'SERVICE_AUTH_KEY']],
+    [
+      'models',
+      [
+        'DATABASE_URL',
+        'SECRET_KEY',
+        'PRINCIPAL_SIGNING_PUBLIC_KEY',
+        'SERVICE_SIGNING_PRIVATE_KEY',
+        'SERVICE_PUBLIC_KEY_AGENT_RUNTIME',
+        'SERVICE_PUBLIC_KEY_WORKFLOWS',
+        'SERVICE_PUBLIC_KEY_OBSERVABILITY',
+      ],
+    ],
     [
       'gateway',
       [
         'SECRET_KEY',
         'PRINCIPAL_SIGNING_PRIVATE_KEY',
-        'SERVICE_AUTH_KEY',
+        'SERVICE_SIGNING_PRIVATE_KEY',
         'IDENTITY_GRPC_ADDR',
         'OBSERVABILITY_GRPC_ADDR',
       ],
@@ -51,7 +78,7 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
   ])('%s does not ask for the keys outside its audience', (service, sealsTasks) => {
     const result = run(service, { PATH: process.env.PATH });
     expect(result.status).toBe(78);
-    expect(result.stderr).toContain('SERVICE_AUTH_KEY is missing');
+    expect(result.stderr).toContain('SERVICE_SIGNING_PRIVATE_KEY is missing');
     if (service !== 'models') expect(result.stderr).not.toMatch(/(^|[^_])SECRET_KEY is/m);
     expect(result.stderr.includes('TASK_SEAL_KEY is missing')).toBe(sealsTasks);
     expect(result.stderr).not.toContain('PRINCIPAL_SIGNING_PRIVATE_KEY');
@@ -61,18 +88,22 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
     const result = run('models', {
       PATH: process.env.PATH,
       PRINCIPAL_SIGNING_PUBLIC_KEY: 'not a pem',
-      SERVICE_AUTH_KEY: 'short',
+      // A public key where the service's own private key belongs; three keys for one caller.
+      SERVICE_SIGNING_PRIVATE_KEY: PUBLIC_PEM,
+      SERVICE_PUBLIC_KEY_WORKFLOWS: [PUBLIC_PEM, PUBLIC_PEM, PUBLIC_PEM].join(','),
     });
     expect(result.status).toBe(78);
     expect(result.stderr).toMatch(
       /PRINCIPAL_SIGNING_PUBLIC_KEY is invalid: .*Ed25519 public key in SPKI PEM/,
     );
-    expect(result.stderr).toMatch(/SERVICE_AUTH_KEY is invalid: .*at least 32 characters/);
+    expect(result.stderr).toMatch(
+      /SERVICE_SIGNING_PRIVATE_KEY is invalid: .*Ed25519 private key in PKCS8 PEM/,
+    );
+    expect(result.stderr).toMatch(/SERVICE_PUBLIC_KEY_WORKFLOWS is invalid: .*one public key, or 2/);
     const gateway = run('gateway', {
       PATH: process.env.PATH,
       // An Ed25519 public key where the private key belongs.
-      PRINCIPAL_SIGNING_PRIVATE_KEY:
-        '-----BEGIN PUBLIC KEY-----\\nMCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=\\n-----END PUBLIC KEY-----',
+      PRINCIPAL_SIGNING_PRIVATE_KEY: PUBLIC_PEM,
     });
     expect(gateway.stderr).toMatch(
       /PRINCIPAL_SIGNING_PRIVATE_KEY is invalid: .*Ed25519 private key in PKCS8 PEM/,

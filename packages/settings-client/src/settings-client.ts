@@ -16,7 +16,7 @@ export interface SettingsClientOptions {
   identityClient?: IdentitySettingsClient;
   /** identity's gRPC address (`IDENTITY_GRPC_ADDR`). */
   address?: string;
-  /** This service's outgoing trust (`createOutgoingTrust({ service, serviceKeys })`): its service token. */
+  /** This service's outgoing trust (`createOutgoingTrust({ service, serviceSigningKey })`): its service token. */
   trust?: OutgoingTrust;
   /** When given, `start()` follows `settings.changed` and drops the cache on each event. */
   kafka?: KafkaClient;

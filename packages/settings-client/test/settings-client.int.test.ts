@@ -23,14 +23,14 @@ let principal: Principal;
 const clients: SettingsClient[] = [];
 
 const notificationsTrust = () =>
-  createOutgoingTrust({ service: 'notifications', serviceKeys: stackEnv.serviceAuthKey });
+  createOutgoingTrust({
+    service: 'notifications',
+    serviceSigningKey: stackEnv.serviceSigningKey('notifications'),
+  });
 
 const startIdentity = () =>
   startIdentityProcess({
-    env: {
-      PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-      SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
-    },
+    env: {},
   });
 
 beforeAll(async () => {
@@ -52,7 +52,7 @@ beforeAll(async () => {
   // The gateway's credentials: UpdateSiteSettings needs a principal the gateway signed.
   const gateway = createOutgoingTrust({
     service: 'gateway',
-    serviceKeys: stackEnv.serviceAuthKey,
+    serviceSigningKey: stackEnv.serviceSigningKey('gateway'),
     principalSigningKey: stackEnv.principalSigningPrivateKey,
   });
   admin = createServiceClient(
@@ -196,7 +196,11 @@ describe('an identity outage', () => {
 
   it('a caller identity does not list is refused 403, not served', async () => {
     const client = settingsClient({
-      trust: createOutgoingTrust({ service: 'observability', serviceKeys: stackEnv.serviceAuthKey }),
+      // apikeys is a caller of identity (GetUsers), not of the settings.
+      trust: createOutgoingTrust({
+        service: 'apikeys',
+        serviceSigningKey: stackEnv.serviceSigningKey('apikeys'),
+      }),
     });
     await expect(client.get()).rejects.toMatchObject({ code: 3000, httpStatus: 403 });
   });

@@ -1,4 +1,5 @@
 export { stackEnv, uniqueName } from './stack-env.js';
+export { DEV_SERVICES, servicePublicKey, type DevService } from './service-keys.js';
 export { listen, type RunningHttp } from './http-server.js';
 export { requester, type HttpResult, type RequestOptions, type Requester } from './requester.js';
 export { waitUntil } from './wait-until.js';

@@ -1,3 +1,12 @@
+import { serviceSigningKey, serviceTrustEnv } from './service-keys.js';
+
+const principalSigningPrivateKey =
+  process.env.PRINCIPAL_SIGNING_PRIVATE_KEY ??
+  '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEICgahtlbxfjPTGavt4X8RduEi2gSA6vvBMFWW0ZIllDN\n-----END PRIVATE KEY-----';
+const principalSigningPublicKey =
+  process.env.PRINCIPAL_SIGNING_PUBLIC_KEY ??
+  '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=\n-----END PUBLIC KEY-----';
+
 /** Addresses of the local stack (deploy/local/env.sh), with the project's default ports. */
 export const stackEnv = {
   databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://platform:platform@127.0.0.1:55432/platform_test',
@@ -9,13 +18,19 @@ export const stackEnv = {
   secretKey: process.env.SECRET_KEY ?? 'local-development-secret-key-change-me-0123456789',
   taskSealKey: process.env.TASK_SEAL_KEY ?? 'local-development-task-seal-key-change-me-0123456789',
   // Dev-only trust keys (docs/security.md), the same defaults as deploy/local/env.sh.
-  principalSigningPrivateKey:
-    process.env.PRINCIPAL_SIGNING_PRIVATE_KEY ??
-    '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEICgahtlbxfjPTGavt4X8RduEi2gSA6vvBMFWW0ZIllDN\n-----END PRIVATE KEY-----',
-  principalSigningPublicKey:
-    process.env.PRINCIPAL_SIGNING_PUBLIC_KEY ??
-    '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAW/gzeaSaNNq1RLUMzRZNa0pQEmVEvjwdXAfrgp4v4ZQ=\n-----END PUBLIC KEY-----',
-  serviceAuthKey: process.env.SERVICE_AUTH_KEY ?? 'local-development-service-auth-key-change-me-0123456789',
+  principalSigningPrivateKey,
+  principalSigningPublicKey,
+  /** A service's (or an outside caller's) own dev-only service signing key (PKCS8 PEM). */
+  serviceSigningKey,
+  /**
+   * Every trust variable `service` reads, as the local runner gives them: its own private key
+   * only, the public keys of the callers, the principal key(s) (docs/security.md).
+   */
+  serviceTrustEnv: (service: string) =>
+    serviceTrustEnv(service, {
+      publicKey: principalSigningPublicKey,
+      privateKey: principalSigningPrivateKey,
+    }),
 };
 
 /** A name no earlier test run used (for topics, groups, databases, rows). */

@@ -39,7 +39,10 @@ export async function startApiKeys(
     MIGRATIONS,
   );
   const { pool, redis, kafka, producer } = connections;
-  const trust = createOutgoingTrust({ service: 'apikeys', serviceKeys: config.SERVICE_AUTH_KEY });
+  const trust = createOutgoingTrust({
+    service: 'apikeys',
+    serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   const dependencies: ApiKeysDependencies = {
     config,
     logger,

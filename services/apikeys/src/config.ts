@@ -1,10 +1,21 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
+import {
+  declaredCallers,
+  commonShape,
+  env,
+  kafkaShape,
+  loadConfig,
+  serviceSigningShape,
+  serviceTrustShape,
+} from '@platform/config';
 import { z } from 'zod';
+import { INTERNAL_CALLERS } from './grpc/internal-callers.js';
 
 const schema = z.object({
   ...commonShape,
-  /** Principal signature and service-token checks (docs/security.md). */
-  ...serviceTrustShape,
+  /** Principal signature checks and the public keys of the callers its internal methods declare (docs/security.md). */
+  ...serviceTrustShape(declaredCallers(INTERNAL_CALLERS)),
+  /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
+  ...serviceSigningShape,
   GRPC_PORT: env.port().default(50062),
   DATABASE_URL: env.postgresUrl(),
   /** Verification cache revisions and the coalesced last_used_at buffer; the expiry-check lock. */

@@ -50,9 +50,10 @@ function operatorClient() {
     'platform.apikeys.v1.ApiKeysService',
     harness.apikeysAddress,
     {
-      credentials: createOutgoingTrust({ service: 'operator', serviceKeys: stackEnv.serviceAuthKey }).to(
-        'apikeys',
-      ),
+      credentials: createOutgoingTrust({
+        service: 'operator',
+        serviceSigningKey: stackEnv.serviceSigningKey('operator'),
+      }).to('apikeys'),
     },
   );
 }

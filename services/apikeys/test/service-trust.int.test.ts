@@ -31,7 +31,11 @@ function apikeysClient(credentials?: CallCredentials) {
 }
 
 const as = (service: string, principalSigningKey?: string) =>
-  createOutgoingTrust({ service, serviceKeys: stackEnv.serviceAuthKey, principalSigningKey }).to('apikeys');
+  createOutgoingTrust({
+    service,
+    serviceSigningKey: stackEnv.serviceSigningKey(service),
+    principalSigningKey,
+  }).to('apikeys');
 
 async function withClient<T>(
   credentials: CallCredentials | undefined,
@@ -65,16 +69,43 @@ afterAll(async () => {
 describe('VerifyKey is for the gateway only', () => {
   it('refuses a call without a service token, or with a token for identity', async () => {
     await expect(withClient(undefined, verify)).rejects.toMatchObject(UNAUTHENTICATED);
-    const forIdentity = createOutgoingTrust({ service: 'gateway', serviceKeys: stackEnv.serviceAuthKey }).to(
-      'identity',
-    );
+    const forIdentity = createOutgoingTrust({
+      service: 'gateway',
+      serviceSigningKey: stackEnv.serviceSigningKey('gateway'),
+    }).to('identity');
     await expect(withClient(forIdentity, verify)).rejects.toMatchObject(UNAUTHENTICATED);
   });
 
-  it('refuses services other than the gateway with 403 / 3000', async () => {
-    for (const service of ['identity', 'notifications', 'models', 'workflows', 'operator']) {
-      await expect(withClient(as(service), verify)).rejects.toMatchObject(FORBIDDEN);
+  it('refuses services other than the gateway: 403 / 3000 for a known caller, 401 / 2001 for a stranger', async () => {
+    // operator's key is trusted here (RunExpirationCheck) but VerifyKey is not declared for it.
+    await expect(withClient(as('operator'), verify)).rejects.toMatchObject(FORBIDDEN);
+    // The others are no caller of apikeys: apikeys holds no key of theirs, so nothing they sign counts.
+    // (identity holds no service key at all: it calls nobody.)
+    for (const service of ['notifications', 'models', 'workflows', 'observability', 'agent-runtime']) {
+      await expect(withClient(as(service), verify)).rejects.toMatchObject(UNAUTHENTICATED);
     }
+  });
+
+  it("refuses a token under the gateway's or operator's name signed with another service's key (parallel burst)", async () => {
+    const forged = (holder: string, claims: string) =>
+      createOutgoingTrust({ service: claims, serviceSigningKey: stackEnv.serviceSigningKey(holder) }).to(
+        'apikeys',
+      );
+    const run = (client: ReturnType<typeof apikeysClient>) =>
+      client.call('runExpirationCheck', { now: new Date('2031-01-01T09:00:00Z').toISOString() });
+    const results = await Promise.allSettled([
+      // notifications and workflows run user-configured outbound requests: the likeliest to fall.
+      withClient(forged('notifications', 'gateway'), verify),
+      withClient(forged('workflows', 'gateway'), verify),
+      withClient(forged('models', 'gateway'), verify),
+      withClient(forged('notifications', 'operator'), run),
+      withClient(forged('gateway', 'operator'), run),
+      withClient(as('gateway'), verify), // control: the gateway itself
+    ]);
+    for (const refused of results.slice(0, 5)) {
+      expect(refused).toMatchObject({ status: 'rejected', reason: UNAUTHENTICATED });
+    }
+    expect(results[5]).toMatchObject({ status: 'fulfilled', value: { user_id: owner.id } });
   });
 
   it('answers the gateway', async () => {

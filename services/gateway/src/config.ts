@@ -1,4 +1,4 @@
-import { commonShape, env, loadConfig, trustEnv } from '@platform/config';
+import { commonShape, env, loadConfig, serviceSigningShape, trustEnv } from '@platform/config';
 import { z } from 'zod';
 import { parseTrustProxy } from './http/trust-proxy.js';
 
@@ -9,8 +9,8 @@ const schema = z.object({
   SECRET_KEY: env.secretKey(),
   /** Signs the principal forwarded to each service; only the gateway holds it (docs/security.md). */
   PRINCIPAL_SIGNING_PRIVATE_KEY: trustEnv.principalSigningPrivateKey(),
-  /** Signs the gateway's service tokens for internal-only methods (GetPrincipal, VerifyKey). */
-  SERVICE_AUTH_KEY: trustEnv.serviceAuthKeys(),
+  /** The gateway's own key for its service tokens (GetPrincipal, VerifyKey); not the principal key. */
+  ...serviceSigningShape,
   REDIS_URL: env.redisUrl(),
   /** How long a replica caches a user's principal (active state, permissions, teams). */
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),

@@ -67,7 +67,7 @@ type ClientConfig = Pick<
   GatewayConfig,
   | 'GRPC_TIMEOUT_MS'
   | 'PRINCIPAL_SIGNING_PRIVATE_KEY'
-  | 'SERVICE_AUTH_KEY'
+  | 'SERVICE_SIGNING_PRIVATE_KEY'
   | 'IDENTITY_GRPC_ADDR'
   | 'APIKEYS_GRPC_ADDR'
   | 'NOTIFICATIONS_GRPC_ADDR'
@@ -83,7 +83,7 @@ type ClientConfig = Pick<
 export function createServiceClients(config: ClientConfig): ServiceClients {
   const trust = createOutgoingTrust({
     service: 'gateway',
-    serviceKeys: config.SERVICE_AUTH_KEY,
+    serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,
     principalSigningKey: config.PRINCIPAL_SIGNING_PRIVATE_KEY,
   });
   const to = (audience: keyof typeof SERVICE_AUDIENCES) => ({

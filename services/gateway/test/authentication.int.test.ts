@@ -45,7 +45,7 @@ beforeAll(async () => {
   // The gateway's credentials for the probe (audience `probe`): principals go signed.
   const trust = createOutgoingTrust({
     service: 'gateway',
-    serviceKeys: stackEnv.serviceAuthKey,
+    serviceSigningKey: stackEnv.serviceSigningKey('gateway'),
     principalSigningKey: stackEnv.principalSigningPrivateKey,
   });
   client = createServiceClient(

@@ -1,10 +1,19 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape, taskSealShape } from '@platform/config';
+import {
+  declaredCallers,
+  commonShape,
+  env,
+  kafkaShape,
+  loadConfig,
+  serviceTrustShape,
+  taskSealShape,
+} from '@platform/config';
 import { z } from 'zod';
+import { INTERNAL_CALLERS } from './grpc/internal-callers.js';
 
 const schema = z.object({
   ...commonShape,
-  /** Principal signature and service-token checks (docs/security.md). */
-  ...serviceTrustShape,
+  /** Principal signature checks and the public keys of the callers its internal methods declare (docs/security.md). */
+  ...serviceTrustShape(declaredCallers(INTERNAL_CALLERS)),
   GRPC_PORT: env.port().default(50061),
   DATABASE_URL: env.postgresUrl(),
   REDIS_URL: env.redisUrl(),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClientsAs } from './support/internal-clients.js';
 import { createTestUser } from './support/rbac-users.js';
@@ -208,9 +208,19 @@ describe('only the declared callers reach DirectoryService', () => {
       c.directory.call('listTeamMemberIds', { team_id: randomUUID(), roles: [], cursor: '', limit: 1 }),
     listActiveUserIds: (c: Clients) => c.directory.call('listActiveUserIds', { cursor: '', limit: 1 }),
   };
-  const services = ['gateway', 'apikeys', 'notifications', 'models', 'workflows', 'observability'];
+  // Callers identity holds a key of (any of its internal methods); observability is none of them.
+  const services = ['gateway', 'apikeys', 'notifications', 'models', 'workflows'];
 
   it('serves each method to its callers and refuses every other service 403 / 3000', async () => {
+    // A service identity trusts for no method at all is refused before any table: 401 / 2001.
+    const stranger = identityClientsAs(harness.grpcAddress, { service: 'observability' });
+    try {
+      for (const [method, call] of Object.entries(calls)) {
+        await expect(call(stranger), `observability → ${method}`).rejects.toMatchObject({ code: 2001 });
+      }
+    } finally {
+      stranger.close();
+    }
     for (const service of services) {
       const clients = identityClientsAs(harness.grpcAddress, { service });
       try {
@@ -228,7 +238,10 @@ describe('only the declared callers reach DirectoryService', () => {
   it('refuses a call without a service token 401 / 2001', async () => {
     const clients = identityClientsAs(harness.grpcAddress, {
       service: 'notifications',
-      serviceKeys: 'a-service-key-nobody-configured-0123456789',
+      // A key identity does not trust for notifications (a stranger's).
+      serviceSigningKey: generateKeyPairSync('ed25519')
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
     });
     try {
       await expect(calls.getUserContacts(clients)).rejects.toMatchObject({ code: 2001 });

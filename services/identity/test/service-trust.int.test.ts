@@ -12,7 +12,7 @@ import {
 import { identityV1 } from '@platform/contracts';
 import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
 import { createLogger } from '@platform/logger';
-import { listen, stackEnv } from '@platform/testing';
+import { listen, servicePublicKey, stackEnv } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClientsAs } from './support/internal-clients.js';
 import { startIdentityHarness, type IdentityHarness } from './support/harness.js';
@@ -79,7 +79,7 @@ describe('a principal reaches identity only as the gateway signed it', () => {
   it('serves a superuser principal the gateway signed for identity (control)', async () => {
     const signed = createOutgoingTrust({
       service: 'gateway',
-      serviceKeys: stackEnv.serviceAuthKey,
+      serviceSigningKey: stackEnv.serviceSigningKey('gateway'),
       principalSigningKey: stackEnv.principalSigningPrivateKey,
     }).to('identity');
     const view = await readSettingsAs(superuser, signed);
@@ -136,8 +136,8 @@ describe('a principal reaches identity only as the gateway signed it', () => {
         ...process.env,
         SECRET_KEY: stackEnv.secretKey,
         REDIS_URL: stackEnv.redisUrl,
+        ...stackEnv.serviceTrustEnv('gateway'),
         PRINCIPAL_SIGNING_PRIVATE_KEY: otherKeys().privatePem,
-        SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
         IDENTITY_GRPC_ADDR: harness.grpcAddress,
         APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
         NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
@@ -184,11 +184,11 @@ describe('internal-only identity methods need a service token from a declared ca
     const bare = settingsClient();
     await expect(bare.call('getEffectiveSettings', { keys: [] })).rejects.toMatchObject(UNAUTHENTICATED);
     bare.close();
-    const wrongKey = { service: 'notifications', serviceKeys: 'a-service-key-nobody-configured-0123456789' };
+    const wrongKey = { service: 'notifications', serviceSigningKey: otherKeys().privatePem };
     await expect(attempt(wrongKey, effective)).rejects.toMatchObject(UNAUTHENTICATED);
     const expiredSigner = new ServiceTokenSigner(
       'notifications',
-      stackEnv.serviceAuthKey,
+      stackEnv.serviceSigningKey('notifications'),
       60,
       () => Date.now() - 600_000,
     );
@@ -198,7 +198,10 @@ describe('internal-only identity methods need a service token from a declared ca
     await expect(expired.call('getEffectiveSettings', { keys: [] })).rejects.toMatchObject(UNAUTHENTICATED);
     expired.close();
     const forApikeys = settingsClient(
-      createOutgoingTrust({ service: 'notifications', serviceKeys: stackEnv.serviceAuthKey }).to('apikeys'),
+      createOutgoingTrust({
+        service: 'notifications',
+        serviceSigningKey: stackEnv.serviceSigningKey('notifications'),
+      }).to('apikeys'),
     );
     await expect(forApikeys.call('getEffectiveSettings', { keys: [] })).rejects.toMatchObject(
       UNAUTHENTICATED,
@@ -207,9 +210,11 @@ describe('internal-only identity methods need a service token from a declared ca
   });
 
   it('refuses callers not declared for the method (403 / 3000), even the gateway', async () => {
-    for (const service of ['observability', 'gateway', 'apikeys']) {
+    for (const service of ['gateway', 'apikeys']) {
       await expect(attempt({ service }, effective)).rejects.toMatchObject(FORBIDDEN);
     }
+    // observability calls no internal identity method: identity holds no key of it, so 401.
+    await expect(attempt({ service: 'observability' }, effective)).rejects.toMatchObject(UNAUTHENTICATED);
     for (const service of ['apikeys', 'notifications']) {
       await expect(attempt({ service }, principalOf)).rejects.toMatchObject(FORBIDDEN);
     }
@@ -256,15 +261,93 @@ describe('internal-only identity methods need a service token from a declared ca
   });
 });
 
+describe("a service signs only as itself: no token under another caller's name", () => {
+  // What a compromised service can do with the one private key it holds: sign tokens that name
+  // another caller. Each callee checks the token against the key set of the caller it names.
+  const impersonations = [
+    // notifications (runs user-configured webhooks) claims to be the gateway: principals.
+    { holder: 'notifications', claims: 'gateway', call: 'getPrincipal' },
+    // workflows (runs user-defined http_request nodes) claims to be apikeys: user names.
+    { holder: 'workflows', claims: 'apikeys', call: 'getUsers' },
+    // models claims to be notifications: decrypted SMTP and channel secrets.
+    { holder: 'models', claims: 'notifications', call: 'getEffectiveSettings' },
+  ] as const;
+
+  it('refuses each forged caller 401 / 2001, in one parallel burst, while the real callers are served', async () => {
+    const attempts = impersonations.flatMap(({ holder, claims, call }) => {
+      const as = (service: string, key: string) => {
+        const clients = identityClientsAs(harness.grpcAddress, { service, serviceSigningKey: key });
+        const run = () => {
+          if (call === 'getPrincipal')
+            return clients.identity.call('getPrincipal', { user_id: randomUUID() });
+          if (call === 'getUsers') return clients.identity.call('getUsers', { ids: [] });
+          return clients.settings.call('getEffectiveSettings', { keys: [] });
+        };
+        return run().finally(() => clients.close());
+      };
+      return [
+        as(claims, stackEnv.serviceSigningKey(holder)), // forged: the holder's key, another's name
+        as(claims, stackEnv.serviceSigningKey(claims)), // control: the caller with its own key
+      ];
+    });
+    const results = await Promise.allSettled(attempts);
+    for (let i = 0; i < impersonations.length; i++) {
+      const { holder, claims } = impersonations[i]!;
+      expect(results[2 * i], `${holder} signing as ${claims}`).toMatchObject({
+        status: 'rejected',
+        reason: UNAUTHENTICATED,
+      });
+      expect(results[2 * i + 1], `${claims} itself`).toMatchObject({ status: 'fulfilled' });
+    }
+  });
+
+  it("answers the HTTP client 401 / 2001 when a process holding notifications' key serves as the gateway", async () => {
+    const user = await createTestUser(harness);
+    // A gateway process whose service key is notifications': the principal signature is valid,
+    // but GetPrincipal (gateway only) sees a token named `gateway` that the gateway did not sign.
+    const impostor = buildGateway(
+      loadGatewayConfig({
+        ...process.env,
+        SECRET_KEY: stackEnv.secretKey,
+        REDIS_URL: stackEnv.redisUrl,
+        ...stackEnv.serviceTrustEnv('gateway'),
+        SERVICE_SIGNING_PRIVATE_KEY: stackEnv.serviceSigningKey('notifications'),
+        IDENTITY_GRPC_ADDR: harness.grpcAddress,
+        APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
+        NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
+        MODELS_GRPC_ADDR: '127.0.0.1:50064',
+        WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
+        OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
+        PRINCIPAL_CACHE_TTL_MS: '0',
+      }),
+      createLogger('trust-test', 'silent'),
+    );
+    const http = await listen(impostor.app);
+    try {
+      const me = (url: string) =>
+        fetch(`${url}/api/v1/users/me`, { headers: { authorization: `Bearer ${user.token}` } });
+      const [honest, forged] = await Promise.all([me(harness.baseUrl), me(http.baseUrl)]);
+      expect(honest.status).toBe(200);
+      expect(forged.status).toBe(401);
+      expect(await forged.json()).toMatchObject({ code: 2001 });
+    } finally {
+      await http.close();
+      await impostor.close();
+    }
+  });
+});
+
 describe('key rotation: identity configured with an old and a new key of each kind', () => {
   let rotating: IdentityHarness;
   const next = otherKeys();
-  const nextServiceKey = 'the-next-service-auth-key-after-rotation-0123456789';
+  const nextGateway = otherKeys();
+  const nextNotifications = otherKeys();
 
   beforeAll(async () => {
     rotating = await startIdentityHarness({
       PRINCIPAL_SIGNING_PUBLIC_KEY: `${next.publicPem},${stackEnv.principalSigningPublicKey}`,
-      SERVICE_AUTH_KEY: `${nextServiceKey},${stackEnv.serviceAuthKey}`,
+      SERVICE_PUBLIC_KEY_GATEWAY: `${nextGateway.publicPem},${servicePublicKey('gateway')}`,
+      SERVICE_PUBLIC_KEY_NOTIFICATIONS: `${servicePublicKey('notifications')},${nextNotifications.publicPem}`,
     });
   });
   afterAll(async () => {
@@ -272,13 +355,13 @@ describe('key rotation: identity configured with an old and a new key of each ki
   });
 
   it('accepts principals and service tokens signed with either key, and still no other', async () => {
-    const read = async (principalSigningKey: string, serviceKeys: string) => {
+    const read = async (principalSigningKey: string, serviceSigningKey: string) => {
       const client = createServiceClient(
         settingsV1.SettingsServiceService,
         'platform.identity.v1.SettingsService',
         rotating.grpcAddress,
         {
-          credentials: createOutgoingTrust({ service: 'gateway', serviceKeys, principalSigningKey }).to(
+          credentials: createOutgoingTrust({ service: 'gateway', serviceSigningKey, principalSigningKey }).to(
             'identity',
           ),
         },
@@ -289,16 +372,34 @@ describe('key rotation: identity configured with an old and a new key of each ki
         client.close();
       }
     };
-    await expect(read(stackEnv.principalSigningPrivateKey, stackEnv.serviceAuthKey)).resolves.toBeDefined();
-    await expect(read(next.privatePem, nextServiceKey)).resolves.toBeDefined();
-    await expect(read(otherKeys().privatePem, nextServiceKey)).rejects.toMatchObject(UNAUTHENTICATED);
+    await expect(
+      read(stackEnv.principalSigningPrivateKey, stackEnv.serviceSigningKey('gateway')),
+    ).resolves.toBeDefined();
+    await expect(read(next.privatePem, nextGateway.privatePem)).resolves.toBeDefined();
+    await expect(read(otherKeys().privatePem, nextGateway.privatePem)).rejects.toMatchObject(UNAUTHENTICATED);
     // The old gateway (old keys) keeps working through the rotation window.
     const me = await rotating.request('GET', '/users/me', { token: (await createTestUser(rotating)).token });
     expect(me.status).toBe(200);
-    for (const serviceKeys of [nextServiceKey, stackEnv.serviceAuthKey]) {
-      const clients = identityClientsAs(rotating.grpcAddress, { service: 'notifications', serviceKeys });
-      await expect(clients.settings.call('getEffectiveSettings', { keys: [] })).resolves.toBeDefined();
-      clients.close();
-    }
+    const settingsAs = async (serviceSigningKey: string) => {
+      const clients = identityClientsAs(rotating.grpcAddress, {
+        service: 'notifications',
+        serviceSigningKey,
+      });
+      try {
+        return await clients.settings.call('getEffectiveSettings', { keys: [] });
+      } finally {
+        clients.close();
+      }
+    };
+    // Both keys of notifications, in parallel; a third key of its own name is a stranger's.
+    const [current, upcoming, third] = await Promise.allSettled([
+      settingsAs(stackEnv.serviceSigningKey('notifications')),
+      settingsAs(nextNotifications.privatePem),
+      settingsAs(otherKeys().privatePem),
+    ]);
+    expect([current.status, upcoming.status]).toEqual(['fulfilled', 'fulfilled']);
+    expect(third).toMatchObject({ status: 'rejected', reason: UNAUTHENTICATED });
+    // Another caller's new key is not notifications' key, even while both rotate.
+    await expect(settingsAs(nextGateway.privatePem)).rejects.toMatchObject(UNAUTHENTICATED);
   });
 });

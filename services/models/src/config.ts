@@ -1,10 +1,21 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
+import {
+  declaredCallers,
+  commonShape,
+  env,
+  kafkaShape,
+  loadConfig,
+  serviceSigningShape,
+  serviceTrustShape,
+} from '@platform/config';
 import { z } from 'zod';
+import { MODELS_INTERNAL_CALLERS, QUOTA_INTERNAL_CALLERS } from './grpc/internal-callers.js';
 
 const schema = z.object({
   ...commonShape,
-  /** Principal signature and service-token checks (docs/security.md). */
-  ...serviceTrustShape,
+  /** Principal signature checks and the public keys of the callers its internal methods declare (docs/security.md). */
+  ...serviceTrustShape(declaredCallers(QUOTA_INTERNAL_CALLERS, MODELS_INTERNAL_CALLERS)),
+  /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
+  ...serviceSigningShape,
   GRPC_PORT: env.port().default(50064),
   DATABASE_URL: env.postgresUrl(),
   /** Seals model API keys at rest (SecretBox); must be the deployment's one SECRET_KEY. */

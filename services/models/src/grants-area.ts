@@ -1,5 +1,5 @@
 import type { Pool } from '@platform/db';
-import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
+import type { OutgoingTrust, ServiceRegistration } from '@platform/grpc';
 import type { Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
@@ -13,7 +13,8 @@ export interface GrantsAreaOptions {
   producer: Producer;
   logger: Logger;
   identityAddress: string;
-  serviceKeys: string[];
+  /** models' outgoing credentials (its own service key). */
+  trust: OutgoingTrust;
   usageKeyRetentionDays: number;
   now: () => Date;
 }
@@ -32,10 +33,7 @@ export interface GrantsArea {
  * directory, the outbox relay that publishes grant notifications, the idempotency-key pruner.
  */
 export function buildGrantsArea(options: GrantsAreaOptions): GrantsArea {
-  const teams = identityTeamDirectory(
-    options.identityAddress,
-    createOutgoingTrust({ service: 'models', serviceKeys: options.serviceKeys }).to('identity'),
-  );
+  const teams = identityTeamDirectory(options.identityAddress, options.trust.to('identity'));
   const deps: GrantsDeps = { pool: options.pool, logger: options.logger, teams, now: options.now };
   const outbox = new OutboxRelay({ pool: options.pool, producer: options.producer, logger: options.logger });
   const pruner = new UsageKeyPruner(deps, options.usageKeyRetentionDays);

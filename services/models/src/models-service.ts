@@ -41,17 +41,18 @@ export async function startModels(
     kafka,
     producer,
   } = await connectInfrastructure(config, logger, 'models', MIGRATIONS);
+  // One outgoing identity for every client: models signs its service tokens with its own key only.
+  const trust = createOutgoingTrust({
+    service: 'models',
+    serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   const dependencies: ModelsDependencies = {
     config,
     logger,
     pool,
     // Its own HKDF purpose: a model key never decrypts under identity's at-rest key, nor the reverse.
     secrets: new SecretBox(config.SECRET_KEY, MODEL_KEYS_PURPOSE),
-    allowlist: identityEndpointAllowlist(
-      config.IDENTITY_GRPC_ADDR,
-      createOutgoingTrust({ service: 'models', serviceKeys: config.SERVICE_AUTH_KEY }),
-      logger,
-    ),
+    allowlist: identityEndpointAllowlist(config.IDENTITY_GRPC_ADDR, trust, logger),
     ...(options.resolve ? { resolve: options.resolve } : {}),
     version,
   };
@@ -60,7 +61,7 @@ export async function startModels(
     producer,
     logger,
     identityAddress: config.IDENTITY_GRPC_ADDR,
-    serviceKeys: [...config.SERVICE_AUTH_KEY],
+    trust,
     usageKeyRetentionDays: config.USAGE_KEY_RETENTION_DAYS,
     now,
   });

@@ -233,10 +233,15 @@ describe('periods', () => {
 describe('the quota methods are internal-only', () => {
   it('serve the named callers and refuse every other service with 403 / 3000', async () => {
     const { teamId, modelId } = await grantedModel();
-    for (const service of ['gateway', 'identity', 'notifications', 'observability']) {
+    // observability is a caller of models (usage reads), not of the quota pair: 403.
+    await expect(
+      harness.quotaClient('observability').call('authorizeModelUse', { team_id: teamId, model_id: modelId }),
+    ).rejects.toMatchObject({ code: 3000, httpStatus: 403 });
+    // Services models holds no key of are strangers here: 401 before any table.
+    for (const service of ['gateway', 'notifications', 'apikeys']) {
       await expect(
         harness.quotaClient(service).call('authorizeModelUse', { team_id: teamId, model_id: modelId }),
-      ).rejects.toMatchObject({ code: 3000, httpStatus: 403 });
+      ).rejects.toMatchObject({ code: 2001, httpStatus: 401 });
     }
     await expect(
       harness.quotaClient('agent-runtime').call('getModelUsageTotals', {

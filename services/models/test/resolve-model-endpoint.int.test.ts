@@ -20,7 +20,10 @@ const clientAs = (service: string) =>
     harness.modelsAddress,
     {
       defaultTimeoutMs: 15_000,
-      credentials: createOutgoingTrust({ service, serviceKeys: stackEnv.serviceAuthKey }).to('models'),
+      credentials: createOutgoingTrust({
+        service,
+        serviceSigningKey: stackEnv.serviceSigningKey(service),
+      }).to('models'),
     },
   );
 
@@ -106,18 +109,24 @@ describe('ResolveModelEndpoint', () => {
     }
   });
 
-  it('is internal: any caller but workflows is refused 3000', async () => {
+  it('is internal: any caller but workflows is refused (3000; 2001 for a service models holds no key of)', async () => {
     const id = await model({
       provider: 'custom',
       model_id: 'up-4',
       base_url: `${ORIGIN}/v1`,
       api_key: 'sk-secret-4',
     });
-    for (const service of ['agent-runtime', 'observability', 'gateway']) {
+    // Callers of models' other methods: 403. The gateway is no caller of models' internal methods
+    // (models holds no key of it): 401.
+    for (const [service, code] of [
+      ['agent-runtime', 3000],
+      ['observability', 3000],
+      ['gateway', 2001],
+    ] as const) {
       const client = clientAs(service);
       try {
         expect(await failure(client.call('resolveModelEndpoint', { model_id: id })), service).toMatchObject({
-          code: 3000,
+          code,
         });
       } finally {
         client.close();

@@ -1,4 +1,11 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
+import {
+  commonShape,
+  env,
+  kafkaShape,
+  loadConfig,
+  serviceSigningShape,
+  serviceTrustShape,
+} from '@platform/config';
 import { z } from 'zod';
 import { deliveryConfigShape } from './delivery/delivery-config.js';
 
@@ -11,8 +18,10 @@ const prefix = (fallback: string) =>
 
 const schema = z.object({
   ...commonShape,
-  /** Principal signature and service-token checks (docs/security.md). */
-  ...serviceTrustShape,
+  /** Principal signature checks; no internal-only methods here, so no caller keys (docs/security.md). */
+  ...serviceTrustShape([]),
+  /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
+  ...serviceSigningShape,
   GRPC_PORT: env.port().default(50063),
   MONGO_URL: env.mongoUrl(),
   /** Bulk e-mail quotas (per sender per hour, per recipient per day). */

@@ -53,7 +53,10 @@ export async function startNotifications(
     ...kafkaSecurity('notifications', config),
   });
   const producer = createProducer(kafka);
-  const trust = createOutgoingTrust({ service: 'notifications', serviceKeys: config.SERVICE_AUTH_KEY });
+  const trust = createOutgoingTrust({
+    service: 'notifications',
+    serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   const toIdentity = trust.to('identity');
   const directory = identityAccess(config.IDENTITY_GRPC_ADDR, toIdentity);
   const now = options.now ?? (() => new Date());

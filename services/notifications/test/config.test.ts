@@ -9,8 +9,7 @@ const required = {
   REDIS_URL: 'redis://127.0.0.1:56379/0',
   KAFKA_BROKERS: '127.0.0.1:59092',
   IDENTITY_GRPC_ADDR: '127.0.0.1:50061',
-  PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-  SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+  ...stackEnv.serviceTrustEnv('notifications'),
   TASK_SEAL_KEY: stackEnv.taskSealKey,
 };
 

@@ -1,4 +1,11 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
+import {
+  commonShape,
+  env,
+  kafkaShape,
+  loadConfig,
+  serviceSigningShape,
+  serviceTrustShape,
+} from '@platform/config';
 import { z } from 'zod';
 
 const name = (fallback: string) =>
@@ -10,8 +17,10 @@ const name = (fallback: string) =>
 
 const schema = z.object({
   ...commonShape,
-  /** Principal signature and service-token checks (docs/security.md). */
-  ...serviceTrustShape,
+  /** Principal signature checks; no internal-only methods here, so no caller keys (docs/security.md). */
+  ...serviceTrustShape([]),
+  /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
+  ...serviceSigningShape,
   GRPC_PORT: env.port().default(50066),
   DATABASE_URL: env.postgresUrl(),
   /** The 30 s payload cache, health snapshots, worker task marks. */

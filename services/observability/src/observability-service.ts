@@ -44,7 +44,10 @@ export async function startObservability(
     'observability',
     MIGRATIONS,
   );
-  const trust = createOutgoingTrust({ service: 'observability', serviceKeys: config.SERVICE_AUTH_KEY });
+  const trust = createOutgoingTrust({
+    service: 'observability',
+    serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   const dependencies: ObservabilityDependencies = {
     config,
     logger,

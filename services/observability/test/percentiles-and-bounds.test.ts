@@ -1,3 +1,4 @@
+import { stackEnv } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { loadObservabilityConfig } from '../src/config.js';
 import { AggregateGate } from '../src/domain/aggregate-gate.js';
@@ -11,8 +12,7 @@ const env = {
   KAFKA_BROKERS: '127.0.0.1:9092',
   WORKFLOWS_GRPC_ADDR: '127.0.0.1:1',
   MODELS_GRPC_ADDR: '127.0.0.1:2',
-  PRINCIPAL_SIGNING_PUBLIC_KEY: process.env.PRINCIPAL_SIGNING_PUBLIC_KEY,
-  SERVICE_AUTH_KEY: 'k'.repeat(40),
+  ...stackEnv.serviceTrustEnv('observability'),
 };
 
 describe('DB_AGGREGATE_CONCURRENCY', () => {

@@ -1,13 +1,24 @@
-import { commonShape, env, kafkaShape, loadConfig, serviceTrustShape } from '@platform/config';
+import {
+  declaredCallers,
+  commonShape,
+  env,
+  kafkaShape,
+  loadConfig,
+  serviceSigningShape,
+  serviceTrustShape,
+} from '@platform/config';
 import { z } from 'zod';
 import type { RunLimits } from './domain/runs/engine/limits.js';
 
 const MIB = 1024 * 1024;
+import { INTERNAL_CALLERS } from './grpc/internal-callers.js';
 
 const schema = z.object({
   ...commonShape,
-  /** Principal signature and service-token checks (docs/security.md). */
-  ...serviceTrustShape,
+  /** Principal signature checks and the public keys of the callers its internal methods declare (docs/security.md). */
+  ...serviceTrustShape(declaredCallers(INTERNAL_CALLERS)),
+  /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
+  ...serviceSigningShape,
   GRPC_PORT: env.port().default(50065),
   DATABASE_URL: env.postgresUrl(),
   /** The ephemeral `/workflow-versions` store (shared by replicas; docs/workflows.md). */

@@ -49,7 +49,9 @@ export async function startWorkflows(
     ...connections,
     teams: identityTeamDirectory(
       config.IDENTITY_GRPC_ADDR,
-      createOutgoingTrust({ service: 'workflows', serviceKeys: config.SERVICE_AUTH_KEY }).to('identity'),
+      createOutgoingTrust({ service: 'workflows', serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY }).to(
+        'identity',
+      ),
     ),
     purgers: [versions],
     nodeModules: createNodeModules(nodeRuntime.deps),

@@ -11,8 +11,7 @@ const required = {
   KAFKA_BROKERS: '127.0.0.1:59092',
   IDENTITY_GRPC_ADDR: '127.0.0.1:50061',
   MODELS_GRPC_ADDR: '127.0.0.1:50064',
-  PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-  SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+  ...stackEnv.serviceTrustEnv('workflows'),
 };
 
 function configError(source: Record<string, string>): string {

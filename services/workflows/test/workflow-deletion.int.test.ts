@@ -34,7 +34,7 @@ async function newWorkflow(name: string) {
 
 /** Clients as the named service would call: its service token for the target. */
 function clientAs(service: string) {
-  const trust = createOutgoingTrust({ service, serviceKeys: stackEnv.serviceAuthKey });
+  const trust = createOutgoingTrust({ service, serviceSigningKey: stackEnv.serviceSigningKey(service) });
   return {
     apikeys: createServiceClient(
       apikeysV1.ApiKeysServiceService,
@@ -115,9 +115,10 @@ describe('GetWorkflowNames (internal, apikeys only)', () => {
   });
 
   it('refuses other callers', async () => {
+    // workflows holds keys of its declared callers only: anyone else is unauthenticated (401 / 2001).
     const { workflows } = clientAs('notifications');
     await expect(workflows.call('getWorkflowNames', { ids: [MISSING] })).rejects.toMatchObject({
-      code: 3000,
+      code: 2001,
     });
     workflows.close();
   });

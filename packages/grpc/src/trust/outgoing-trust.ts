@@ -11,8 +11,8 @@ export interface CallCredentials {
 export interface OutgoingTrustOptions {
   /** This process's service name: the `sub` of its service tokens. */
   service: string;
-  /** SERVICE_AUTH_KEY (comma-separated for rotation; the first entry signs). */
-  serviceKeys: string | readonly string[];
+  /** SERVICE_SIGNING_PRIVATE_KEY: this service's own Ed25519 key (PKCS8 PEM); it signs as `service` only. */
+  serviceSigningKey: string;
   /** PRINCIPAL_SIGNING_PRIVATE_KEY: only the gateway has one, so only it can forward principals. */
   principalSigningKey?: string;
 }
@@ -28,7 +28,7 @@ export interface OutgoingTrust {
  * forwards. A principal forwarded without a signing key goes unsigned, and the callee refuses it.
  */
 export function createOutgoingTrust(options: OutgoingTrustOptions): OutgoingTrust {
-  const services = new ServiceTokenSigner(options.service, options.serviceKeys);
+  const services = new ServiceTokenSigner(options.service, options.serviceSigningKey);
   const principals = options.principalSigningKey
     ? new PrincipalSigner(options.principalSigningKey)
     : undefined;

@@ -11,8 +11,12 @@ export interface ServerTrustOptions {
   audience: string;
   /** PRINCIPAL_SIGNING_PUBLIC_KEY (SPKI PEM, Ed25519; comma-separated for rotation). */
   principalPublicKeys: string | readonly string[];
-  /** SERVICE_AUTH_KEY (comma-separated for rotation). */
-  serviceKeys: string | readonly string[];
+  /**
+   * The public key(s) of each service allowed to call an internal-only method here, by caller name
+   * (SERVICE_PUBLIC_KEY_<CALLER>; two while that caller rotates). A token naming any other caller
+   * is refused.
+   */
+  callerKeys: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /** Who a call is from, once its credentials were checked. */
@@ -34,7 +38,7 @@ export interface ServerTrust {
 
 export function createServerTrust(options: ServerTrustOptions): ServerTrust {
   const principals = new PrincipalVerifier(options.audience, options.principalPublicKeys);
-  const services = new ServiceTokenVerifier(options.audience, options.serviceKeys);
+  const services = new ServiceTokenVerifier(options.audience, options.callerKeys);
   return {
     audience: options.audience,
     async authenticate(metadata, allowedCallers) {

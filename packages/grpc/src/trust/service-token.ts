@@ -1,29 +1,31 @@
-import { jwtVerify, SignJWT } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import { ExpiringCache } from './expiring-cache.js';
-import { parseServiceKeys, type HmacKey } from './keys.js';
+import { parseCallerKeys, parsePrivateSigningKey, type Ed25519PrivateKey } from './keys.js';
 import { CLOCK_TOLERANCE_SECONDS } from './principal-token.js';
 import { TrustRejection } from './trust-rejection.js';
 
 export const SERVICE_TOKEN_LIFETIME_SECONDS = 60;
 const ISSUER = 'agent-platform-service';
-const ALGORITHM = 'HS256';
+const ALGORITHM = 'EdDSA';
 const CACHE_ENTRIES = 1_000;
 
 /**
- * A calling service's identity: a short-lived HS256 JWT, `sub` = the caller's service name,
- * `aud` = the callee, signed with the first SERVICE_AUTH_KEY entry; reused for half its life.
+ * A calling service's identity: a short-lived EdDSA JWT, `sub` = the caller's service name,
+ * `aud` = the callee, signed with the caller's own private key (SERVICE_SIGNING_PRIVATE_KEY);
+ * reused for half its life, so a caller signs once per callee every 30 s.
  */
 export class ServiceTokenSigner {
-  private readonly key: HmacKey;
+  private readonly key: Ed25519PrivateKey;
   private readonly cache: ExpiringCache<string>;
 
   constructor(
     readonly caller: string,
-    keys: string | readonly string[],
+    privateKeyPem: string,
     private readonly lifetimeSeconds = SERVICE_TOKEN_LIFETIME_SECONDS,
     private readonly now: () => number = Date.now,
   ) {
-    this.key = parseServiceKeys(keys)[0]!;
+    this.key = parsePrivateSigningKey(privateKeyPem);
     this.cache = new ExpiringCache(CACHE_ENTRIES, now);
   }
 
@@ -44,17 +46,32 @@ export class ServiceTokenSigner {
   }
 }
 
-/** The callee's check of a service token: any SERVICE_AUTH_KEY entry, this audience, not expired. */
+/** The caller a token claims to be (`sub`), read before its signature is checked. */
+function claimedCaller(token: string): string {
+  try {
+    const { sub } = decodeJwt(token);
+    if (typeof sub === 'string' && sub.length > 0) return sub;
+  } catch {
+    // an unreadable token is refused below like one without a subject
+  }
+  throw new TrustRejection('unauthenticated', 'service token without a readable caller (sub)');
+}
+
+/**
+ * The callee's check of a service token: signed by a key of the very service it names (`sub`),
+ * for this audience, not expired. A service holding only its own private key can therefore sign
+ * only as itself. A verified token is cached until it expires (one EdDSA verification per token).
+ */
 export class ServiceTokenVerifier {
-  private readonly keys: Map<string, Uint8Array>;
+  private readonly callers: Map<string, Map<string, KeyObject>>;
   private readonly verified: ExpiringCache<string>;
 
   constructor(
     private readonly audience: string,
-    keys: string | readonly string[],
+    callerKeys: Readonly<Record<string, string | readonly string[]>>,
     private readonly now: () => number = Date.now,
   ) {
-    this.keys = new Map(parseServiceKeys(keys).map((k) => [k.kid, k.key]));
+    this.callers = parseCallerKeys(callerKeys);
     this.verified = new ExpiringCache(CACHE_ENTRIES, now);
   }
 
@@ -63,25 +80,33 @@ export class ServiceTokenVerifier {
     if (!token) throw new TrustRejection('unauthenticated', 'internal method called without a service token');
     const cached = this.verified.get(token);
     if (cached !== undefined) return cached;
+    const caller = claimedCaller(token);
+    const keys = this.callers.get(caller);
+    if (!keys)
+      throw new TrustRejection(
+        'unauthenticated',
+        `service token from ${caller}, whose key is not trusted here`,
+      );
     try {
       const { payload } = await jwtVerify(
         token,
         (header) => {
-          const key = header.kid ? this.keys.get(header.kid) : undefined;
-          if (!key) throw new TrustRejection('unauthenticated', 'service token signed with an unknown key');
+          const key = header.kid ? keys.get(header.kid) : undefined;
+          if (!key)
+            throw new TrustRejection('unauthenticated', `service token not signed by a key of ${caller}`);
           return key;
         },
         {
           algorithms: [ALGORITHM],
           issuer: ISSUER,
           audience: this.audience,
+          subject: caller,
           requiredClaims: ['sub', 'exp', 'iat'],
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           maxTokenAge: SERVICE_TOKEN_LIFETIME_SECONDS * 2,
           currentDate: new Date(this.now()),
         },
       );
-      const caller = payload.sub!;
       this.verified.set(token, caller, (payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000);
       return caller;
     } catch (error) {

@@ -53,8 +53,7 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('apikeys'),
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
   };
   const redisPrefix = `${uniqueName('apikeys-t')}:`;
@@ -79,7 +78,7 @@ export async function startApiKeysHarness(env: Record<string, string> = {}): Pro
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: apikeysAddress,
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

@@ -69,7 +69,7 @@ export async function startProbeGateway(
   // The gateway's credentials: its service token and its principal signature.
   const trust = createOutgoingTrust({
     service: 'gateway',
-    serviceKeys: stackEnv.serviceAuthKey,
+    serviceSigningKey: stackEnv.serviceSigningKey('gateway'),
     principalSigningKey: stackEnv.principalSigningPrivateKey,
   });
   const apikeys = createServiceClient(

@@ -31,6 +31,7 @@ export function platformGatewayConfig(
 ) {
   return loadGatewayConfig({
     ...process.env,
+    ...stackEnv.serviceTrustEnv('gateway'),
     SECRET_KEY: stackEnv.secretKey,
     REDIS_URL: stackEnv.redisUrl,
     IDENTITY_GRPC_ADDR: identity.address,

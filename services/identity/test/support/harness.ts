@@ -63,8 +63,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
     TASK_SEAL_KEY: stackEnv.taskSealKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('identity'),
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
     // Own work-queue topics and worker group (`<prefix>queue.default`), so the local identity
     // service (deploy/local/services.sh) never consumes this file's mails and reruns start empty.
@@ -82,8 +81,7 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
   const gatewayConfig = loadGatewayConfig({
     ...process.env,
     SECRET_KEY: stackEnv.secretKey,
-    PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('gateway'),
     REDIS_URL: stackEnv.redisUrl,
     IDENTITY_GRPC_ADDR: `127.0.0.1:${grpc.port}`,
     APIKEYS_GRPC_ADDR: process.env.APIKEYS_GRPC_ADDR ?? '127.0.0.1:50062',
@@ -125,8 +123,6 @@ export async function startIdentityHarness(env: Record<string, string> = {}): Pr
           EVENTS_TOPIC_PREFIX: `${identityConfig.QUEUE_TOPIC_PREFIX}mail-worker.`,
           NOTIFICATION_EVENTS_GROUP: `${identityConfig.QUEUE_TOPIC_PREFIX}mail-worker.notification-events`,
           KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
-          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
           DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
         },
       });

@@ -7,8 +7,8 @@ import { stackEnv } from '@platform/testing';
 export interface InternalCaller {
   /** The calling service's name (the `sub` of its service token). */
   service: string;
-  /** Defaults to the stack's SERVICE_AUTH_KEY. */
-  serviceKeys?: OutgoingTrustOptions['serviceKeys'];
+  /** The key its tokens are signed with; defaults to that service's own dev key (stackEnv). */
+  serviceSigningKey?: OutgoingTrustOptions['serviceSigningKey'];
   /** Only to test what identity does with a principal from a non-gateway signer. */
   principalSigningKey?: string;
 }
@@ -17,7 +17,7 @@ export interface InternalCaller {
 export function identityClientsAs(address: string, caller: InternalCaller) {
   const credentials = createOutgoingTrust({
     service: caller.service,
-    serviceKeys: caller.serviceKeys ?? stackEnv.serviceAuthKey,
+    serviceSigningKey: caller.serviceSigningKey ?? stackEnv.serviceSigningKey(caller.service),
     principalSigningKey: caller.principalSigningKey,
   }).to('identity');
   const options = { defaultTimeoutMs: 5_000, credentials };

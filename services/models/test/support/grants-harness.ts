@@ -36,7 +36,10 @@ function quotaClientFor(address: string, service: string) {
     address,
     {
       defaultTimeoutMs: 15_000,
-      credentials: createOutgoingTrust({ service, serviceKeys: stackEnv.serviceAuthKey }).to('models'),
+      credentials: createOutgoingTrust({
+        service,
+        serviceSigningKey: stackEnv.serviceSigningKey(service),
+      }).to('models'),
     },
   );
 }
@@ -92,8 +95,7 @@ export async function startGrantsHarness(): Promise<GrantsHarness> {
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('models'),
     GRPC_PORT: '50099',
   };
   const clock = testClock();
@@ -114,7 +116,7 @@ export async function startGrantsHarness(): Promise<GrantsHarness> {
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

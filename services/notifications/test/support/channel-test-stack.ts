@@ -32,7 +32,10 @@ export interface ChannelTestStack {
 export async function startChannelTestStack(): Promise<ChannelTestStack> {
   const identity = await startIdentityProcess();
   const h = await startDeliveryHarness();
-  const trust = createOutgoingTrust({ service: 'notifications', serviceKeys: h.config.SERVICE_AUTH_KEY });
+  const trust = createOutgoingTrust({
+    service: 'notifications',
+    serviceSigningKey: h.config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   const settings: SettingsClient = createSettingsClient({
     address: identity.address,
     trust,
@@ -60,8 +63,7 @@ export async function startChannelTestStack(): Promise<ChannelTestStack> {
     loadGatewayConfig({
       ...process.env,
       TASK_SEAL_KEY: stackEnv.taskSealKey,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
-      SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       REDIS_URL: stackEnv.redisUrl,
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:1',

@@ -60,8 +60,7 @@ export async function startNotificationsHarness(
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     TASK_SEAL_KEY: stackEnv.taskSealKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('notifications'),
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
   };
   const clock = testClock();
@@ -86,7 +85,7 @@ export async function startNotificationsHarness(
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: `127.0.0.1:${server.port}`,

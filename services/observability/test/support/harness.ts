@@ -56,8 +56,6 @@ export async function startObservabilityHarness(
   const models = await startServiceProcess('models', {
     env: {
       IDENTITY_GRPC_ADDR: identity.address,
-      PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-      SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     },
   });
   const database = await freshDatabase('observability_t');
@@ -66,8 +64,7 @@ export async function startObservabilityHarness(
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('observability'),
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
   };
   const prefix = `${uniqueName('obs-t')}.`;
@@ -94,7 +91,7 @@ export async function startObservabilityHarness(
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

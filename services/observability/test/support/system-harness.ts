@@ -64,8 +64,7 @@ export async function startSystemHarness(
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('observability'),
     GRPC_PORT: '50099',
     WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
     MODELS_GRPC_ADDR: '127.0.0.1:50064',
@@ -105,7 +104,7 @@ export async function startSystemHarness(
   const gateway: Gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

@@ -28,11 +28,14 @@ function origins(value: unknown): string[] {
  * (no stale fallback).
  */
 export function createNodeRuntime(
-  config: Pick<WorkflowsConfig, 'IDENTITY_GRPC_ADDR' | 'MODELS_GRPC_ADDR' | 'SERVICE_AUTH_KEY'>,
+  config: Pick<WorkflowsConfig, 'IDENTITY_GRPC_ADDR' | 'MODELS_GRPC_ADDR' | 'SERVICE_SIGNING_PRIVATE_KEY'>,
   logger: Logger,
   options: { kafka?: KafkaClient; ttlMs?: number; resolve?: Resolver } = {},
 ): NodeRuntime {
-  const trust = createOutgoingTrust({ service: 'workflows', serviceKeys: config.SERVICE_AUTH_KEY });
+  const trust = createOutgoingTrust({
+    service: 'workflows',
+    serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,
+  });
   const settings = createSettingsClient({
     address: config.IDENTITY_GRPC_ADDR,
     trust,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { groupIsStable, workerGroup } from '@platform/kafka';
-import { stackEnv, startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
+import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
@@ -42,8 +42,6 @@ beforeAll(async () => {
     QUEUE_TOPIC_PREFIX: harness.config.QUEUE_TOPIC_PREFIX,
     IDENTITY_GRPC_ADDR: harness.identity.address,
     MODELS_GRPC_ADDR: '127.0.0.1:50064',
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
     RUN_WORKER_ENABLED: 'true',
     RUN_LEASE_MS: String(LEASE_MS),
     RUN_RECONCILE_INTERVAL_MS: '300',

@@ -51,8 +51,7 @@ export function commonEnv(): Record<string, string | undefined> {
     REDIS_URL: stackEnv.redisUrl,
     KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
     SECRET_KEY: stackEnv.secretKey,
-    PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-    SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
+    ...stackEnv.serviceTrustEnv('workflows'),
     GRPC_PORT: '50099', // unused: the harness binds its own server on a free port
   };
 }
@@ -73,8 +72,6 @@ export async function startWorkflowsHarness(
     ? await startServiceProcess('models', {
         env: {
           IDENTITY_GRPC_ADDR: identity.address,
-          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
         },
       })
     : undefined;
@@ -106,8 +103,6 @@ export async function startWorkflowsHarness(
         env: {
           IDENTITY_GRPC_ADDR: identity.address,
           WORKFLOWS_GRPC_ADDR: workflowsAddress,
-          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
           REDIS_KEY_PREFIX: `${uniqueName('apikeys-wf')}:`,
           AGENT_DIRECTORY_GROUP: uniqueName('test.apikeys.agent-directory'),
         },
@@ -115,7 +110,7 @@ export async function startWorkflowsHarness(
     : undefined;
   const gatewayEnv = {
     ...common,
-    PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+    ...stackEnv.serviceTrustEnv('gateway'),
     IDENTITY_GRPC_ADDR: identity.address,
     APIKEYS_GRPC_ADDR: apikeys?.address ?? '127.0.0.1:50062',
     NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

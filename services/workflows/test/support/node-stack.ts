@@ -44,8 +44,6 @@ export async function startNodeStack(options: { withModels?: boolean } = {}): Pr
     ? await startServiceProcess('models', {
         env: {
           IDENTITY_GRPC_ADDR: identity.address,
-          PRINCIPAL_SIGNING_PUBLIC_KEY: stackEnv.principalSigningPublicKey,
-          SERVICE_AUTH_KEY: stackEnv.serviceAuthKey,
         },
       })
     : undefined;
@@ -54,7 +52,7 @@ export async function startNodeStack(options: { withModels?: boolean } = {}): Pr
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',

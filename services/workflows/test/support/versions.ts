@@ -70,7 +70,7 @@ export async function startReplica(harness: WorkflowsHarness) {
   const gateway = buildGateway(
     loadGatewayConfig({
       ...common,
-      PRINCIPAL_SIGNING_PRIVATE_KEY: stackEnv.principalSigningPrivateKey,
+      ...stackEnv.serviceTrustEnv('gateway'),
       IDENTITY_GRPC_ADDR: harness.identity.address,
       APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
       NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
