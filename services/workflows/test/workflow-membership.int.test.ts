@@ -7,7 +7,8 @@ import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './s
 let harness: WorkflowsHarness;
 
 beforeAll(async () => {
-  harness = await startWorkflowsHarness();
+  // Runs execute (and end) during the test: queued runs left behind make the harness slow to stop.
+  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true' });
 }, 60_000);
 afterAll(async () => {
   await harness?.stop();
@@ -35,7 +36,7 @@ async function teamWorkflowOfMember() {
     'create',
   );
   const run = (user: TestUser, name: string) =>
-    call(user, 'POST', `/workflows/${workflow.id}/run`, { mode: 'debug', inputs: { name } });
+    call(user, 'POST', `/workflows/${workflow.id}/run`, { mode: 'debug', inputs: { name }, wait: true });
   const authorsRun = await data(await run(author, 'author'), 'author run');
   const teammatesRun = await data(await run(teamOwner, 'a teammate secret'), 'teammate run');
   return {
