@@ -159,6 +159,8 @@ export const identityAuthRoutes = [
       ErrorCode.PASSWORD_LOGIN_DISABLED,
       ErrorCode.CAPTCHA_REQUIRED,
       ErrorCode.CAPTCHA_INVALID,
+      // Every login place of the account taken by checks in flight (`login_attempts_in_flight`).
+      ErrorCode.RATE_LIMITED,
     ],
     summary: 'Password login (form-encoded)',
     tags: ['auth'],
@@ -210,7 +212,11 @@ export const identityAuthRoutes = [
   defineRoute<ServiceClients, undefined, undefined, ChangePasswordBody, authV1.ChangePasswordResponse>({
     method: 'post',
     path: '/users/me/change-password',
-    errors: [{ code: ErrorCode.INVALID_CREDENTIALS, status: 400 }, ErrorCode.PASSWORD_MIN_AGE_NOT_MET],
+    errors: [
+      { code: ErrorCode.INVALID_CREDENTIALS, status: 400 },
+      ErrorCode.PASSWORD_MIN_AGE_NOT_MET,
+      ErrorCode.RATE_LIMITED,
+    ],
     summary: 'Change the own password (clears a forced change)',
     tags: ['users'],
     auth: 'user',

@@ -93,7 +93,7 @@ export const workflowRunsRoutes = [
     permission: 'workflow:execute',
     params: workflowParams,
     body: runBody,
-    errors: [invalid, ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND],
+    errors: [invalid, ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED],
     response: startRunSchema,
     invoke: ({ params, body }, { clients, principal }) =>
       clients.workflowRuns.call(
@@ -152,7 +152,7 @@ export const workflowRunsRoutes = [
     permission: 'workflow:read',
     params: runParams,
     query: streamQuery,
-    errors: [invalid, ErrorCode.NOT_FOUND],
+    errors: [invalid, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED],
     invoke: () => Promise.reject(new Error('an event-stream route is served by `events`')),
     events: ({ params, query }, { clients, principal }, lastEventId, signal) =>
       runEvents(clients, principal, params, lastEventId ?? query.last_event_id, signal),
