@@ -73,6 +73,26 @@ async function readSettingsAs(principal: Principal, credentials?: CallCredential
 }
 
 const UNAUTHENTICATED = { code: 2001, httpStatus: 401 };
+
+/** A gateway in front of this harness's identity (the other services at their local ports), `env` over the dev trust keys. */
+function gatewayBeforeIdentity(env: Record<string, string>) {
+  return buildGateway(
+    loadGatewayConfig({
+      ...process.env,
+      SECRET_KEY: stackEnv.secretKey,
+      REDIS_URL: stackEnv.redisUrl,
+      ...stackEnv.serviceTrustEnv('gateway'),
+      IDENTITY_GRPC_ADDR: harness.grpcAddress,
+      APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
+      NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
+      MODELS_GRPC_ADDR: '127.0.0.1:50064',
+      WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
+      OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
+      ...env,
+    }),
+    createLogger('trust-test', 'silent'),
+  );
+}
 const FORBIDDEN = { code: 3000, httpStatus: 403 };
 
 describe('a principal reaches identity only as the gateway signed it', () => {
@@ -131,22 +151,9 @@ describe('a principal reaches identity only as the gateway signed it', () => {
 
   it('answers the HTTP client 401 / 2001 when a gateway signs with a key identity does not accept', async () => {
     const user = await createTestUser(harness);
-    const rogue = buildGateway(
-      loadGatewayConfig({
-        ...process.env,
-        SECRET_KEY: stackEnv.secretKey,
-        REDIS_URL: stackEnv.redisUrl,
-        ...stackEnv.serviceTrustEnv('gateway'),
-        PRINCIPAL_SIGNING_PRIVATE_KEY: otherKeys().privatePem,
-        IDENTITY_GRPC_ADDR: harness.grpcAddress,
-        APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
-        NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
-        MODELS_GRPC_ADDR: '127.0.0.1:50064',
-        WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
-        OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
-      }),
-      createLogger('trust-test', 'silent'),
-    );
+    const rogue = gatewayBeforeIdentity({
+      PRINCIPAL_SIGNING_PRIVATE_KEY: otherKeys().privatePem,
+    });
     const http = await listen(rogue.app);
     try {
       const me = (url: string) =>
@@ -305,23 +312,10 @@ describe("a service signs only as itself: no token under another caller's name",
     const user = await createTestUser(harness);
     // A gateway process whose service key is notifications': the principal signature is valid,
     // but GetPrincipal (gateway only) sees a token named `gateway` that the gateway did not sign.
-    const impostor = buildGateway(
-      loadGatewayConfig({
-        ...process.env,
-        SECRET_KEY: stackEnv.secretKey,
-        REDIS_URL: stackEnv.redisUrl,
-        ...stackEnv.serviceTrustEnv('gateway'),
-        SERVICE_SIGNING_PRIVATE_KEY: stackEnv.serviceSigningKey('notifications'),
-        IDENTITY_GRPC_ADDR: harness.grpcAddress,
-        APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
-        NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
-        MODELS_GRPC_ADDR: '127.0.0.1:50064',
-        WORKFLOWS_GRPC_ADDR: '127.0.0.1:50065',
-        OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
-        PRINCIPAL_CACHE_TTL_MS: '0',
-      }),
-      createLogger('trust-test', 'silent'),
-    );
+    const impostor = gatewayBeforeIdentity({
+      SERVICE_SIGNING_PRIVATE_KEY: stackEnv.serviceSigningKey('notifications'),
+      PRINCIPAL_CACHE_TTL_MS: '0',
+    });
     const http = await listen(impostor.app);
     try {
       const me = (url: string) =>
