@@ -1,5 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { login, registerActiveAccount, type RegisteredAccount } from './support/auth-accounts.js';
+import {
+  login,
+  registerActiveAccount,
+  PASSWORD_ONLY_SETTINGS,
+  type RegisteredAccount,
+} from './support/auth-accounts.js';
 import { useIdentityHarness } from './support/suite.js';
 
 /**
@@ -15,16 +20,7 @@ const BURST_WRONG = 40;
 let account: RegisteredAccount;
 beforeEach(async () => {
   account = await registerActiveAccount(harness, 'burst');
-  await harness.setSettings({
-    sso_enabled: false,
-    max_login_attempts: MAX,
-    lockout_duration_minutes: 15,
-    require_totp: false,
-    email_verification: false,
-    enable_captcha: false,
-    single_session: false,
-    password_max_age_days: 0,
-  });
+  await harness.setSettings({ ...PASSWORD_ONLY_SETTINGS, max_login_attempts: MAX });
 });
 
 const db = () => harness.identity.dependencies.pool;

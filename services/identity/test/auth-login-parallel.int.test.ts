@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { login, registerActiveAccount, type RegisteredAccount } from './support/auth-accounts.js';
+import {
+  login,
+  registerActiveAccount,
+  PASSWORD_ONLY_SETTINGS,
+  type RegisteredAccount,
+} from './support/auth-accounts.js';
 import { useIdentityHarness } from './support/suite.js';
 import type { IdentityHarness } from './support/harness.js';
 
@@ -12,16 +17,7 @@ const MAX = 5;
 
 async function freshAccount(harness: IdentityHarness, prefix: string): Promise<RegisteredAccount> {
   const account = await registerActiveAccount(harness, prefix);
-  await harness.setSettings({
-    sso_enabled: false,
-    max_login_attempts: MAX,
-    lockout_duration_minutes: 15,
-    require_totp: false,
-    email_verification: false,
-    enable_captcha: false,
-    single_session: false,
-    password_max_age_days: 0,
-  });
+  await harness.setSettings({ ...PASSWORD_ONLY_SETTINGS, max_login_attempts: MAX });
   return account;
 }
 

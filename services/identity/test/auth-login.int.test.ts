@@ -5,6 +5,7 @@ import {
   login,
   registerActiveAccount,
   uniqueIdentity,
+  PASSWORD_ONLY_SETTINGS,
   type RegisteredAccount,
 } from './support/auth-accounts.js';
 import { useIdentityHarness } from './support/suite.js';
@@ -12,16 +13,9 @@ import { useIdentityHarness } from './support/suite.js';
 const harness = useIdentityHarness({ firstUser: true });
 
 const LOGIN_DEFAULTS = {
-  sso_enabled: false,
+  ...PASSWORD_ONLY_SETTINGS,
   sso_allow_password_login: true,
-  max_login_attempts: 5,
-  lockout_duration_minutes: 15,
-  require_totp: false,
-  email_verification: false,
-  enable_captcha: false,
   session_timeout_days: 30,
-  single_session: false,
-  password_max_age_days: 0,
 };
 
 let account: RegisteredAccount;

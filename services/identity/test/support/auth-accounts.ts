@@ -82,3 +82,18 @@ export async function ensureFirstUser(harness: IdentityHarness): Promise<void> {
     if (res.body.code !== 0) throw new Error(`first registration failed: ${JSON.stringify(res.body)}`);
   }
 }
+
+/**
+ * Site settings under which a password alone signs in (no SSO, TOTP, captcha, verification or
+ * password expiry; one session per login is not enforced): 5 attempts, then a 15-minute lock.
+ */
+export const PASSWORD_ONLY_SETTINGS = {
+  sso_enabled: false,
+  max_login_attempts: 5,
+  lockout_duration_minutes: 15,
+  require_totp: false,
+  email_verification: false,
+  enable_captcha: false,
+  single_session: false,
+  password_max_age_days: 0,
+};
