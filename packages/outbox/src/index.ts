@@ -1,5 +1,6 @@
 export {
   enqueueEvent,
+  enqueueEvents,
   enqueueTask,
   OUTBOX_TABLE_SQL,
   type OutboxEvent,

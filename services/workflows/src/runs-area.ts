@@ -50,9 +50,11 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       logger,
       topicPrefix: config.QUEUE_TOPIC_PREFIX,
       concurrency: 4,
-    }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args) => {
-      // Only a prompt to claim: the fair claim decides which run starts, the lease keeps it (run-executor.ts).
-      if (typeof args.run_id === 'string') await runExecutor.submit(args.run_id);
+    }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args, meta) => {
+      // Only a prompt to claim: the fair claim decides which run starts, the lease keeps it
+      // (run-executor.ts). A run this process committed was usually claimed here already.
+      if (typeof args.run_id === 'string' && !runExecutor.claimedHere(meta.id))
+        await runExecutor.submit(args.run_id);
     });
     startWhenKafkaIsReachable(kafka, logger, 'workflow queue worker', async () => {
       await ensureTopics(kafka, [worker.topic], { logger });
@@ -74,7 +76,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
     executor,
     relay,
     services: [
-      workflowRunsGrpc({ ...deps, listener, followers }),
+      workflowRunsGrpc({ ...deps, listener, followers, promptWorker: () => executor?.prompt() }),
       runStreamGrpc({ ...deps, listener, followers }),
     ],
     async stop() {

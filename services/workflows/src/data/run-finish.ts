@@ -1,16 +1,18 @@
 import type { notificationEventsV1, telemetryEventsV1 } from '@platform/contracts';
-import { withTransaction, type Pool } from '@platform/db';
+import { withTransaction, type Pool, type PoolClient } from '@platform/db';
 import { Topics } from '@platform/kafka';
-import { enqueueEvent } from '@platform/outbox';
+import { enqueueEvents } from '@platform/outbox';
 import type { RunOutcome } from '../domain/runs/engine/contract.js';
-import { appendEvent, type WriteFence } from './run-journal.js';
+import { appendEvents, type RunEvent, type WriteFence } from './run-events.js';
 import { listNodeExecutions, type RunRow } from './runs-repository.js';
 
 /**
- * Ends a run in ONE transaction: the `run_finished` event (always the log's last), the terminal
- * row, the fact on `platform.workflow-runs` and the owner's `workflow.run_success|run_failed`
- * notification event through the outbox. Fenced like every journal write: a worker that lost its
- * lease (or a reconciler racing a live worker) changes nothing and gets `LeaseLostError`.
+ * Ends a run in ONE transaction: the node rows the journal held back (`held`, instant nodes) and
+ * their events, the `run_finished` event (always the log's last), the terminal row, and in one
+ * outbox statement the fact on `platform.workflow-runs` and the owner's
+ * `workflow.run_success|run_failed` notification event. Fenced like every journal write: a worker
+ * that lost its lease (or a reconciler racing a live worker) changes nothing and gets
+ * `LeaseLostError`.
  */
 export async function finishRun(
   pool: Pool,
@@ -18,17 +20,25 @@ export async function finishRun(
   fence: WriteFence,
   outcome: RunOutcome,
   now: Date,
+  held: (client: PoolClient) => Promise<RunEvent[]> = async () => [],
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
     const startedAt = run.started_at ?? now;
     const totalDurationMs = Math.max(0, now.getTime() - startedAt.getTime());
-    await appendEvent(client, run.id, fence, 'run_finished', {
-      status: outcome.status,
-      outputs: outcome.status === 'success' ? (outcome.outputs ?? {}) : null,
-      error: outcome.error ?? null,
-      total_duration_ms: totalDurationMs,
-      total_tokens: outcome.totalTokens,
-    });
+    const earlier = await held(client);
+    await appendEvents(client, run.id, fence, [
+      ...earlier,
+      {
+        type: 'run_finished',
+        data: {
+          status: outcome.status,
+          outputs: outcome.status === 'success' ? (outcome.outputs ?? {}) : null,
+          error: outcome.error ?? null,
+          total_duration_ms: totalDurationMs,
+          total_tokens: outcome.totalTokens,
+        },
+      },
+    ]);
     await client.query(
       `UPDATE workflow_runs
           SET status = $2, outputs = $3::jsonb, error = $4::jsonb, total_tokens = $5, finished_at = $6,
@@ -70,21 +80,23 @@ export async function finishRun(
       error_message: outcome.error?.message ?? '',
       error_node_id: outcome.error?.node_id ?? '',
     };
-    await enqueueEvent(client, {
-      topic: Topics.WORKFLOW_RUNS,
-      key: run.workflow_id,
-      type: 'workflow.run_finished',
-      id: `workflow-run:${run.id}`,
-      value: fact,
-    });
     const notice = runNotice(run, outcome, now);
-    await enqueueEvent(client, {
-      topic: Topics.NOTIFICATION_EVENTS,
-      key: run.owner_id,
-      type: notice.type,
-      id: notice.id,
-      value: notice,
-    });
+    await enqueueEvents(client, [
+      {
+        topic: Topics.WORKFLOW_RUNS,
+        key: run.workflow_id,
+        type: 'workflow.run_finished',
+        id: `workflow-run:${run.id}`,
+        value: fact,
+      },
+      {
+        topic: Topics.NOTIFICATION_EVENTS,
+        key: run.owner_id,
+        type: notice.type,
+        id: notice.id,
+        value: notice,
+      },
+    ]);
   });
 }
 

@@ -1,6 +1,6 @@
 import { openListenConnection, type ListenConnection, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
-import { RUN_EVENTS_CHANNEL } from '../data/run-journal.js';
+import { RUN_EVENTS_CHANNEL } from '../data/run-events.js';
 
 type Wake = () => void;
 

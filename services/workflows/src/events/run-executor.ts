@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { appendEvent, postgresRunJournal } from '../data/run-journal.js';
+import { postgresRunJournal, type PostgresRunJournal } from '../data/run-journal.js';
 import { finishRun } from '../data/run-finish.js';
 import { claimNextRun, type RunningCaps } from '../data/run-queue.js';
 import { renewLease, type RunRow } from '../data/runs-repository.js';
@@ -45,6 +44,8 @@ export class RunExecutor {
   private filling: Promise<void> | undefined;
   private fillAgain = false;
   private readonly poll: NodeJS.Timeout;
+  /** `<run_id>:<claims before>` of the runs claimed here lately: the id of the task that prompts that claim. */
+  private readonly claimedTasks = new Set<string>();
 
   constructor(private readonly deps: ExecutorDeps) {
     // One abort listener per run in flight: more than Node's default 10 is expected, not a leak.
@@ -83,6 +84,26 @@ export class RunExecutor {
     return this.submit(runId);
   }
 
+  /**
+   * The prompt of a run this process has just committed (StartRun): one claim now when a slot is
+   * free, without the round trip through the outbox relay, Kafka and the consumer. The run's
+   * `workflow.run` task still goes out: it is the durable prompt for every other worker, and
+   * `claimedHere` lets this one skip it once the run is taken.
+   */
+  prompt(): void {
+    if (this.free <= 0 || this.stopping.signal.aborted) return;
+    this.claimOne().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'claiming a run failed'));
+  }
+
+  /**
+   * True when this process already claimed the run that task `taskId` (`<run_id>:<claims before>`,
+   * run-reconciler.ts `enqueueRunTask`) prompts: claiming again would only look for another run,
+   * which the finishing runs and the poll already do.
+   */
+  claimedHere(taskId: string): boolean {
+    return this.claimedTasks.has(taskId);
+  }
+
   /** Claims runs until the slots are full or none may start; one pass at a time per process. */
   fill(): Promise<void> {
     if (this.filling) {
@@ -116,6 +137,7 @@ export class RunExecutor {
       return false;
     }
     const runId = run.id;
+    this.rememberClaim(`${run.id}:${run.attempts - 1}`);
     const execution = this.execute(run).finally(() => {
       this.running.delete(runId);
       this.waiters.shift()?.();
@@ -124,6 +146,12 @@ export class RunExecutor {
     });
     this.running.set(runId, execution);
     return true;
+  }
+
+  private rememberClaim(taskId: string): void {
+    this.claimedTasks.add(taskId);
+    // Bounded: a task comes within seconds of its run's commit, so the latest few thousand do.
+    if (this.claimedTasks.size > 4096) this.claimedTasks.delete(this.claimedTasks.values().next().value!);
   }
 
   /** Stops renewing leases and waits for runs in flight (they end at their next journal write). */
@@ -152,20 +180,14 @@ export class RunExecutor {
       },
       Math.max(50, Math.floor(this.deps.leaseMs / 3)),
     );
+    // The claim already wrote `run_started` (claim_next_workflow_run).
+    const journal = postgresRunJournal(pool, run.id, this.workerId, {
+      instant: (nodeType) => this.deps.nodeModules.get(nodeType)?.instant === true,
+    });
     try {
-      await withTransaction(pool, (client) =>
-        appendEvent(client, run.id, fence, 'run_started', {
-          run_id: run.id,
-          workflow_id: run.workflow_id,
-          version: run.version,
-          mode: run.mode,
-          attempt: run.attempts,
-          worker: this.workerId,
-        }),
-      );
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');
-      const outcome = await this.outcomeOf(run, lease.signal);
-      await finishRun(pool, run, fence, outcome, this.deps.now());
+      const outcome = await this.outcomeOf(run, journal, lease.signal);
+      await finishRun(pool, run, fence, outcome, this.deps.now(), journal.flushInto);
       log.info({ status: outcome.status, total_tokens: outcome.totalTokens }, 'run finished');
     } catch (error) {
       if (error instanceof LeaseLostError || lease.signal.aborted) {
@@ -184,7 +206,11 @@ export class RunExecutor {
     }
   }
 
-  private async outcomeOf(run: RunRow, signal: AbortSignal): Promise<RunOutcome> {
+  private async outcomeOf(
+    run: RunRow,
+    journal: PostgresRunJournal,
+    signal: AbortSignal,
+  ): Promise<RunOutcome> {
     const startedAt = run.started_at ?? this.deps.now();
     const context: RunContext = {
       runId: run.id,
@@ -213,7 +239,6 @@ export class RunExecutor {
         },
       };
     }
-    const journal = postgresRunJournal(this.deps.pool, run.id, this.workerId);
     return executeRun({
       plan,
       run: context,

@@ -16,6 +16,8 @@ import { limitReached } from './fairness-limits.js';
 export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeModules' | 'config'> & {
   listener: RunEventsListener;
   followers: FollowerSlots;
+  /** This replica's run worker, prompted once the run is committed (none on an API-only replica). */
+  promptWorker?: () => void;
 };
 
 export interface StartRunInput {
@@ -90,6 +92,7 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
       inputs,
       plan,
     });
+    deps.promptWorker?.();
     return input.wait ? await waitForEnd(deps, run, deps.config.RUN_WAIT_LIMIT_MS) : run;
   } finally {
     await place?.release();

@@ -1,0 +1,63 @@
+import type { PoolClient } from '@platform/db';
+import { LeaseLostError } from '../domain/runs/engine/contract.js';
+
+/** The pinned live-tail channel: the payload is `<run_id>:<seq>` (docs/workflows.md "Streaming"). */
+export const RUN_EVENTS_CHANNEL = 'workflow_run_events';
+
+/** Who may write: the lease holder (`owner`), or the reconciler on a run whose lease expired. */
+export type WriteFence = { owner: string } | { expiredLease: true };
+
+const fenceSql = (fence: WriteFence, param: string) =>
+  'owner' in fence ? `lease_owner = ${param}` : `lease_expires_at < now() AND ${param}::text IS NULL`;
+const fenceValue = (fence: WriteFence) => ('owner' in fence ? fence.owner : null);
+
+export interface RunEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Appends events to the run's log in ONE statement: the run row's `last_event_seq` moves on by
+ * their number only while the fence holds (else `LeaseLostError`, nothing written), the events
+ * take the numbers in order, and one NOTIFY with the last `seq` wakes the streams when the
+ * transaction commits (they re-read everything after what they saw, so one wake-up is enough).
+ */
+export async function appendEvents(
+  client: PoolClient,
+  runId: string,
+  fence: WriteFence,
+  events: RunEvent[],
+): Promise<number> {
+  if (events.length === 0) throw new Error('appendEvents needs at least one event');
+  const { rows } = await client.query<{ seq: string }>(
+    `WITH moved AS (
+       UPDATE workflow_runs SET last_event_seq = last_event_seq + $3
+        WHERE id = $1 AND status = 'running' AND ${fenceSql(fence, '$2')}
+        RETURNING last_event_seq),
+     inserted AS (
+       INSERT INTO workflow_run_events (run_id, seq, type, data)
+       SELECT $1, moved.last_event_seq - $3 + e.ord, e.type, e.data
+         FROM moved, unnest($4::text[], $5::jsonb[]) WITH ORDINALITY AS e(type, data, ord))
+     SELECT last_event_seq AS seq, pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || last_event_seq) FROM moved`,
+    [
+      runId,
+      fenceValue(fence),
+      events.length,
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data)),
+    ],
+  );
+  if (!rows[0]) throw new LeaseLostError(runId);
+  return Number(rows[0].seq);
+}
+
+/** One event (see `appendEvents`); resolves to its `seq`. */
+export function appendEvent(
+  client: PoolClient,
+  runId: string,
+  fence: WriteFence,
+  type: string,
+  data: Record<string, unknown>,
+): Promise<number> {
+  return appendEvents(client, runId, fence, [{ type, data }]);
+}
