@@ -2,6 +2,7 @@ export {
   enqueueEvent,
   enqueueEvents,
   enqueueTask,
+  OUTBOX_CHANNEL,
   OUTBOX_TABLE_SQL,
   type OutboxEvent,
   type OutboxTask,

@@ -45,34 +45,39 @@ export function isSafelyStorable(json: string): boolean {
   return !/\\u0000|\\ud[89a-f]/i.test(json);
 }
 
+/** The record type of one row in the JSON `nodeRowsJson` builds (for `jsonb_to_recordset`). */
+export const NODE_ROW_COLUMNS = `node_id text, node_type text, position integer, status text, outputs jsonb,
+  branch text, error jsonb, tokens bigint, model text, started_at timestamptz, duration_ms bigint`;
+
 /**
- * Writes several ended node rows in ONE statement: a node that ran gets its final row (a row left
- * `running` by an earlier attempt is overwritten and its attempts counted on), a skipped node its
- * `skipped` row (attempts 0; an existing row only changes its status), exactly as the separate
- * start, finish and skip writes leave them.
+ * The upsert of ended node rows read from `source` (a FROM item named `r` whose rows are
+ * `NODE_ROW_COLUMNS`) for run `runId` (an SQL expression): a node that ran gets its final row (a row left `running` by an earlier
+ * attempt is overwritten and its attempts counted on), a skipped node its `skipped` row (attempts
+ * 0; an existing row only changes its status), exactly as the separate start, finish and skip
+ * writes leave them. Also used inside the run's finish statement (run-finish.ts).
  */
+export const NODE_ROWS_UPSERT = (source: string, runId: string) => `
+  INSERT INTO workflow_node_executions AS n
+         (run_id, node_id, position, node_type, status, outputs, branch, error, tokens, model,
+          attempts, started_at, duration_ms, finished_at)
+  SELECT ${runId}, r.node_id, r.position, r.node_type, r.status, r.outputs, r.branch, r.error,
+         coalesce(r.tokens, 0), r.model, CASE WHEN r.status = 'skipped' THEN 0 ELSE 1 END,
+         r.started_at, coalesce(r.duration_ms, 0), CASE WHEN r.status = 'skipped' THEN NULL ELSE now() END
+    FROM ${source}
+  ON CONFLICT (run_id, node_id) DO UPDATE
+     SET status = excluded.status,
+         attempts = CASE WHEN excluded.status = 'skipped' THEN n.attempts ELSE n.attempts + 1 END,
+${['outputs', 'branch', 'error', 'tokens', 'model', 'started_at', 'duration_ms', 'finished_at']
+  .map(
+    (column) =>
+      `         ${column} = CASE WHEN excluded.status = 'skipped' THEN n.${column} ELSE excluded.${column} END`,
+  )
+  .join(',\n')}`;
+
+/** Writes several ended node rows (`nodeRowsJson`) in ONE statement (see `NODE_ROWS_UPSERT`). */
 export async function writeNodeRows(client: PoolClient, runId: string, rowsJson: string): Promise<void> {
-  await client.query(
-    `INSERT INTO workflow_node_executions AS n
-            (run_id, node_id, position, node_type, status, outputs, branch, error, tokens, model,
-             attempts, started_at, duration_ms, finished_at)
-     SELECT $1, r.node_id, r.position, r.node_type, r.status, r.outputs, r.branch, r.error,
-            coalesce(r.tokens, 0), r.model, CASE WHEN r.status = 'skipped' THEN 0 ELSE 1 END,
-            r.started_at, coalesce(r.duration_ms, 0), CASE WHEN r.status = 'skipped' THEN NULL ELSE now() END
-       FROM jsonb_to_recordset($2::jsonb) AS r(node_id text, node_type text, position integer, status text,
-            outputs jsonb, branch text, error jsonb, tokens bigint, model text, started_at timestamptz,
-            duration_ms bigint)
-     ON CONFLICT (run_id, node_id) DO UPDATE
-        SET status = excluded.status,
-            attempts = CASE WHEN excluded.status = 'skipped' THEN n.attempts ELSE n.attempts + 1 END,
-            outputs = CASE WHEN excluded.status = 'skipped' THEN n.outputs ELSE excluded.outputs END,
-            branch = CASE WHEN excluded.status = 'skipped' THEN n.branch ELSE excluded.branch END,
-            error = CASE WHEN excluded.status = 'skipped' THEN n.error ELSE excluded.error END,
-            tokens = CASE WHEN excluded.status = 'skipped' THEN n.tokens ELSE excluded.tokens END,
-            model = CASE WHEN excluded.status = 'skipped' THEN n.model ELSE excluded.model END,
-            started_at = CASE WHEN excluded.status = 'skipped' THEN n.started_at ELSE excluded.started_at END,
-            duration_ms = CASE WHEN excluded.status = 'skipped' THEN n.duration_ms ELSE excluded.duration_ms END,
-            finished_at = CASE WHEN excluded.status = 'skipped' THEN n.finished_at ELSE excluded.finished_at END`,
-    [runId, rowsJson],
-  );
+  await client.query(NODE_ROWS_UPSERT(`jsonb_to_recordset($2::jsonb) AS r(${NODE_ROW_COLUMNS})`, '$1'), [
+    runId,
+    rowsJson,
+  ]);
 }

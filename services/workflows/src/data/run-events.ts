@@ -7,9 +7,9 @@ export const RUN_EVENTS_CHANNEL = 'workflow_run_events';
 /** Who may write: the lease holder (`owner`), or the reconciler on a run whose lease expired. */
 export type WriteFence = { owner: string } | { expiredLease: true };
 
-const fenceSql = (fence: WriteFence, param: string) =>
+export const fenceSql = (fence: WriteFence, param: string) =>
   'owner' in fence ? `lease_owner = ${param}` : `lease_expires_at < now() AND ${param}::text IS NULL`;
-const fenceValue = (fence: WriteFence) => ('owner' in fence ? fence.owner : null);
+export const fenceValue = (fence: WriteFence) => ('owner' in fence ? fence.owner : null);
 
 export interface RunEvent {
   type: string;

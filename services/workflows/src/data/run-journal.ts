@@ -1,4 +1,5 @@
 import { withTransaction, type Pool, type PoolClient } from '@platform/db';
+import type { FactNode, FinishWrites } from './run-finish.js';
 import { appendEvents, type RunEvent } from './run-events.js';
 import { isSafelyStorable, nodeRowsJson, writeNodeRows, type NodeRowWrite } from './node-rows.js';
 import {
@@ -33,14 +34,14 @@ const errorJson = (error: RunErrorValue | undefined) => (error ? JSON.stringify(
 
 type NodeRef = { nodeId: string; nodeType: string; position: number };
 
-/** A journal that may hold writes back: `flushInto` writes them inside the caller's transaction. */
+/** A journal that may hold writes back: the run's finish writes what is left (`takeForFinish`). */
 export interface PostgresRunJournal extends RunJournal {
   /**
-   * Writes the held node rows inside `client`'s transaction and returns their events, which the
-   * caller appends (fenced) before its own. The run's finish calls it, so a run made only of
-   * instant nodes is written in the claim and the finish transactions.
+   * Hands the held node rows and their events to the run's finish statement (run-finish.ts), with
+   * every node as its row will then stand (the fact's list, so the finish need not read them
+   * back). A run made only of instant nodes is written by its claim and its finish: two statements.
    */
-  flushInto(client: PoolClient): Promise<RunEvent[]>;
+  takeForFinish(): FinishWrites;
 }
 
 export interface JournalOptions {
@@ -69,6 +70,28 @@ export function postgresRunJournal(
   /** Attempts of each node as recorded (resume) or as this worker's start wrote it. */
   const attempts = new Map<string, number>();
   let held: Array<{ row: NodeRowWrite; events: RunEvent[] }> = [];
+  /** Every node's row as it stands (or will, once what is held is written): the run fact's list. */
+  const factNodes = new Map<string, FactNode>();
+  const noteNode = (ref: NodeRef, change: Partial<FactNode>) => {
+    const known = factNodes.get(ref.nodeId);
+    const base = known ?? {
+      node_id: ref.nodeId,
+      node_type: ref.nodeType,
+      position: ref.position,
+      status: 'running',
+      duration_ms: 0,
+      tokens: 0,
+      model: '',
+    };
+    factNodes.set(ref.nodeId, { ...base, ...change });
+  };
+  const noteFinished = (finished: Parameters<RunJournal['nodeFinished']>[0]) =>
+    noteNode(finished, {
+      status: finished.outcome.status,
+      duration_ms: Math.round(finished.durationMs),
+      tokens: finished.outcome.tokens ?? 0,
+      model: finished.outcome.model ?? '',
+    });
 
   const takeHeld = async (client: PoolClient): Promise<RunEvent[]> => {
     if (held.length === 0) return [];
@@ -102,8 +125,11 @@ export function postgresRunJournal(
   return {
     async recorded(): Promise<RecordedNode[]> {
       const rows = await readRecordedNodes(pool, runId);
-      for (const row of rows) attempts.set(row.nodeId, row.attempts ?? 1);
-      return rows;
+      for (const { node, fact } of rows) {
+        attempts.set(node.nodeId, node.attempts ?? 1);
+        factNodes.set(node.nodeId, fact);
+      }
+      return rows.map(({ node }) => node);
     },
 
     async nodeStarted(ref) {
@@ -121,6 +147,7 @@ export function postgresRunJournal(
           [runId, ref.nodeId, ref.position, ref.nodeType, ref.startedAt],
         );
         attempts.set(ref.nodeId, rows[0]!.attempts);
+        noteNode(ref, { status: 'running' });
         return [startedEvent(ref, rows[0]!.attempts)];
       });
     },
@@ -156,6 +183,7 @@ export function postgresRunJournal(
         }
         // Only once written or held: after a refusal the engine records the node failed instead.
         starting.delete(finished.nodeId);
+        noteFinished(finished);
         return;
       }
       const { outcome } = finished;
@@ -181,9 +209,11 @@ export function postgresRunJournal(
           return [finishedEvent];
         }),
       );
+      noteFinished(finished);
     },
 
     async nodeSkipped(ref) {
+      noteNode(ref, { status: 'skipped' });
       held.push({
         row: { kind: 'skipped', ...ref },
         events: [
@@ -217,12 +247,25 @@ export function postgresRunJournal(
       );
     },
 
-    flushInto: takeHeld,
+    takeForFinish(): FinishWrites {
+      const taken = held;
+      held = [];
+      return {
+        rowsJson: nodeRowsJson(taken.map((entry) => entry.row)),
+        events: taken.flatMap((entry) => entry.events),
+        nodes: [...factNodes.values()].sort((a, b) => a.position - b.position),
+      };
+    },
   };
 }
 
-async function readRecordedNodes(pool: Pool, runId: string): Promise<RecordedNode[]> {
+async function readRecordedNodes(
+  pool: Pool,
+  runId: string,
+): Promise<Array<{ node: RecordedNode; fact: FactNode }>> {
   const { rows } = await pool.query<{
+    duration_ms: string;
+    model: string | null;
     node_id: string;
     node_type: string;
     position: number;
@@ -233,20 +276,31 @@ async function readRecordedNodes(pool: Pool, runId: string): Promise<RecordedNod
     error: RunErrorValue | null;
     attempts: number;
   }>(
-    `SELECT node_id, node_type, position, status, outputs, branch, tokens, error, attempts
+    `SELECT node_id, node_type, position, status, outputs, branch, tokens, error, attempts, duration_ms, model
        FROM workflow_node_executions WHERE run_id = $1 ORDER BY position`,
     [runId],
   );
   return rows.map((row) => ({
-    nodeId: row.node_id,
-    nodeType: row.node_type,
-    position: row.position,
-    status: row.status,
-    outputs: row.outputs,
-    branch: row.branch,
-    tokens: Number(row.tokens),
-    attempts: row.attempts,
-    ...(row.error ? { error: row.error } : {}),
+    node: {
+      nodeId: row.node_id,
+      nodeType: row.node_type,
+      position: row.position,
+      status: row.status,
+      outputs: row.outputs,
+      branch: row.branch,
+      tokens: Number(row.tokens),
+      attempts: row.attempts,
+      ...(row.error ? { error: row.error } : {}),
+    },
+    fact: {
+      node_id: row.node_id,
+      node_type: row.node_type,
+      position: row.position,
+      status: row.status,
+      duration_ms: Number(row.duration_ms),
+      tokens: Number(row.tokens),
+      model: row.model ?? '',
+    },
   }));
 }
 

@@ -1,5 +1,7 @@
-import type { Pool, PoolClient } from '@platform/db';
-import type { RunRow } from './runs-repository.js';
+import type { Pool } from '@platform/db';
+import { requestContext } from '@platform/logger';
+import type { OutboxEvent } from '@platform/outbox';
+import type { NewRun, RunRow } from './runs-repository.js';
 
 /**
  * Advisory-lock classes (the two-key form, so they never meet another feature's keys): one lock
@@ -7,8 +9,8 @@ import type { RunRow } from './runs-repository.js';
  * per team for StartRun's count-then-insert.
  */
 export const CLAIM_LOCK = 20_001;
-const USER_START_LOCK = 20_002;
-const TEAM_START_LOCK = 20_003;
+export const USER_START_LOCK = 20_002;
+export const TEAM_START_LOCK = 20_003;
 
 export interface RunningCaps {
   perUser: number;
@@ -43,35 +45,50 @@ export async function claimNextRun(
   return rows[0] ?? null;
 }
 
-export interface UnfinishedCounts {
-  user: number;
-  /** 0 for a personal workflow's run: only the user's limit applies. */
-  team: number;
+/** A StartRun refused by `startCountedRun`: the starter's or the team's unfinished-run limit. */
+export class UnfinishedLimitError extends Error {
+  constructor(readonly scope: 'user' | 'team') {
+    super(`unfinished runs of the ${scope} at the limit`);
+    this.name = 'UnfinishedLimitError';
+  }
+}
+
+export interface UnfinishedLimits {
+  perUser: number;
+  perTeam: number;
 }
 
 /**
- * Counts the unfinished (queued or running) runs of a user and of a team inside the caller's
- * transaction, after taking that user's and that team's StartRun locks (always user first, so two
- * starts never wait on each other in a cycle). The locks last until the transaction ends: a burst
- * of starts is counted one after the other, so exactly the limit is accepted, on any replica.
+ * Writes a run and its `workflow.run` task in ONE call (`start_workflow_run`, migration
+ * 1767000000001) after counting the starter's and the team's unfinished (queued or running) runs
+ * under their StartRun locks (`USER_START_LOCK` then `TEAM_START_LOCK`): a burst of starts is
+ * counted one after the other, so exactly the limit is accepted, on any replica; past either
+ * limit nothing is written (`UnfinishedLimitError`). `run.id` is chosen by the caller, so the
+ * task can name the run before it exists.
  */
-export async function lockAndCountUnfinished(
-  client: PoolClient,
-  userId: string,
-  teamId: string | null,
-): Promise<UnfinishedCounts> {
-  // Both locks in one statement: its select list is evaluated in order, user first.
-  if (teamId)
-    await client.query(
-      'SELECT pg_advisory_xact_lock($1, hashtext($2)), pg_advisory_xact_lock($3, hashtext($4))',
-      [USER_START_LOCK, userId, TEAM_START_LOCK, teamId],
+export async function startCountedRun(
+  pool: Pool,
+  run: NewRun & { id: string },
+  limits: UnfinishedLimits,
+  task: OutboxEvent,
+): Promise<RunRow> {
+  const { definition, ...fields } = run;
+  try {
+    const { rows } = await pool.query<RunRow>(
+      'SELECT * FROM start_workflow_run($1::jsonb, $2::json, $3, $4, $5::jsonb)',
+      [
+        JSON.stringify(fields),
+        definition,
+        limits.perUser,
+        limits.perTeam,
+        JSON.stringify({ ...task, request_id: requestContext.current()?.requestId ?? null }),
+      ],
     );
-  else await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [USER_START_LOCK, userId]);
-  const { rows } = await client.query<{ user: string; team: string }>(
-    `SELECT (SELECT count(*) FROM workflow_runs WHERE user_id = $1 AND status IN ('queued', 'running')) AS user,
-            (SELECT count(*) FROM workflow_runs
-              WHERE workflow_team_id = $2 AND status IN ('queued', 'running')) AS team`,
-    [userId, teamId],
-  );
-  return { user: Number(rows[0]!.user), team: Number(rows[0]!.team) };
+    return rows[0]!;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'WFL01') throw new UnfinishedLimitError('user');
+    if (code === 'WFL02') throw new UnfinishedLimitError('team');
+    throw error;
+  }
 }

@@ -187,7 +187,7 @@ export class RunExecutor {
     try {
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');
       const outcome = await this.outcomeOf(run, journal, lease.signal);
-      await finishRun(pool, run, fence, outcome, this.deps.now(), journal.flushInto);
+      await finishRun(pool, run, fence, outcome, this.deps.now(), journal.takeForFinish());
       log.info({ status: outcome.status, total_tokens: outcome.totalTokens }, 'run finished');
     } catch (error) {
       if (error instanceof LeaseLostError || lease.signal.aborted) {

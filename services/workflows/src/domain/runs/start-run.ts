@@ -1,12 +1,12 @@
-import { withTransaction } from '@platform/db';
+import { randomUUID } from 'node:crypto';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot } from '../../data/snapshots-repository.js';
 import type { FollowerSlots, HeldPlace } from '../../data/follower-slots.js';
-import { lockAndCountUnfinished } from '../../data/run-queue.js';
-import { findRunById, insertRun, type RunRow } from '../../data/runs-repository.js';
+import { startCountedRun, UnfinishedLimitError } from '../../data/run-queue.js';
+import { findRunById, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import { enqueueRunTask } from '../../events/run-reconciler.js';
+import { runTask } from '../../events/run-reconciler.js';
 import type { RunEventsListener } from '../../events/run-events-listener.js';
 import { loadWorkflowFor, requireCaller } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';
@@ -117,35 +117,40 @@ interface RunToInsert {
 }
 
 /**
- * The run row and its task in one transaction, after counting the starter's and the team's
- * unfinished runs under their locks (run-queue.ts): past either limit nothing is written.
+ * The run row and its task in one call, after counting the starter's and the team's unfinished
+ * runs under their locks (run-queue.ts `startCountedRun`): past either limit nothing is written.
  */
-function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToInsert): Promise<RunRow> {
+async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToInsert): Promise<RunRow> {
   const { config } = deps;
   const byKey = caller.auth_method === 'api_key' && caller.api_key_id;
-  return withTransaction(deps.pool, async (client) => {
-    const unfinished = await lockAndCountUnfinished(client, caller.user_id, run.workflow.team_id);
-    if (unfinished.user >= config.RUN_MAX_UNFINISHED_PER_USER)
-      throw limitReached('unfinished_runs', 'user', config.RUN_MAX_UNFINISHED_PER_USER);
-    if (unfinished.team >= config.RUN_MAX_UNFINISHED_PER_TEAM)
-      throw limitReached('unfinished_runs', 'team', config.RUN_MAX_UNFINISHED_PER_TEAM);
-    const row = await insertRun(client, {
-      workflow_id: run.workflow.id,
-      owner_id: run.workflow.owner_id,
-      team_id: run.teamId,
-      mode: run.mode,
-      version: run.version,
-      definition: run.definitionText,
-      inputs: run.inputs,
-      trigger_type: byKey ? 'api_key' : 'user',
-      trigger_id: byKey ? caller.api_key_id! : caller.user_id,
-      user_id: caller.user_id,
-      timeout_seconds: run.plan.timeoutSeconds,
-      workflow_team_id: run.workflow.team_id,
-    });
-    await enqueueRunTask(client, row.id, 0, config.QUEUE_TOPIC_PREFIX);
-    return row;
-  });
+  const id = randomUUID();
+  try {
+    return await startCountedRun(
+      deps.pool,
+      {
+        id,
+        workflow_id: run.workflow.id,
+        owner_id: run.workflow.owner_id,
+        team_id: run.teamId,
+        mode: run.mode,
+        version: run.version,
+        definition: run.definitionText,
+        inputs: run.inputs,
+        trigger_type: byKey ? 'api_key' : 'user',
+        trigger_id: byKey ? caller.api_key_id! : caller.user_id,
+        user_id: caller.user_id,
+        timeout_seconds: run.plan.timeoutSeconds,
+        workflow_team_id: run.workflow.team_id,
+      },
+      { perUser: config.RUN_MAX_UNFINISHED_PER_USER, perTeam: config.RUN_MAX_UNFINISHED_PER_TEAM },
+      runTask(id, 0, config.QUEUE_TOPIC_PREFIX),
+    );
+  } catch (error) {
+    if (!(error instanceof UnfinishedLimitError)) throw error;
+    const limit =
+      error.scope === 'user' ? config.RUN_MAX_UNFINISHED_PER_USER : config.RUN_MAX_UNFINISHED_PER_TEAM;
+    throw limitReached('unfinished_runs', error.scope, limit);
+  }
 }
 
 const TERMINAL = new Set(['success', 'failed', 'timeout']);
