@@ -170,8 +170,6 @@ async function runTimes(ids: string[]): Promise<RunTimes[]> {
 
 /** The figures the issue's summary table takes, collected as the rows are printed. */
 const figures: string[] = [];
-/** Idle answers split around the run (printed under the idle table). */
-const breakdown: string[] = [];
 
 async function throughput(kind: WorkflowKind, workers: number) {
   const t0 = Date.now();
@@ -217,10 +215,7 @@ async function throughput(kind: WorkflowKind, workers: number) {
 async function idleLatency(kind: WorkflowKind, samples = 30) {
   const answers: number[] = [];
   const ids: string[] = [];
-  const sentAt: number[] = [];
-  const answeredAt: number[] = [];
   for (let n = 0; n < samples; n += 1) {
-    sentAt.push(Date.now());
     const sent = performance.now();
     const run = await ok(
       await request('POST', `/workflows/${userOf(n).workflows[kind]}/run`, {
@@ -230,7 +225,6 @@ async function idleLatency(kind: WorkflowKind, samples = 30) {
       'run',
     );
     answers.push(performance.now() - sent);
-    answeredAt.push(Date.now());
     if (run.status !== 'success') throw new Error(`idle run ended ${String(run.status)}`);
     ids.push(String(run.run_id));
   }
@@ -238,12 +232,6 @@ async function idleLatency(kind: WorkflowKind, samples = 30) {
   const answer = summary(answers);
   const queue = summary(times.map((t) => t.started.getTime() - t.created.getTime()));
   const run = summary(times.map((t) => t.finished.getTime() - t.started.getTime()));
-  // Where the rest of the answer goes: before the run row's transaction, and after the finish.
-  const before = summary(times.map((t, i) => t.created.getTime() - sentAt[i]!));
-  const after = summary(times.map((t, i) => answeredAt[i]! - t.finished.getTime()));
-  breakdown.push(
-    `${kind}: POST sent → run row's transaction p50 ${before.p50} ms, finished → answer received p50 ${after.p50} ms (same machine's clock)`,
-  );
   figures.push(`${kind}, idle wait: true answer p50 ${ms(answer.p50)} ms (queue→start p50 ${queue.p50} ms)`);
   console.log(
     `| ${kind} | ${samples} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${queue.p50} / ${queue.p99} | ${run.p50} / ${run.p99} |`,
@@ -350,7 +338,7 @@ try {
   );
   console.log('|---|---|---|---|---|');
   for (const kind of KINDS) await idleLatency(kind);
-  for (const line of breakdown) console.log(`\n${line}`);
+
   console.log('');
   console.log(
     '| workflow | workers | runs | runs/s | POST p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms | not success |',

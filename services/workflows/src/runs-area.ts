@@ -5,6 +5,7 @@ import { startWhenKafkaIsReachable } from '@platform/runtime';
 import { runLimitsOf } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { FollowerSlots } from './data/follower-slots.js';
+import { PlanCache } from './domain/runs/plan-cache.js';
 import { RunEventsListener } from './events/run-events-listener.js';
 import { RunExecutor } from './events/run-executor.js';
 import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
@@ -76,7 +77,13 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
     executor,
     relay,
     services: [
-      workflowRunsGrpc({ ...deps, listener, followers, promptWorker: () => executor?.prompt() }),
+      workflowRunsGrpc({
+        ...deps,
+        listener,
+        followers,
+        plans: new PlanCache(),
+        promptWorker: () => executor?.prompt(),
+      }),
       runStreamGrpc({ ...deps, listener, followers }),
     ],
     async stop() {

@@ -51,6 +51,11 @@ export interface JournalOptions {
    * before that write loses nothing but their rows, and the next worker simply runs them again.
    */
   instant: (nodeType: string) => boolean;
+  /**
+   * The run's first claim (`attempts` 1): only a worker holding a claim writes node rows, so
+   * there are none to read back and `recorded()` answers without a query.
+   */
+  firstClaim: boolean;
 }
 
 /**
@@ -124,6 +129,7 @@ export function postgresRunJournal(
 
   return {
     async recorded(): Promise<RecordedNode[]> {
+      if (options.firstClaim) return [];
       const rows = await readRecordedNodes(pool, runId);
       for (const { node, fact } of rows) {
         attempts.set(node.nodeId, node.attempts ?? 1);

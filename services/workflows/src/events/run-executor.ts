@@ -183,6 +183,7 @@ export class RunExecutor {
     // The claim already wrote `run_started` (claim_next_workflow_run).
     const journal = postgresRunJournal(pool, run.id, this.workerId, {
       instant: (nodeType) => this.deps.nodeModules.get(nodeType)?.instant === true,
+      firstClaim: run.attempts === 1,
     });
     try {
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');

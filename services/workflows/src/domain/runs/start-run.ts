@@ -12,12 +12,16 @@ import { loadWorkflowFor, requireCaller } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';
 import { inputErrors, planRun } from './engine/plan.js';
 import { limitReached } from './fairness-limits.js';
+import type { PlanCache, PlannedSnapshot } from './plan-cache.js';
+import type { WorkflowRow } from '../../data/workflows-repository.js';
 
 export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeModules' | 'config'> & {
   listener: RunEventsListener;
   followers: FollowerSlots;
   /** This replica's run worker, prompted once the run is committed (none on an API-only replica). */
   promptWorker?: () => void;
+  /** Published snapshots planned by this process (none: each start reads and plans). */
+  plans?: PlanCache;
 };
 
 export interface StartRunInput {
@@ -60,18 +64,7 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
   const mode = parseMode(input.mode);
   const inputs = parseInputs(input.inputsJson);
   const workflow = await loadWorkflowFor(deps, caller, input.workflowId, 'read');
-  // The stored JSON text, copied into the run byte for byte; parsed only to plan and check it.
-  let definitionText = workflow.definition;
-  let version = workflow.version;
-  if (mode === 'production') {
-    const snapshot = workflow.published_version
-      ? await findSnapshot(deps.pool, workflow.id, workflow.published_version)
-      : null;
-    if (!snapshot) throw BusinessError.named('workflow_not_published');
-    definitionText = snapshot.definition;
-    version = snapshot.version;
-  }
-  const plan = planRun(JSON.parse(definitionText) as unknown, deps.nodeModules);
+  const { definitionText, version, plan } = await definitionToRun(deps, workflow, mode);
   const problems = inputErrors(plan, inputs);
   if (Object.keys(problems).length > 0) throw BusinessError.validation(problems);
   const teamId = workflow.team_id ?? (await deps.teams.defaultTeamOf(workflow.owner_id));
@@ -97,6 +90,34 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
   } finally {
     await place?.release();
   }
+}
+
+/**
+ * What the run executes: production the latest published snapshot (planned once per process:
+ * `PlanCache`), debug the draft. The stored JSON text is copied into the run byte for byte; it is
+ * parsed only to plan and check it.
+ */
+async function definitionToRun(
+  deps: StartRunDeps,
+  workflow: WorkflowRow,
+  mode: RunMode,
+): Promise<PlannedSnapshot> {
+  if (mode === 'debug') {
+    const plan = planRun(JSON.parse(workflow.definition) as unknown, deps.nodeModules);
+    return { definitionText: workflow.definition, version: workflow.version, plan };
+  }
+  if (!workflow.published_version) throw BusinessError.named('workflow_not_published');
+  const cached = deps.plans?.get(workflow.id, workflow.published_version);
+  if (cached) return cached;
+  const snapshot = await findSnapshot(deps.pool, workflow.id, workflow.published_version);
+  if (!snapshot) throw BusinessError.named('workflow_not_published');
+  const planned = {
+    definitionText: snapshot.definition,
+    version: snapshot.version,
+    plan: planRun(JSON.parse(snapshot.definition) as unknown, deps.nodeModules),
+  };
+  deps.plans?.set(workflow.id, planned);
+  return planned;
 }
 
 async function takeWaitPlace(deps: StartRunDeps, userId: string): Promise<HeldPlace> {
