@@ -82,7 +82,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
         listener,
         followers,
         plans: new PlanCache(),
-        promptWorker: () => executor?.prompt(),
+        reserveClaim: () => executor?.reserveClaim() ?? null,
       }),
       runStreamGrpc({ ...deps, listener, followers }),
     ],

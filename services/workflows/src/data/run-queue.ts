@@ -58,33 +58,51 @@ export interface UnfinishedLimits {
   perTeam: number;
 }
 
+/** A claim StartRun makes in its own statement for a worker with a free slot (`claimNextRun`'s arguments). */
+export interface ClaimRequest {
+  owner: string;
+  leaseMs: number;
+  caps: RunningCaps;
+}
+
 /**
  * Writes a run and its `workflow.run` task in ONE call (`start_workflow_run`, migration
  * 1767000000001) after counting the starter's and the team's unfinished (queued or running) runs
  * under their StartRun locks (`USER_START_LOCK` then `TEAM_START_LOCK`): a burst of starts is
  * counted one after the other, so exactly the limit is accepted, on any replica; past either
  * limit nothing is written (`UnfinishedLimitError`). `run.id` is chosen by the caller, so the
- * task can name the run before it exists.
+ * task can name the run before it exists. With `claim` (migration 1767000000003) the same
+ * statement then makes the fair claim for that worker (`claimed`: the new run or a fairer one); a
+ * new run claimed so gets no task at all.
  */
 export async function startCountedRun(
   pool: Pool,
   run: NewRun & { id: string },
   limits: UnfinishedLimits,
   task: OutboxEvent,
-): Promise<RunRow> {
+  claim?: ClaimRequest,
+): Promise<{ started: RunRow; claimed: RunRow | null }> {
   const { definition, ...fields } = run;
   try {
     const { rows } = await pool.query<RunRow>(
-      'SELECT * FROM start_workflow_run($1::jsonb, $2::json, $3, $4, $5::jsonb)',
+      'SELECT * FROM start_workflow_run($1::jsonb, $2::json, $3, $4, $5::jsonb, $6::jsonb)',
       [
         JSON.stringify(fields),
         definition,
         limits.perUser,
         limits.perTeam,
         JSON.stringify({ ...task, request_id: requestContext.current()?.requestId ?? null }),
+        claim
+          ? JSON.stringify({
+              owner: claim.owner,
+              lease_ms: claim.leaseMs,
+              per_user: claim.caps.perUser,
+              per_team: claim.caps.perTeam,
+            })
+          : null,
       ],
     );
-    return rows[0]!;
+    return { started: rows[0]!, claimed: rows[1] ?? null };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'WFL01') throw new UnfinishedLimitError('user');

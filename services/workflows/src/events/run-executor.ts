@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { postgresRunJournal, type PostgresRunJournal } from '../data/run-journal.js';
 import { finishRun } from '../data/run-finish.js';
-import { claimNextRun, type RunningCaps } from '../data/run-queue.js';
+import { claimNextRun, type ClaimRequest, type RunningCaps } from '../data/run-queue.js';
 import { renewLease, type RunRow } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
@@ -85,14 +85,27 @@ export class RunExecutor {
   }
 
   /**
-   * The prompt of a run this process has just committed (StartRun): one claim now when a slot is
-   * free, without the round trip through the outbox relay, Kafka and the consumer. The run's
-   * `workflow.run` task still goes out: it is the durable prompt for every other worker, and
-   * `claimedHere` lets this one skip it once the run is taken.
+   * A free slot held for the claim StartRun makes in its own statement (run-queue.ts
+   * `startCountedRun`), so the run starts without the round trip through the outbox relay, Kafka
+   * and the consumer; null when no slot is free (the run's task then prompts some worker).
+   * `settle` hands over what was claimed (or null) and frees the hold; call it exactly once.
    */
-  prompt(): void {
-    if (this.free <= 0 || this.stopping.signal.aborted) return;
-    this.claimOne().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'claiming a run failed'));
+  reserveClaim(): (ClaimRequest & { settle(run: RunRow | null): void }) | null {
+    if (this.free <= 0 || this.stopping.signal.aborted) return null;
+    this.claiming += 1;
+    let settled = false;
+    return {
+      owner: this.workerId,
+      leaseMs: this.deps.leaseMs,
+      caps: this.deps.caps,
+      settle: (run) => {
+        if (settled) return;
+        settled = true;
+        this.claiming -= 1;
+        if (run && !this.stopping.signal.aborted) this.adopt(run);
+        else this.waiters.shift()?.();
+      },
+    };
   }
 
   /**
@@ -136,6 +149,12 @@ export class RunExecutor {
       this.waiters.shift()?.();
       return false;
     }
+    this.adopt(run);
+    return true;
+  }
+
+  /** Executes a run this worker has just claimed, in a slot of its own. */
+  private adopt(run: RunRow): void {
     const runId = run.id;
     this.rememberClaim(`${run.id}:${run.attempts - 1}`);
     const execution = this.execute(run).finally(() => {
@@ -145,7 +164,6 @@ export class RunExecutor {
       void this.fill();
     });
     this.running.set(runId, execution);
-    return true;
   }
 
   private rememberClaim(taskId: string): void {

@@ -3,7 +3,7 @@ import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot } from '../../data/snapshots-repository.js';
 import type { FollowerSlots, HeldPlace } from '../../data/follower-slots.js';
-import { startCountedRun, UnfinishedLimitError } from '../../data/run-queue.js';
+import { startCountedRun, UnfinishedLimitError, type ClaimRequest } from '../../data/run-queue.js';
 import { findRunById, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
 import { runTask } from '../../events/run-reconciler.js';
@@ -18,8 +18,8 @@ import type { WorkflowRow } from '../../data/workflows-repository.js';
 export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeModules' | 'config'> & {
   listener: RunEventsListener;
   followers: FollowerSlots;
-  /** This replica's run worker, prompted once the run is committed (none on an API-only replica). */
-  promptWorker?: () => void;
+  /** This replica's run worker: a free slot it holds for the claim StartRun makes (none on an API-only replica). */
+  reserveClaim?: () => (ClaimRequest & { settle(run: RunRow | null): void }) | null;
   /** Published snapshots planned by this process (none: each start reads and plans). */
   plans?: PlanCache;
 };
@@ -85,7 +85,6 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
       inputs,
       plan,
     });
-    deps.promptWorker?.();
     return input.wait ? await waitForEnd(deps, run, deps.config.RUN_WAIT_LIMIT_MS) : run;
   } finally {
     await place?.release();
@@ -145,8 +144,10 @@ async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToIn
   const { config } = deps;
   const byKey = caller.auth_method === 'api_key' && caller.api_key_id;
   const id = randomUUID();
+  const slot = deps.reserveClaim?.() ?? undefined;
+  let claimed: RunRow | null = null;
   try {
-    return await startCountedRun(
+    const written = await startCountedRun(
       deps.pool,
       {
         id,
@@ -165,12 +166,17 @@ async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToIn
       },
       { perUser: config.RUN_MAX_UNFINISHED_PER_USER, perTeam: config.RUN_MAX_UNFINISHED_PER_TEAM },
       runTask(id, 0, config.QUEUE_TOPIC_PREFIX),
+      slot,
     );
+    claimed = written.claimed;
+    return written.started;
   } catch (error) {
     if (!(error instanceof UnfinishedLimitError)) throw error;
     const limit =
       error.scope === 'user' ? config.RUN_MAX_UNFINISHED_PER_USER : config.RUN_MAX_UNFINISHED_PER_TEAM;
     throw limitReached('unfinished_runs', error.scope, limit);
+  } finally {
+    slot?.settle(claimed);
   }
 }
 
