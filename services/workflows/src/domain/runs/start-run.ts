@@ -87,7 +87,8 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
     });
     return input.wait ? await waitForEnd(deps, run, deps.config.RUN_WAIT_LIMIT_MS) : run;
   } finally {
-    await place?.release();
+    // Not awaited: the answer need not wait for Redis; the place is free a moment later.
+    void place?.release();
   }
 }
 
@@ -182,23 +183,34 @@ async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToIn
 
 const TERMINAL = new Set(['success', 'failed', 'timeout']);
 
-/** The run once it is terminal, or as it stands when `limitMs` has passed. */
+/**
+ * The run once it is terminal, or as it stands when `limitMs` has passed. A wake-up that comes
+ * while the run is being re-read is kept (`woken`), not lost: the finish often lands then, and a
+ * lost one would wait for the listener's safety wake (up to 2 s).
+ */
 async function waitForEnd(deps: StartRunDeps, run: RunRow, limitMs: number): Promise<RunRow> {
   let latest = run;
+  let woken = false;
   let wake: () => void = () => undefined;
-  const unfollow = deps.listener.follow(run.id, () => wake());
+  const unfollow = deps.listener.follow(run.id, () => {
+    woken = true;
+    wake();
+  });
   const deadline = Date.now() + limitMs;
   try {
     while (!TERMINAL.has(latest.status)) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      woken = false;
       latest = (await findRunById(deps.pool, run.id)) ?? latest;
     }
   } finally {
