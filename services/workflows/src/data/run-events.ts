@@ -1,4 +1,4 @@
-import type { PoolClient } from '@platform/db';
+import type { Pool, PoolClient } from '@platform/db';
 import { LeaseLostError } from '../domain/runs/engine/contract.js';
 
 /** The pinned live-tail channel: the payload is `<run_id>:<seq>` (docs/workflows.md "Streaming"). */
@@ -17,13 +17,14 @@ export interface RunEvent {
 }
 
 /**
- * Appends events to the run's log in ONE statement: the run row's `last_event_seq` moves on by
+ * Appends events to the run's log in ONE statement (on its own, `client` may be the pool: no
+ * transaction round trips): the run row's `last_event_seq` moves on by
  * their number only while the fence holds (else `LeaseLostError`, nothing written), the events
  * take the numbers in order, and one NOTIFY with the last `seq` wakes the streams when the
  * transaction commits (they re-read everything after what they saw, so one wake-up is enough).
  */
 export async function appendEvents(
-  client: PoolClient,
+  client: Pool | PoolClient,
   runId: string,
   fence: WriteFence,
   events: RunEvent[],
@@ -60,4 +61,56 @@ export function appendEvent(
   data: Record<string, unknown>,
 ): Promise<number> {
   return appendEvents(client, runId, fence, [{ type, data }]);
+}
+
+/**
+ * A node's final row (the node was started by a `running` row) and its `node_finished` event in
+ * ONE statement, fenced like `appendEvents`: the row changes only when the event is appended.
+ */
+export async function finishNodeRow(
+  db: Pool | PoolClient,
+  runId: string,
+  fence: WriteFence,
+  nodeId: string,
+  row: {
+    status: string;
+    outputsJson: string;
+    branch: string | null;
+    errorJson: string | null;
+    tokens: number;
+    model: string | null;
+    durationMs: number;
+  },
+  event: RunEvent,
+): Promise<void> {
+  const { rows } = await db.query(
+    `WITH moved AS (
+       UPDATE workflow_runs SET last_event_seq = last_event_seq + 1
+        WHERE id = $1 AND status = 'running' AND ${fenceSql(fence, '$2')}
+        RETURNING last_event_seq),
+     node AS (
+       UPDATE workflow_node_executions
+          SET status = $4, outputs = $5::jsonb, branch = $6, error = $7::jsonb, tokens = $8, model = $9,
+              duration_ms = $10, finished_at = now()
+         FROM moved WHERE run_id = $1 AND node_id = $3),
+     inserted AS (
+       INSERT INTO workflow_run_events (run_id, seq, type, data)
+       SELECT $1, last_event_seq, $11, $12::jsonb FROM moved)
+     SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || last_event_seq) FROM moved`,
+    [
+      runId,
+      fenceValue(fence),
+      nodeId,
+      row.status,
+      row.outputsJson,
+      row.branch,
+      row.errorJson,
+      row.tokens,
+      row.model,
+      row.durationMs,
+      event.type,
+      JSON.stringify(event.data),
+    ],
+  );
+  if (!rows[0]) throw new LeaseLostError(runId);
 }

@@ -1,6 +1,6 @@
 import { withTransaction, type Pool, type PoolClient } from '@platform/db';
 import type { FactNode, FinishWrites } from './run-finish.js';
-import { appendEvents, type RunEvent } from './run-events.js';
+import { appendEvents, finishNodeRow, type RunEvent } from './run-events.js';
 import { isSafelyStorable, nodeRowsJson, writeNodeRows, type NodeRowWrite } from './node-rows.js';
 import {
   OutputNotStorableError,
@@ -193,27 +193,23 @@ export function postgresRunJournal(
         return;
       }
       const { outcome } = finished;
+      const row = {
+        status: outcome.status,
+        outputsJson: JSON.stringify(outcome.outputs ?? {}),
+        branch: outcome.branch ?? null,
+        errorJson: errorJson(outcome.error),
+        tokens: outcome.tokens ?? 0,
+        model: outcome.model ?? null,
+        durationMs: Math.round(finished.durationMs),
+      };
+      // Nothing held (the node's start wrote it all): one statement, no transaction.
       await storingNodeData(() =>
-        writeWith(async (client) => {
-          await client.query(
-            `UPDATE workflow_node_executions
-              SET status = $3, outputs = $4::jsonb, branch = $5, error = $6::jsonb, tokens = $7, model = $8,
-                  duration_ms = $9, finished_at = now()
-            WHERE run_id = $1 AND node_id = $2`,
-            [
-              runId,
-              finished.nodeId,
-              outcome.status,
-              JSON.stringify(outcome.outputs ?? {}),
-              outcome.branch ?? null,
-              errorJson(outcome.error),
-              outcome.tokens ?? 0,
-              outcome.model ?? null,
-              Math.round(finished.durationMs),
-            ],
-          );
-          return [finishedEvent];
-        }),
+        held.length === 0
+          ? finishNodeRow(pool, runId, fence, finished.nodeId, row, finishedEvent)
+          : writeWith(async (client) => {
+              await finishNodeRow(client, runId, fence, finished.nodeId, row, finishedEvent);
+              return [];
+            }),
       );
       noteFinished(finished);
     },
@@ -238,6 +234,13 @@ export function postgresRunJournal(
     },
 
     async text(nodeId, chunk) {
+      const attempt = attempts.get(nodeId);
+      if (attempt !== undefined && held.length === 0) {
+        // The usual case: one statement, no transaction.
+        const event = { type: 'text_chunk', data: { node_id: nodeId, text: chunk, attempt } };
+        await storingNodeData(async () => void (await appendEvents(pool, runId, fence, [event])));
+        return;
+      }
       await storingNodeData(() =>
         writeWith(async (client) => {
           let attempt = attempts.get(nodeId);
