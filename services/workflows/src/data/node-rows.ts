@@ -56,6 +56,23 @@ export const NODE_ROW_COLUMNS = `node_id text, node_type text, position integer,
  * 0; an existing row only changes its status), exactly as the separate start, finish and skip
  * writes leave them. Also used inside the run's finish statement (run-finish.ts).
  */
+/** Columns a `skipped` write leaves as they are on an existing row (built once, not per write). */
+const KEPT_WHEN_SKIPPED = [
+  'outputs',
+  'branch',
+  'error',
+  'tokens',
+  'model',
+  'started_at',
+  'duration_ms',
+  'finished_at',
+]
+  .map(
+    (column) =>
+      `         ${column} = CASE WHEN excluded.status = 'skipped' THEN n.${column} ELSE excluded.${column} END`,
+  )
+  .join(',\n');
+
 export const NODE_ROWS_UPSERT = (source: string, runId: string) => `
   INSERT INTO workflow_node_executions AS n
          (run_id, node_id, position, node_type, status, outputs, branch, error, tokens, model,
@@ -67,17 +84,11 @@ export const NODE_ROWS_UPSERT = (source: string, runId: string) => `
   ON CONFLICT (run_id, node_id) DO UPDATE
      SET status = excluded.status,
          attempts = CASE WHEN excluded.status = 'skipped' THEN n.attempts ELSE n.attempts + 1 END,
-${['outputs', 'branch', 'error', 'tokens', 'model', 'started_at', 'duration_ms', 'finished_at']
-  .map(
-    (column) =>
-      `         ${column} = CASE WHEN excluded.status = 'skipped' THEN n.${column} ELSE excluded.${column} END`,
-  )
-  .join(',\n')}`;
+${KEPT_WHEN_SKIPPED}`;
 
 /** Writes several ended node rows (`nodeRowsJson`) in ONE statement (see `NODE_ROWS_UPSERT`). */
 export async function writeNodeRows(client: PoolClient, runId: string, rowsJson: string): Promise<void> {
-  await client.query(NODE_ROWS_UPSERT(`jsonb_to_recordset($2::jsonb) AS r(${NODE_ROW_COLUMNS})`, '$1'), [
-    runId,
-    rowsJson,
-  ]);
+  await client.query({ name: 'write-node-rows', text: WRITE_NODE_ROWS_SQL, values: [runId, rowsJson] });
 }
+
+const WRITE_NODE_ROWS_SQL = NODE_ROWS_UPSERT(`jsonb_to_recordset($2::jsonb) AS r(${NODE_ROW_COLUMNS})`, '$1');

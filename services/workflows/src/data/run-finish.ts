@@ -5,7 +5,14 @@ import { requestContext } from '@platform/logger';
 import { OUTBOX_CHANNEL, type OutboxEvent } from '@platform/outbox';
 import { LeaseLostError, type RunOutcome } from '../domain/runs/engine/contract.js';
 import { NODE_ROW_COLUMNS, NODE_ROWS_UPSERT } from './node-rows.js';
-import { fenceSql, fenceValue, RUN_EVENTS_CHANNEL, type RunEvent, type WriteFence } from './run-events.js';
+import {
+  fenceSql,
+  fenceValue,
+  preparedPerFence,
+  RUN_EVENTS_CHANNEL,
+  type RunEvent,
+  type WriteFence,
+} from './run-events.js';
 import { listNodeExecutions, type RunRow } from './runs-repository.js';
 
 /** A node as the run's fact lists it (`telemetryEventsV1.WorkflowRun.nodes`), with its place in the order. */
@@ -92,25 +99,28 @@ export async function finishRun(
     },
     { topic: Topics.NOTIFICATION_EVENTS, key: run.owner_id, type: notice.type, id: notice.id, value: notice },
   ];
-  const finished = await pool.query(FINISH_SQL(fence), [
-    run.id,
-    fenceValue(fence),
-    events.length,
-    outcome.status,
-    outcome.status === 'success' ? JSON.stringify(outcome.outputs ?? {}) : null,
-    outcome.error ? JSON.stringify(outcome.error) : null,
-    outcome.totalTokens,
-    now,
-    writes?.rowsJson ?? '[]',
-    events.map((event) => event.type),
-    events.map((event) => JSON.stringify(event.data)),
-    published.map((event) => event.topic),
-    published.map((event) => event.key),
-    published.map((event) => event.type),
-    published.map((event) => event.id),
-    published.map((event) => JSON.stringify(event.value)),
-    requestContext.current()?.requestId ?? null,
-  ]);
+  const finished = await pool.query({
+    ...FINISH['owner' in fence ? 'owner' : 'expired'],
+    values: [
+      run.id,
+      fenceValue(fence),
+      events.length,
+      outcome.status,
+      outcome.status === 'success' ? JSON.stringify(outcome.outputs ?? {}) : null,
+      outcome.error ? JSON.stringify(outcome.error) : null,
+      outcome.totalTokens,
+      now,
+      writes?.rowsJson ?? '[]',
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data)),
+      published.map((event) => event.topic),
+      published.map((event) => event.key),
+      published.map((event) => event.type),
+      published.map((event) => event.id),
+      published.map((event) => JSON.stringify(event.value)),
+      requestContext.current()?.requestId ?? null,
+    ],
+  });
   if (finished.rowCount !== 1) throw new LeaseLostError(run.id);
 }
 
@@ -135,6 +145,9 @@ outboxed AS (
    ORDER BY o.ord)
 SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || last_event_seq), pg_notify('${OUTBOX_CHANNEL}', '')
   FROM finished`;
+
+/** Built once per fence kind (a worker's lease, or the reconciler on an expired lease), prepared by name. */
+const FINISH = preparedPerFence('finish-run', FINISH_SQL);
 
 async function storedFactNodes(pool: Pool, runId: string): Promise<FactNode[]> {
   const nodes = (await listNodeExecutions(pool, [runId])).get(runId) ?? [];
