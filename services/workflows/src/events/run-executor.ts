@@ -9,7 +9,7 @@ import type { WorkflowsDependencies } from '../deps.js';
 import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
 import type { RunLimits } from '../domain/runs/engine/limits.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
-import { planRun } from '../domain/runs/engine/plan.js';
+import { planRun, type RunPlan } from '../domain/runs/engine/plan.js';
 
 export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'nodeModules' | 'now'> & {
   leaseMs: number;
@@ -46,6 +46,7 @@ export class RunExecutor {
   private readonly poll: NodeJS.Timeout;
   /** `<run_id>:<claims before>` of the runs claimed here lately: the id of the task that prompts that claim. */
   private readonly claimedTasks = new Set<string>();
+  private readonly plans = new Map<string, RunPlan>();
 
   constructor(private readonly deps: ExecutorDeps) {
     // One abort listener per run in flight: more than Node's default 10 is expected, not a leak.
@@ -166,6 +167,21 @@ export class RunExecutor {
     this.running.set(runId, execution);
   }
 
+  /**
+   * The run's plan. A workflow's definition at a version is fixed (the version moves whenever the
+   * definition changes as a JSON value; a snapshot is never rewritten), so plans are kept per
+   * `<workflow_id>:<mode>:<version>` for the runs that follow (bounded; a miss just plans).
+   */
+  private planOf(run: RunRow): RunPlan {
+    const key = `${run.workflow_id}:${run.mode}:${run.version}`;
+    const known = this.plans.get(key);
+    if (known) return known;
+    const plan = planRun(run.definition, this.deps.nodeModules);
+    this.plans.set(key, plan);
+    if (this.plans.size > 256) this.plans.delete(this.plans.keys().next().value!);
+    return plan;
+  }
+
   private rememberClaim(taskId: string): void {
     this.claimedTasks.add(taskId);
     // Bounded: a task comes within seconds of its run's commit, so the latest few thousand do.
@@ -244,7 +260,7 @@ export class RunExecutor {
     };
     let plan;
     try {
-      plan = planRun(run.definition, this.deps.nodeModules);
+      plan = this.planOf(run);
     } catch (error) {
       // The definition was checked at start; a node type this worker lacks (an older replica).
       const business = error instanceof BusinessError ? error : new BusinessError(ErrorCode.INTERNAL_ERROR);
