@@ -41,10 +41,14 @@ if (process.argv[2] === 'snapshot') {
     .filter((s) => s.calls > 0)
     .sort((a, b) => b.calls - a.calls);
   const calls = delta.reduce((sum, s) => sum + s.calls, 0);
-  console.log(`runs ${runs}: ${(calls / runs).toFixed(2)} statements/run, ` +
-    `${((now.commits - before.commits) / runs).toFixed(2)} commits/run, ` +
-    `${((now.rollbacks - before.rollbacks) / runs).toFixed(2)} rollbacks/run (whole database)`);
+  console.log(
+    `runs ${runs}: ${(calls / runs).toFixed(2)} statements/run, ` +
+      `${((now.commits - before.commits) / runs).toFixed(2)} commits/run, ` +
+      `${((now.rollbacks - before.rollbacks) / runs).toFixed(2)} rollbacks/run (whole database)`,
+  );
   console.log('| per run | exec ms per run | rows per run | statement |\n|---|---|---|---|');
   for (const s of delta.slice(0, 40))
-    console.log(`| ${(s.calls / runs).toFixed(2)} | ${(s.ms / runs).toFixed(3)} | ${(s.rows / runs).toFixed(2)} | \`${s.query.replace(/\|/g, '\\|')}\` |`);
+    console.log(
+      `| ${(s.calls / runs).toFixed(2)} | ${(s.ms / runs).toFixed(3)} | ${(s.rows / runs).toFixed(2)} | \`${s.query.replace(/\|/g, '\\|')}\` |`,
+    );
 }
