@@ -43,6 +43,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       caps: { perUser: config.RUN_MAX_RUNNING_PER_USER, perTeam: config.RUN_MAX_RUNNING_PER_TEAM },
       pollMs: config.RUN_CLAIM_POLL_MS,
       limits: runLimitsOf(config),
+      onRunEnded: (runId) => listener.wakeRun(runId),
     });
     executor = runExecutor;
     const worker = new TaskWorker(kafka, {

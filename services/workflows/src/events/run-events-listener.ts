@@ -42,6 +42,14 @@ export class RunEventsListener {
     };
   }
 
+  /**
+   * Wakes the followers of one run now: this process's worker has just committed its end, so its
+   * own waits need not wait for the NOTIFY to come back over the LISTEN connection.
+   */
+  wakeRun(runId: string): void {
+    for (const wake of this.followers.get(runId) ?? []) wake();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);

@@ -21,6 +21,8 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
   pollMs: number;
   /** What one run may hold (config RUN_MAX_*). */
   limits: RunLimits;
+  /** Called once a run's end is committed here (wakes this process's `wait: true` calls at once). */
+  onRunEnded?: (runId: string) => void;
 };
 
 /**
@@ -223,6 +225,7 @@ export class RunExecutor {
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');
       const outcome = await this.outcomeOf(run, journal, lease.signal);
       await finishRun(pool, run, fence, outcome, this.deps.now(), journal.takeForFinish());
+      this.deps.onRunEnded?.(run.id);
       log.info({ status: outcome.status, total_tokens: outcome.totalTokens }, 'run finished');
     } catch (error) {
       if (error instanceof LeaseLostError || lease.signal.aborted) {
