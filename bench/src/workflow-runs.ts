@@ -275,8 +275,14 @@ async function sseLatency() {
   );
 }
 
+/**
+ * More slow runs than the stack's worker has slots (RUN_WORKER_CONCURRENCY 16): it claims its
+ * share in StartRun's own statement, so only the rest reach the second worker, which is killed.
+ */
+const SLOW_RUNS = 24;
+
 async function resumeAfterKill(second: ChildProcess) {
-  const ids = await pooled(12, 12, async (n) =>
+  const ids = await pooled(SLOW_RUNS, SLOW_RUNS, async (n) =>
     String(
       (
         await ok(
@@ -323,7 +329,7 @@ async function resumeAfterKill(second: ChildProcess) {
   );
   const delays = summary(rows.map((r) => r.resumed.getTime() - killedAt));
   console.log(
-    `| SIGKILL of the worker holding ${held.length} of 12 runs (RUN_LEASE_MS=${process.env.RUN_LEASE_MS ?? '15000'}, reconcile every ${process.env.RUN_RECONCILE_INTERVAL_MS ?? '5000'} ms) → resumed on the other worker | ${held.length} | ${delays.p50} | ${delays.max} |`,
+    `| SIGKILL of the worker holding ${held.length} of ${SLOW_RUNS} runs (RUN_LEASE_MS=${process.env.RUN_LEASE_MS ?? '15000'}, reconcile every ${process.env.RUN_RECONCILE_INTERVAL_MS ?? '5000'} ms) → resumed on the other worker | ${held.length} | ${delays.p50} | ${delays.max} |`,
   );
 }
 
