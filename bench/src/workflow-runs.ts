@@ -3,6 +3,7 @@
 //
 //   ./platform up && source deploy/local/env.sh
 //   node bench/dist/workflow-runs.js [--runs 300] [--clients 32] [--sse 40] [--kill true]
+//                                    [--users 8] [--workers 2] [--kinds trivial,five_nodes_llm]
 //
 // Measures, for a trivial run (start → end) and a five-node run (start → template → condition →
 // llm → end, the fake streaming 8 deltas):
@@ -12,6 +13,8 @@
 //   - SSE: POST answered → first event on the stream, and a reconnect to a finished run with
 //     Last-Event-ID → first replayed event;
 //   - resume after SIGKILL of the second worker while it holds runs (with the default lease).
+// Runs are posted round-robin by --users users, each in a team of its own, so the fairness caps
+// (8 running per user, 16 per team, 200 unfinished per user) are not what is measured.
 // It changes the stack's site settings (the model endpoint allowlist) and restores them at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,16 +22,9 @@ import { parseArgs } from 'node:util';
 import { TokenService } from '@platform/auth';
 import { createPool, type Pool } from '@platform/db';
 import { createKafka, groupIsStable, workerGroup } from '@platform/kafka';
-import {
-  insertIdentityUser,
-  openSse,
-  requester,
-  startFakeOpenAi,
-  waitUntil,
-  type FakeOpenAi,
-  type Requester,
-} from '@platform/testing';
+import { openSse, requester, waitUntil, type Requester } from '@platform/testing';
 import { ownSigningKeyEnv } from './lib/trust.js';
+import { setUpWorkflowRuns, type BenchUser, type WorkflowKind } from './lib/workflow-runs-setup.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,8 +32,17 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '32' },
     sse: { type: 'string', default: '40' },
     kill: { type: 'string', default: 'true' },
+    users: { type: 'string', default: '8' },
+    workers: { type: 'string', default: '2' },
+    kinds: { type: 'string', default: 'trivial,five_nodes_llm' },
   },
 });
+/** Which workflows the idle and throughput rows run (e.g. `--kinds trivial` for a profile). */
+const KINDS = values.kinds.split(',') as WorkflowKind[];
+/** Users, each in a team of its own, posting round-robin (so no user or team hits its fairness caps). */
+const USERS = Number(values.users);
+/** 1: only the running workflows service; 2: a second worker process is added for the last rows. */
+const MAX_WORKERS = Number(values.workers);
 const RUNS = Number(values.runs);
 const CLIENTS = Number(values.clients);
 const SSE_SAMPLES = Number(values.sse);
@@ -81,137 +86,19 @@ async function pooled<T>(count: number, clients: number, task: (i: number) => Pr
   return results;
 }
 
-// --- set-up: users, the model, a team with the model granted, two published workflows ---------
+// --- set-up: users in their own teams, the models, three published workflows per user ---------
 
-const admin = await insertIdentityUser(identityDb, tokens, { superuser: true, name: 'benchadmin' });
-const owner = await insertIdentityUser(identityDb, tokens, { name: 'benchowner' });
-const fake: FakeOpenAi = await startFakeOpenAi({
-  apiKey: 'sk-bench',
-  model: 'bench-chat',
-  deltas: ['The', ' run', ' streams', ' eight', ' small', ' text', ' deltas', '.'],
-  usage: { prompt_tokens: 30, completion_tokens: 8, total_tokens: 38 },
-  deltaDelayMs: 0,
-});
-// A slow model (8 deltas, 1 s apart) for the kill: runs are mid-node when the worker dies.
-const slowFake: FakeOpenAi = await startFakeOpenAi({
-  apiKey: 'sk-bench',
-  model: 'bench-chat',
-  deltas: Array.from({ length: 8 }, (_, i) => ` d${i}`),
-  usage: { prompt_tokens: 30, completion_tokens: 8, total_tokens: 38 },
-  deltaDelayMs: 1_000,
-});
-const before = await ok(await request('GET', '/admin/site-settings', { token: admin.token }), 'settings');
-const previousAllowlist = (before.model_endpoint_allowlist as string[] | undefined) ?? [];
-await ok(
-  await request('PUT', '/admin/site-settings', {
-    token: admin.token,
-    json: { model_endpoint_allowlist: [...previousAllowlist, fake.origin, slowFake.origin] },
-  }),
-  'allowlist',
-);
-const createModel = async (label: string, baseUrl: string) =>
-  ok(
-    await request('POST', '/admin/models', {
-      token: admin.token,
-      json: {
-        name: `bench-${label}-${Date.now()}`,
-        provider: 'custom',
-        model_id: 'bench-chat',
-        model_type: 'chat',
-        base_url: baseUrl,
-        api_key: 'sk-bench',
-      },
-    }),
-    `model ${label}`,
-  );
-const model = await createModel('fast', fake.baseUrl);
-const slowModel = await createModel('slow', slowFake.baseUrl);
-const team = await ok(
-  await request('POST', '/teams', { token: owner.token, json: { name: `bench-${Date.now()}` } }),
-  'team',
-);
-for (const granted of [model, slowModel]) {
-  await ok(
-    await request('POST', `/admin/teams/${String(team.id)}/models`, {
-      token: admin.token,
-      json: { model_id: granted.id },
-    }),
-    'grant',
-  );
-}
-
-const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, data });
-const edge = (source: string, target: string, sourceHandle?: string) => ({
-  id: `${source}-${target}`,
-  source,
-  target,
-  ...(sourceHandle ? { sourceHandle } : {}),
-});
-const definitions = {
-  trivial: {
-    schema_version: 2,
-    nodes: [
-      node('start', 'start', { inputs: [{ name: 'n', type: 'number', required: true }] }),
-      node('end', 'end', { outputs: [{ name: 'n', value: '{{inputs.n}}' }] }),
-    ],
-    edges: [edge('start', 'end')],
-  },
-  five_nodes_llm: {
-    schema_version: 2,
-    nodes: [
-      node('start', 'start', { inputs: [{ name: 'n', type: 'number', required: true }] }),
-      node('prompt', 'template', { template: 'Describe run number {{inputs.n}}' }),
-      node('check', 'condition', { conditions: [{ left: '{{inputs.n}}', operator: 'not_empty' }] }),
-      node('ask', 'llm', { model_id: model.id, prompt: '{{prompt.text}}' }),
-      node('end', 'end', { outputs: [{ name: 'text', value: '{{ask.text}}' }] }),
-    ],
-    edges: [
-      edge('start', 'prompt'),
-      edge('prompt', 'check'),
-      edge('check', 'ask', 'true'),
-      edge('ask', 'end'),
-    ],
-  },
-  slow_llm: {
-    schema_version: 2,
-    nodes: [
-      node('start', 'start', { inputs: [{ name: 'n', type: 'number', required: true }] }),
-      node('ask', 'llm', { model_id: slowModel.id, prompt: 'Run {{inputs.n}}' }),
-      node('end', 'end', { outputs: [{ name: 'text', value: '{{ask.text}}' }] }),
-    ],
-    edges: [edge('start', 'ask'), edge('ask', 'end')],
-  },
-};
-
-async function publishedWorkflow(name: string, definition: unknown): Promise<string> {
-  const created = await ok(
-    await request('POST', '/workflows', {
-      token: owner.token,
-      json: { name: `${name}-${Date.now()}`, team_id: team.id, definition },
-    }),
-    `create ${name}`,
-  );
-  await ok(
-    await request('POST', `/workflows/${String(created.id)}/publish`, {
-      token: owner.token,
-      json: { presentation_mode: 'simple' },
-    }),
-    `publish ${name}`,
-  );
-  return String(created.id);
-}
-const workflows = {
-  trivial: await publishedWorkflow('bench-trivial', definitions.trivial),
-  five_nodes_llm: await publishedWorkflow('bench-five', definitions.five_nodes_llm),
-  slow_llm: await publishedWorkflow('bench-slow', definitions.slow_llm),
-};
+const setup = await setUpWorkflowRuns({ request, identityDb, tokens, userCount: USERS });
+/** Run `n` goes to user `n mod USERS`: round-robin, so no user reaches its caps first. */
+const userOf = (n: number): BenchUser => setup.users[n % setup.users.length]!;
 
 /** Site settings reach the services through an event and a short cache: wait until a run passes. */
 async function settingsApplied() {
   await waitUntil(
     async () => {
-      const res = await request('POST', `/workflows/${workflows.five_nodes_llm}/run`, {
-        token: owner.token,
+      const user = userOf(0);
+      const res = await request('POST', `/workflows/${user.workflows.five_nodes_llm}/run`, {
+        token: user.token,
         json: { inputs: { n: 0 }, wait: true },
       });
       return (await ok(res, 'warm-up run')).status === 'success' ? true : undefined;
@@ -281,13 +168,17 @@ async function runTimes(ids: string[]): Promise<RunTimes[]> {
   }));
 }
 
-async function throughput(kind: keyof typeof workflows, workers: number) {
+/** The figures the issue's summary table takes, collected as the rows are printed. */
+const figures: string[] = [];
+
+async function throughput(kind: WorkflowKind, workers: number) {
   const t0 = Date.now();
   const posts: number[] = [];
   const ids = await pooled(RUNS, CLIENTS, async (n) => {
     const sent = performance.now();
-    const res = await request('POST', `/workflows/${workflows[kind]}/run`, {
-      token: owner.token,
+    const user = userOf(n);
+    const res = await request('POST', `/workflows/${user.workflows[kind]}/run`, {
+      token: user.token,
       json: { inputs: { n } },
     });
     posts.push(performance.now() - sent);
@@ -312,20 +203,23 @@ async function throughput(kind: keyof typeof workflows, workers: number) {
   const queue = summary(times.map((t) => t.started.getTime() - t.created.getTime()));
   const run = summary(times.map((t) => t.finished.getTime() - t.started.getTime()));
   const post = summary(posts);
+  figures.push(
+    `${kind}, ${workers} worker(s): ${(RUNS / seconds).toFixed(1)} runs/s, queue→start p99 ${queue.p99} ms under the burst`,
+  );
   console.log(
     `| ${kind} | ${workers} | ${RUNS} | ${(RUNS / seconds).toFixed(1)} | ${ms(post.p50)} / ${ms(post.p99)} | ${queue.p50} / ${queue.p99} | ${run.p50} / ${run.p99} | ${failed} |`,
   );
 }
 
 /** One client, one run at a time, `wait: true`: the latency of a run on an idle platform. */
-async function idleLatency(kind: keyof typeof workflows, samples = 30) {
+async function idleLatency(kind: WorkflowKind, samples = 30) {
   const answers: number[] = [];
   const ids: string[] = [];
   for (let n = 0; n < samples; n += 1) {
     const sent = performance.now();
     const run = await ok(
-      await request('POST', `/workflows/${workflows[kind]}/run`, {
-        token: owner.token,
+      await request('POST', `/workflows/${userOf(n).workflows[kind]}/run`, {
+        token: userOf(n).token,
         json: { inputs: { n }, wait: true },
       }),
       'run',
@@ -338,6 +232,7 @@ async function idleLatency(kind: keyof typeof workflows, samples = 30) {
   const answer = summary(answers);
   const queue = summary(times.map((t) => t.started.getTime() - t.created.getTime()));
   const run = summary(times.map((t) => t.finished.getTime() - t.started.getTime()));
+  figures.push(`${kind}, idle wait: true answer p50 ${ms(answer.p50)} ms (queue→start p50 ${queue.p50} ms)`);
   console.log(
     `| ${kind} | ${samples} | ${ms(answer.p50)} / ${ms(answer.p99)} | ${queue.p50} / ${queue.p99} | ${run.p50} / ${run.p99} |`,
   );
@@ -347,8 +242,9 @@ async function sseLatency() {
   const firstEvent: number[] = [];
   const replayFirst: number[] = [];
   for (let i = 0; i < SSE_SAMPLES; i += 1) {
+    const owner = userOf(i);
     const started = await ok(
-      await request('POST', `/workflows/${workflows.five_nodes_llm}/run`, {
+      await request('POST', `/workflows/${owner.workflows.five_nodes_llm}/run`, {
         token: owner.token,
         json: { inputs: { n: i } },
       }),
@@ -379,13 +275,19 @@ async function sseLatency() {
   );
 }
 
+/**
+ * More slow runs than the stack's worker has slots (RUN_WORKER_CONCURRENCY 16): it claims its
+ * share in StartRun's own statement, so only the rest reach the second worker, which is killed.
+ */
+const SLOW_RUNS = 24;
+
 async function resumeAfterKill(second: ChildProcess) {
-  const ids = await pooled(12, 12, async (n) =>
+  const ids = await pooled(SLOW_RUNS, SLOW_RUNS, async (n) =>
     String(
       (
         await ok(
-          await request('POST', `/workflows/${workflows.slow_llm}/run`, {
-            token: owner.token,
+          await request('POST', `/workflows/${userOf(n).workflows.slow_llm}/run`, {
+            token: userOf(n).token,
             json: { inputs: { n } },
           }),
           'run',
@@ -427,44 +329,45 @@ async function resumeAfterKill(second: ChildProcess) {
   );
   const delays = summary(rows.map((r) => r.resumed.getTime() - killedAt));
   console.log(
-    `| SIGKILL of the worker holding ${held.length} of 12 runs (RUN_LEASE_MS=${process.env.RUN_LEASE_MS ?? '15000'}, reconcile every ${process.env.RUN_RECONCILE_INTERVAL_MS ?? '5000'} ms) → resumed on the other worker | ${held.length} | ${delays.p50} | ${delays.max} |`,
+    `| SIGKILL of the worker holding ${held.length} of ${SLOW_RUNS} runs (RUN_LEASE_MS=${process.env.RUN_LEASE_MS ?? '15000'}, reconcile every ${process.env.RUN_RECONCILE_INTERVAL_MS ?? '5000'} ms) → resumed on the other worker | ${held.length} | ${delays.p50} | ${delays.max} |`,
   );
 }
 
 let second: ChildProcess | undefined;
 try {
-  console.log(`workflow runs: throughput rows ${RUNS} runs each, ${CLIENTS} clients posting (wait: false)\n`);
+  console.log(
+    `workflow runs: throughput rows ${RUNS} runs each, ${CLIENTS} clients posting (wait: false), ${USERS} users in their own teams\n`,
+  );
   await settingsApplied();
   console.log(
     '| idle, one client, wait: true | runs | answer p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms |',
   );
   console.log('|---|---|---|---|---|');
-  await idleLatency('trivial');
-  await idleLatency('five_nodes_llm');
+  for (const kind of KINDS) await idleLatency(kind);
+
   console.log('');
   console.log(
     '| workflow | workers | runs | runs/s | POST p50 / p99 ms | queue→start p50 / p99 ms | run p50 / p99 ms | not success |',
   );
   console.log('|---|---|---|---|---|---|---|---|');
-  await throughput('trivial', 1);
-  await throughput('five_nodes_llm', 1);
-  second = await startSecondWorker();
-  await throughput('trivial', 2);
-  await throughput('five_nodes_llm', 2);
-  console.log('\n| streaming | samples | p50 ms | p99 ms |\n|---|---|---|---|');
-  await sseLatency();
-  if (values.kill === 'true') {
+  for (const kind of KINDS) await throughput(kind, 1);
+  if (MAX_WORKERS >= 2) {
+    second = await startSecondWorker();
+    for (const kind of KINDS) await throughput(kind, 2);
+  }
+  if (SSE_SAMPLES > 0) {
+    console.log('\n| streaming | samples | p50 ms | p99 ms |\n|---|---|---|---|');
+    await sseLatency();
+  }
+  if (values.kill === 'true' && second) {
     console.log('\n| resume | runs resumed | p50 ms after the kill | max ms |\n|---|---|---|---|');
     await resumeAfterKill(second);
   }
+  console.log('\nfor the issue table:');
+  for (const line of figures) console.log(`- ${line}`);
 } finally {
   if (second && second.exitCode === null && second.signalCode === null) second.kill('SIGTERM');
-  await request('PUT', '/admin/site-settings', {
-    token: admin.token,
-    json: { model_endpoint_allowlist: previousAllowlist },
-  });
-  await fake.close();
-  await slowFake.close();
+  await setup.restore();
   await identityDb.end();
   await workflowsDb.end();
   await kafka.disconnect();

@@ -61,23 +61,28 @@ export class Producer {
 
   /** Publishes one JSON message; resolves to its message id once the broker acknowledged it. */
   async publish(topic: string, message: PublishMessage): Promise<{ id: string }> {
-    const value = message.value as Record<string, unknown>;
-    const id = message.id ?? (typeof value.id === 'string' ? value.id : randomUUID());
-    const type =
-      message.type ??
-      (typeof value.type === 'string' ? value.type : typeof value.task === 'string' ? value.task : undefined);
-    const context = requestContext.current();
-    const headers: Record<string, string> = {
-      [Headers.REQUEST_ID]: context?.requestId ?? requestContext.newRequestId(),
-      [Headers.MESSAGE_ID]: id,
-    };
-    if (context?.userId) headers[Headers.USER_ID] = context.userId;
-    if (type) headers[Headers.EVENT_TYPE] = type;
-    Object.assign(headers, message.headers, { [Headers.CONTENT_TYPE]: JSON_CONTENT_TYPE });
-    await this.publishRaw(topic, [
-      { key: message.key ?? null, value: JSON.stringify(message.value), headers },
-    ]);
+    const { id, raw } = toRawMessage(message);
+    await this.publishRaw(topic, [raw]);
     return { id };
+  }
+
+  /**
+   * Publishes several JSON messages (any topics) in ONE produce request, acknowledged together;
+   * messages to one partition keep the given order. The outbox relay sends its batch this way.
+   */
+  async publishMany(messages: Array<{ topic: string; message: PublishMessage }>): Promise<void> {
+    if (messages.length === 0) return;
+    const byTopic = new Map<string, RawMessage[]>();
+    for (const { topic, message } of messages) {
+      const list = byTopic.get(topic) ?? [];
+      list.push(toRawMessage(message).raw);
+      byTopic.set(topic, list);
+    }
+    await this.connect();
+    await this.producer.sendBatch({
+      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+      acks: -1,
+    });
   }
 
   /** Sends messages exactly as given (used for dead-lettering and replays). */
@@ -93,6 +98,24 @@ export class Producer {
     this.connecting = undefined;
     await this.producer.disconnect();
   }
+}
+
+/** The message as sent: JSON value, key, and the platform headers (request, message and user ids, type). */
+function toRawMessage(message: PublishMessage): { id: string; raw: RawMessage } {
+  const value = message.value as Record<string, unknown>;
+  const id = message.id ?? (typeof value.id === 'string' ? value.id : randomUUID());
+  const type =
+    message.type ??
+    (typeof value.type === 'string' ? value.type : typeof value.task === 'string' ? value.task : undefined);
+  const context = requestContext.current();
+  const headers: Record<string, string> = {
+    [Headers.REQUEST_ID]: context?.requestId ?? requestContext.newRequestId(),
+    [Headers.MESSAGE_ID]: id,
+  };
+  if (context?.userId) headers[Headers.USER_ID] = context.userId;
+  if (type) headers[Headers.EVENT_TYPE] = type;
+  Object.assign(headers, message.headers, { [Headers.CONTENT_TYPE]: JSON_CONTENT_TYPE });
+  return { id, raw: { key: message.key ?? null, value: JSON.stringify(message.value), headers } };
 }
 
 /** A producer bound to `client`; it is disconnected by `client.disconnect()`. */

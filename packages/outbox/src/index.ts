@@ -1,6 +1,8 @@
 export {
   enqueueEvent,
+  enqueueEvents,
   enqueueTask,
+  OUTBOX_CHANNEL,
   OUTBOX_TABLE_SQL,
   type OutboxEvent,
   type OutboxTask,

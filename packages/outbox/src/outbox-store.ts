@@ -41,19 +41,33 @@ export const OUTBOX_CHANNEL = 'outbox';
  * rolls back with it). A NOTIFY wakes the relay at once instead of at its next poll.
  */
 export async function enqueueEvent(db: Queryable, event: OutboxEvent): Promise<void> {
+  await enqueueEvents(db, [event]);
+}
+
+/**
+ * Writes several events to the outbox in ONE statement (one round trip, one NOTIFY), in order:
+ * what a state change publishes together (a run's fact and its notification event, say).
+ */
+export async function enqueueEvents(db: Queryable, events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const requestId = requestContext.current()?.requestId ?? null;
   await db.query(
     `WITH inserted AS (
-       INSERT INTO outbox (topic, key, type, event_id, value, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+       INSERT INTO outbox (topic, key, type, event_id, value, request_id)
+       SELECT e.topic, e.key, e.type, e.event_id, e.value, $6
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
+              WITH ORDINALITY AS e(topic, key, type, event_id, value, ord)
+        ORDER BY e.ord
        RETURNING seq
      )
-     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted`,
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM (SELECT 1 FROM inserted LIMIT 1) AS one`,
     [
-      event.topic,
-      event.key,
-      event.type,
-      event.id,
-      JSON.stringify(event.value),
-      requestContext.current()?.requestId ?? null,
+      events.map((event) => event.topic),
+      events.map((event) => event.key),
+      events.map((event) => event.type),
+      events.map((event) => event.id),
+      events.map((event) => JSON.stringify(event.value)),
+      requestId,
     ],
   );
 }

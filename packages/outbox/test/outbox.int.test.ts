@@ -106,9 +106,12 @@ describe('transactional outbox', () => {
     const producer = createProducer(kafka);
     const published: string[] = [];
     const counting = Object.assign(Object.create(Object.getPrototypeOf(producer)), producer, {
-      publish: async (t: string, message: { key?: string | null; value: object }) => {
-        published.push(String(message.key));
-        return producer.publish(t, message);
+      // The relay sends each batch in one request (publishMany): count every message in it.
+      publishMany: async (
+        messages: Array<{ topic: string; message: { key?: string | null; value: object } }>,
+      ) => {
+        for (const { message } of messages) published.push(String(message.key));
+        return producer.publishMany(messages);
       },
     });
     const relays = [1, 2].map(() => new OutboxRelay({ pool, producer: counting, logger, batchSize: 7 }));

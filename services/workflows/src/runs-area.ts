@@ -5,6 +5,7 @@ import { startWhenKafkaIsReachable } from '@platform/runtime';
 import { runLimitsOf } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { FollowerSlots } from './data/follower-slots.js';
+import { PlanCache } from './domain/runs/plan-cache.js';
 import { RunEventsListener } from './events/run-events-listener.js';
 import { RunExecutor } from './events/run-executor.js';
 import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
@@ -42,6 +43,7 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       caps: { perUser: config.RUN_MAX_RUNNING_PER_USER, perTeam: config.RUN_MAX_RUNNING_PER_TEAM },
       pollMs: config.RUN_CLAIM_POLL_MS,
       limits: runLimitsOf(config),
+      onRunEnded: (runId) => listener.wakeRun(runId),
     });
     executor = runExecutor;
     const worker = new TaskWorker(kafka, {
@@ -50,9 +52,11 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
       logger,
       topicPrefix: config.QUEUE_TOPIC_PREFIX,
       concurrency: 4,
-    }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args) => {
-      // Only a prompt to claim: the fair claim decides which run starts, the lease keeps it (run-executor.ts).
-      if (typeof args.run_id === 'string') await runExecutor.submit(args.run_id);
+    }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args, meta) => {
+      // Only a prompt to claim: the fair claim decides which run starts, the lease keeps it
+      // (run-executor.ts). A run this process committed was usually claimed here already.
+      if (typeof args.run_id === 'string' && !runExecutor.claimedHere(meta.id))
+        await runExecutor.submit(args.run_id);
     });
     startWhenKafkaIsReachable(kafka, logger, 'workflow queue worker', async () => {
       await ensureTopics(kafka, [worker.topic], { logger });
@@ -74,7 +78,13 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
     executor,
     relay,
     services: [
-      workflowRunsGrpc({ ...deps, listener, followers }),
+      workflowRunsGrpc({
+        ...deps,
+        listener,
+        followers,
+        plans: new PlanCache(),
+        reserveClaim: () => executor?.reserveClaim() ?? null,
+      }),
       runStreamGrpc({ ...deps, listener, followers }),
     ],
     async stop() {

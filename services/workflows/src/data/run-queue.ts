@@ -1,13 +1,16 @@
-import { withTransaction, type Pool, type PoolClient } from '@platform/db';
-import { HANDOVER, type RunRow } from './runs-repository.js';
+import type { Pool } from '@platform/db';
+import { requestContext } from '@platform/logger';
+import type { OutboxEvent } from '@platform/outbox';
+import type { NewRun, RunRow } from './runs-repository.js';
 
 /**
  * Advisory-lock classes (the two-key form, so they never meet another feature's keys): one lock
- * for every claim in the database, one per user and one per team for StartRun's count-then-insert.
+ * for every claim in the database (taken inside `claim_next_workflow_run`), one per user and one
+ * per team for StartRun's count-then-insert.
  */
-const CLAIM_LOCK = 20_001;
-const USER_START_LOCK = 20_002;
-const TEAM_START_LOCK = 20_003;
+export const CLAIM_LOCK = 20_001;
+export const USER_START_LOCK = 20_002;
+export const TEAM_START_LOCK = 20_003;
 
 export interface RunningCaps {
   perUser: number;
@@ -15,75 +18,95 @@ export interface RunningCaps {
 }
 
 /**
- * The fair pick: a run handed over after its worker died comes first (it already counts as running);
- * then a queued run whose user and team (the workflow's team; a personal workflow has none) are
- * under their running caps, the user with the fewest
- * runs executing first, then the team with the fewest, then the oldest. So one user's thousand
- * queued runs never stand in front of another user's first one, whatever the Kafka order was.
+ * Claims the next run fairly for `owner`, or null when none may start now. The fair pick: a run
+ * handed over after its worker died comes first (it already counts as running); then a queued run
+ * whose user and team (the workflow's team; a personal workflow has none) are under their running
+ * caps, the user with the fewest runs executing first, then the team with the fewest, then the
+ * oldest. So one user's thousand queued runs never stand in front of another user's first one,
+ * whatever the Kafka order was.
+ *
+ * One round trip: the function `claim_next_workflow_run` (migration 1767000000000) takes the
+ * database-wide claim lock (`CLAIM_LOCK`), so two workers (any replica) never both take a user's
+ * last free running place, picks, leases, and appends the run's `run_started` event (and NOTIFY),
+ * all in the one statement's transaction; the lock is held for that statement only.
  */
-const CLAIM_NEXT_SQL = `
-WITH running AS (SELECT user_id, workflow_team_id FROM workflow_runs WHERE status = 'running'),
-     by_user AS (SELECT user_id, count(*) AS n FROM running GROUP BY user_id),
-     by_team AS (SELECT workflow_team_id, count(*) AS n FROM running
-                  WHERE workflow_team_id IS NOT NULL GROUP BY workflow_team_id),
-     candidate AS (
-       SELECT r.id FROM workflow_runs r
-         LEFT JOIN by_user u ON u.user_id = r.user_id
-         LEFT JOIN by_team t ON t.workflow_team_id = r.workflow_team_id
-        WHERE (r.status = 'running' AND (r.lease_owner = '${HANDOVER}' OR r.lease_expires_at < now()))
-           OR (r.status = 'queued' AND coalesce(u.n, 0) < $3 AND coalesce(t.n, 0) < $4)
-        ORDER BY (r.status = 'running') DESC, coalesce(u.n, 0), coalesce(t.n, 0), r.created_at, r.id
-        LIMIT 1)
-UPDATE workflow_runs w
-   SET status = 'running', lease_owner = $1, lease_expires_at = now() + $2 * interval '1 millisecond',
-       attempts = w.attempts + 1, started_at = coalesce(w.started_at, now())
-  FROM candidate
- WHERE w.id = candidate.id
-   AND (w.status = 'queued' OR (w.status = 'running' AND (w.lease_expires_at < now() OR w.lease_owner = '${HANDOVER}')))
-RETURNING w.*`;
-
-/**
- * Claims the next run fairly for `owner`, or null when none may start now. The counts and the
- * claim happen under one database-wide advisory lock, so two workers (any replica) never both
- * take a user's last free running place; a claim holds it for one statement.
- */
-export function claimNextRun(
+export async function claimNextRun(
   pool: Pool,
   owner: string,
   leaseMs: number,
   caps: RunningCaps,
 ): Promise<RunRow | null> {
-  return withTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1, 0)', [CLAIM_LOCK]);
-    const { rows } = await client.query<RunRow>(CLAIM_NEXT_SQL, [owner, leaseMs, caps.perUser, caps.perTeam]);
-    return rows[0] ?? null;
-  });
+  const { rows } = await pool.query<RunRow>('SELECT * FROM claim_next_workflow_run($1, $2, $3, $4)', [
+    owner,
+    leaseMs,
+    caps.perUser,
+    caps.perTeam,
+  ]);
+  return rows[0] ?? null;
 }
 
-export interface UnfinishedCounts {
-  user: number;
-  /** 0 for a personal workflow's run: only the user's limit applies. */
-  team: number;
+/** A StartRun refused by `startCountedRun`: the starter's or the team's unfinished-run limit. */
+export class UnfinishedLimitError extends Error {
+  constructor(readonly scope: 'user' | 'team') {
+    super(`unfinished runs of the ${scope} at the limit`);
+    this.name = 'UnfinishedLimitError';
+  }
+}
+
+export interface UnfinishedLimits {
+  perUser: number;
+  perTeam: number;
+}
+
+/** A claim StartRun makes in its own statement for a worker with a free slot (`claimNextRun`'s arguments). */
+export interface ClaimRequest {
+  owner: string;
+  leaseMs: number;
+  caps: RunningCaps;
 }
 
 /**
- * Counts the unfinished (queued or running) runs of a user and of a team inside the caller's
- * transaction, after taking that user's and that team's StartRun locks (always user first, so two
- * starts never wait on each other in a cycle). The locks last until the transaction ends: a burst
- * of starts is counted one after the other, so exactly the limit is accepted, on any replica.
+ * Writes a run and its `workflow.run` task in ONE call (`start_workflow_run`, migration
+ * 1767000000001) after counting the starter's and the team's unfinished (queued or running) runs
+ * under their StartRun locks (`USER_START_LOCK` then `TEAM_START_LOCK`): a burst of starts is
+ * counted one after the other, so exactly the limit is accepted, on any replica; past either
+ * limit nothing is written (`UnfinishedLimitError`). `run.id` is chosen by the caller, so the
+ * task can name the run before it exists. With `claim` (migration 1767000000003) the same
+ * statement then makes the fair claim for that worker (`claimed`: the new run or a fairer one); a
+ * new run claimed so gets no task at all.
  */
-export async function lockAndCountUnfinished(
-  client: PoolClient,
-  userId: string,
-  teamId: string | null,
-): Promise<UnfinishedCounts> {
-  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [USER_START_LOCK, userId]);
-  if (teamId) await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [TEAM_START_LOCK, teamId]);
-  const { rows } = await client.query<{ user: string; team: string }>(
-    `SELECT (SELECT count(*) FROM workflow_runs WHERE user_id = $1 AND status IN ('queued', 'running')) AS user,
-            (SELECT count(*) FROM workflow_runs
-              WHERE workflow_team_id = $2 AND status IN ('queued', 'running')) AS team`,
-    [userId, teamId],
-  );
-  return { user: Number(rows[0]!.user), team: Number(rows[0]!.team) };
+export async function startCountedRun(
+  pool: Pool,
+  run: NewRun & { id: string },
+  limits: UnfinishedLimits,
+  task: OutboxEvent,
+  claim?: ClaimRequest,
+): Promise<{ started: RunRow; claimed: RunRow | null }> {
+  const { definition, ...fields } = run;
+  try {
+    const { rows } = await pool.query<RunRow>(
+      'SELECT * FROM start_workflow_run($1::jsonb, $2::json, $3, $4, $5::jsonb, $6::jsonb)',
+      [
+        JSON.stringify(fields),
+        definition,
+        limits.perUser,
+        limits.perTeam,
+        JSON.stringify({ ...task, request_id: requestContext.current()?.requestId ?? null }),
+        claim
+          ? JSON.stringify({
+              owner: claim.owner,
+              lease_ms: claim.leaseMs,
+              per_user: claim.caps.perUser,
+              per_team: claim.caps.perTeam,
+            })
+          : null,
+      ],
+    );
+    return { started: rows[0]!, claimed: rows[1] ?? null };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'WFL01') throw new UnfinishedLimitError('user');
+    if (code === 'WFL02') throw new UnfinishedLimitError('team');
+    throw error;
+  }
 }

@@ -81,29 +81,6 @@ export type NewRun = { definition: string } & Pick<
   | 'workflow_team_id'
 >;
 
-export async function insertRun(db: Db, run: NewRun): Promise<RunRow> {
-  const { rows } = await db.query<RunRow>(
-    `INSERT INTO workflow_runs (workflow_id, owner_id, team_id, mode, version, definition, inputs,
-                                trigger_type, trigger_id, user_id, timeout_seconds, workflow_team_id)
-     VALUES ($1, $2, $3, $4, $5, $6::json, $7::jsonb, $8, $9, $10, $11, $12) RETURNING *`,
-    [
-      run.workflow_id,
-      run.owner_id,
-      run.team_id,
-      run.mode,
-      run.version,
-      run.definition,
-      JSON.stringify(run.inputs),
-      run.trigger_type,
-      run.trigger_id,
-      run.user_id,
-      run.timeout_seconds,
-      run.workflow_team_id,
-    ],
-  );
-  return rows[0]!;
-}
-
 /** `startedByKey`: only runs that API key started (domain/runs/run-visibility.ts); null: every run. */
 export type RunFilter = { startedByKey: string | null };
 const ALL_RUNS: RunFilter = { startedByKey: null };

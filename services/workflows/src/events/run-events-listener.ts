@@ -1,6 +1,6 @@
 import { openListenConnection, type ListenConnection, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
-import { RUN_EVENTS_CHANNEL } from '../data/run-journal.js';
+import { RUN_EVENTS_CHANNEL } from '../data/run-events.js';
 
 type Wake = () => void;
 
@@ -40,6 +40,14 @@ export class RunEventsListener {
       set.delete(wake);
       if (set.size === 0) this.followers.delete(runId);
     };
+  }
+
+  /**
+   * Wakes the followers of one run now: this process's worker has just committed its end, so its
+   * own waits need not wait for the NOTIFY to come back over the LISTEN connection.
+   */
+  wakeRun(runId: string): void {
+    for (const wake of this.followers.get(runId) ?? []) wake();
   }
 
   async close(): Promise<void> {

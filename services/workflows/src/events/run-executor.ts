@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { appendEvent, postgresRunJournal } from '../data/run-journal.js';
+import { postgresRunJournal, type PostgresRunJournal } from '../data/run-journal.js';
 import { finishRun } from '../data/run-finish.js';
-import { claimNextRun, type RunningCaps } from '../data/run-queue.js';
+import { claimNextRun, type ClaimRequest, type RunningCaps } from '../data/run-queue.js';
 import { renewLease, type RunRow } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
 import type { RunLimits } from '../domain/runs/engine/limits.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
-import { planRun } from '../domain/runs/engine/plan.js';
+import { planRun, type RunPlan } from '../domain/runs/engine/plan.js';
 
 export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'nodeModules' | 'now'> & {
   leaseMs: number;
@@ -22,6 +21,8 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
   pollMs: number;
   /** What one run may hold (config RUN_MAX_*). */
   limits: RunLimits;
+  /** Called once a run's end is committed here (wakes this process's `wait: true` calls at once). */
+  onRunEnded?: (runId: string) => void;
 };
 
 /**
@@ -45,6 +46,9 @@ export class RunExecutor {
   private filling: Promise<void> | undefined;
   private fillAgain = false;
   private readonly poll: NodeJS.Timeout;
+  /** `<run_id>:<claims before>` of the runs claimed here lately: the id of the task that prompts that claim. */
+  private readonly claimedTasks = new Set<string>();
+  private readonly plans = new Map<string, RunPlan>();
 
   constructor(private readonly deps: ExecutorDeps) {
     // One abort listener per run in flight: more than Node's default 10 is expected, not a leak.
@@ -83,6 +87,39 @@ export class RunExecutor {
     return this.submit(runId);
   }
 
+  /**
+   * A free slot held for the claim StartRun makes in its own statement (run-queue.ts
+   * `startCountedRun`), so the run starts without the round trip through the outbox relay, Kafka
+   * and the consumer; null when no slot is free (the run's task then prompts some worker).
+   * `settle` hands over what was claimed (or null) and frees the hold; call it exactly once.
+   */
+  reserveClaim(): (ClaimRequest & { settle(run: RunRow | null): void }) | null {
+    if (this.free <= 0 || this.stopping.signal.aborted) return null;
+    this.claiming += 1;
+    let settled = false;
+    return {
+      owner: this.workerId,
+      leaseMs: this.deps.leaseMs,
+      caps: this.deps.caps,
+      settle: (run) => {
+        if (settled) return;
+        settled = true;
+        this.claiming -= 1;
+        if (run && !this.stopping.signal.aborted) this.adopt(run);
+        else this.waiters.shift()?.();
+      },
+    };
+  }
+
+  /**
+   * True when this process already claimed the run that task `taskId` (`<run_id>:<claims before>`,
+   * run-reconciler.ts `enqueueRunTask`) prompts: claiming again would only look for another run,
+   * which the finishing runs and the poll already do.
+   */
+  claimedHere(taskId: string): boolean {
+    return this.claimedTasks.has(taskId);
+  }
+
   /** Claims runs until the slots are full or none may start; one pass at a time per process. */
   fill(): Promise<void> {
     if (this.filling) {
@@ -115,7 +152,14 @@ export class RunExecutor {
       this.waiters.shift()?.();
       return false;
     }
+    this.adopt(run);
+    return true;
+  }
+
+  /** Executes a run this worker has just claimed, in a slot of its own. */
+  private adopt(run: RunRow): void {
     const runId = run.id;
+    this.rememberClaim(`${run.id}:${run.attempts - 1}`);
     const execution = this.execute(run).finally(() => {
       this.running.delete(runId);
       this.waiters.shift()?.();
@@ -123,7 +167,27 @@ export class RunExecutor {
       void this.fill();
     });
     this.running.set(runId, execution);
-    return true;
+  }
+
+  /**
+   * The run's plan. A workflow's definition at a version is fixed (the version moves whenever the
+   * definition changes as a JSON value; a snapshot is never rewritten), so plans are kept per
+   * `<workflow_id>:<mode>:<version>` for the runs that follow (bounded; a miss just plans).
+   */
+  private planOf(run: RunRow): RunPlan {
+    const key = `${run.workflow_id}:${run.mode}:${run.version}`;
+    const known = this.plans.get(key);
+    if (known) return known;
+    const plan = planRun(run.definition, this.deps.nodeModules);
+    this.plans.set(key, plan);
+    if (this.plans.size > 256) this.plans.delete(this.plans.keys().next().value!);
+    return plan;
+  }
+
+  private rememberClaim(taskId: string): void {
+    this.claimedTasks.add(taskId);
+    // Bounded: a task comes within seconds of its run's commit, so the latest few thousand do.
+    if (this.claimedTasks.size > 4096) this.claimedTasks.delete(this.claimedTasks.values().next().value!);
   }
 
   /** Stops renewing leases and waits for runs in flight (they end at their next journal write). */
@@ -152,20 +216,16 @@ export class RunExecutor {
       },
       Math.max(50, Math.floor(this.deps.leaseMs / 3)),
     );
+    // The claim already wrote `run_started` (claim_next_workflow_run).
+    const journal = postgresRunJournal(pool, run.id, this.workerId, {
+      instant: (nodeType) => this.deps.nodeModules.get(nodeType)?.instant === true,
+      firstClaim: run.attempts === 1,
+    });
     try {
-      await withTransaction(pool, (client) =>
-        appendEvent(client, run.id, fence, 'run_started', {
-          run_id: run.id,
-          workflow_id: run.workflow_id,
-          version: run.version,
-          mode: run.mode,
-          attempt: run.attempts,
-          worker: this.workerId,
-        }),
-      );
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');
-      const outcome = await this.outcomeOf(run, lease.signal);
-      await finishRun(pool, run, fence, outcome, this.deps.now());
+      const outcome = await this.outcomeOf(run, journal, lease.signal);
+      await finishRun(pool, run, fence, outcome, this.deps.now(), journal.takeForFinish());
+      this.deps.onRunEnded?.(run.id);
       log.info({ status: outcome.status, total_tokens: outcome.totalTokens }, 'run finished');
     } catch (error) {
       if (error instanceof LeaseLostError || lease.signal.aborted) {
@@ -184,7 +244,11 @@ export class RunExecutor {
     }
   }
 
-  private async outcomeOf(run: RunRow, signal: AbortSignal): Promise<RunOutcome> {
+  private async outcomeOf(
+    run: RunRow,
+    journal: PostgresRunJournal,
+    signal: AbortSignal,
+  ): Promise<RunOutcome> {
     const startedAt = run.started_at ?? this.deps.now();
     const context: RunContext = {
       runId: run.id,
@@ -199,7 +263,7 @@ export class RunExecutor {
     };
     let plan;
     try {
-      plan = planRun(run.definition, this.deps.nodeModules);
+      plan = this.planOf(run);
     } catch (error) {
       // The definition was checked at start; a node type this worker lacks (an older replica).
       const business = error instanceof BusinessError ? error : new BusinessError(ErrorCode.INTERNAL_ERROR);
@@ -213,7 +277,6 @@ export class RunExecutor {
         },
       };
     }
-    const journal = postgresRunJournal(this.deps.pool, run.id, this.workerId);
     return executeRun({
       plan,
       run: context,

@@ -1,6 +1,7 @@
 import { withTransaction, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
-import { enqueueTask } from '@platform/outbox';
+import { buildTask } from '@platform/kafka';
+import { enqueueEvent, type OutboxEvent, type Queryable } from '@platform/outbox';
 import { finishRun } from '../data/run-finish.js';
 import { findRunById, HANDOVER, purgeRunEvents, takeStrandedRuns } from '../data/runs-repository.js';
 import { LeaseLostError } from '../domain/runs/engine/contract.js';
@@ -27,24 +28,32 @@ export interface ReconcilerOptions {
 }
 
 /**
- * Writes a run's `workflow.run` task to the outbox (in the caller's transaction when `db` is one).
- * The task id carries the claim count, so a hand-over after a lost lease is a new task and the
- * worker's processed-store never drops it as a repeat of the first.
+ * A run's `workflow.run` task as the outbox stores it. The task id carries the claim count, so a
+ * hand-over after a lost lease is a new task and the worker's processed-store never drops it as a
+ * repeat of the first.
  */
+export function runTask(runId: string, attempts: number, topicPrefix?: string): OutboxEvent {
+  const task = buildTask<RunTaskArgs>(
+    'workflow',
+    RUN_TASK,
+    { run_id: runId },
+    {
+      id: `${runId}:${attempts}`,
+      key: runId,
+      topicPrefix,
+    },
+  );
+  return { topic: task.topic, key: task.key, type: task.type, id: task.id, value: task.value };
+}
+
+/** Writes a run's `workflow.run` task to the outbox (in the caller's transaction when `db` is one). */
 export async function enqueueRunTask(
-  db: Parameters<typeof enqueueTask>[0],
+  db: Queryable,
   runId: string,
   attempts: number,
   topicPrefix?: string,
 ): Promise<void> {
-  await enqueueTask<RunTaskArgs>(db, {
-    queue: 'workflow',
-    task: RUN_TASK,
-    args: { run_id: runId },
-    id: `${runId}:${attempts}`,
-    key: runId,
-    topicPrefix,
-  });
+  await enqueueEvent(db, runTask(runId, attempts, topicPrefix));
 }
 
 /** One pass: stranded runs handed over (or ended `timeout` past their deadline), old event logs purged. */

@@ -1,7 +1,7 @@
 import { withTransaction } from '@platform/db';
 import { openSse } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent } from '../../src/data/run-journal.js';
+import { appendEvent } from '../../src/data/run-events.js';
 import { linear } from '../support/definitions.js';
 import { insertHeldRun } from '../support/held-run.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';

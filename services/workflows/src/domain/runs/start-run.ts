@@ -1,21 +1,27 @@
-import { withTransaction } from '@platform/db';
+import { randomUUID } from 'node:crypto';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot } from '../../data/snapshots-repository.js';
 import type { FollowerSlots, HeldPlace } from '../../data/follower-slots.js';
-import { lockAndCountUnfinished } from '../../data/run-queue.js';
-import { findRunById, insertRun, type RunRow } from '../../data/runs-repository.js';
+import { startCountedRun, UnfinishedLimitError, type ClaimRequest } from '../../data/run-queue.js';
+import { findRunById, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import { enqueueRunTask } from '../../events/run-reconciler.js';
+import { runTask } from '../../events/run-reconciler.js';
 import type { RunEventsListener } from '../../events/run-events-listener.js';
 import { loadWorkflowFor, requireCaller } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';
 import { inputErrors, planRun } from './engine/plan.js';
 import { limitReached } from './fairness-limits.js';
+import type { PlanCache, PlannedSnapshot } from './plan-cache.js';
+import type { WorkflowRow } from '../../data/workflows-repository.js';
 
 export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeModules' | 'config'> & {
   listener: RunEventsListener;
   followers: FollowerSlots;
+  /** This replica's run worker: a free slot it holds for the claim StartRun makes (none on an API-only replica). */
+  reserveClaim?: () => (ClaimRequest & { settle(run: RunRow | null): void }) | null;
+  /** Published snapshots planned by this process (none: each start reads and plans). */
+  plans?: PlanCache;
 };
 
 export interface StartRunInput {
@@ -58,18 +64,7 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
   const mode = parseMode(input.mode);
   const inputs = parseInputs(input.inputsJson);
   const workflow = await loadWorkflowFor(deps, caller, input.workflowId, 'read');
-  // The stored JSON text, copied into the run byte for byte; parsed only to plan and check it.
-  let definitionText = workflow.definition;
-  let version = workflow.version;
-  if (mode === 'production') {
-    const snapshot = workflow.published_version
-      ? await findSnapshot(deps.pool, workflow.id, workflow.published_version)
-      : null;
-    if (!snapshot) throw BusinessError.named('workflow_not_published');
-    definitionText = snapshot.definition;
-    version = snapshot.version;
-  }
-  const plan = planRun(JSON.parse(definitionText) as unknown, deps.nodeModules);
+  const { definitionText, version, plan } = await definitionToRun(deps, workflow, mode);
   const problems = inputErrors(plan, inputs);
   if (Object.keys(problems).length > 0) throw BusinessError.validation(problems);
   const teamId = workflow.team_id ?? (await deps.teams.defaultTeamOf(workflow.owner_id));
@@ -92,8 +87,37 @@ export async function startRun(deps: StartRunDeps, principal: Principal | undefi
     });
     return input.wait ? await waitForEnd(deps, run, deps.config.RUN_WAIT_LIMIT_MS) : run;
   } finally {
-    await place?.release();
+    // Not awaited: the answer need not wait for Redis; the place is free a moment later.
+    void place?.release();
   }
+}
+
+/**
+ * What the run executes: production the latest published snapshot (planned once per process:
+ * `PlanCache`), debug the draft. The stored JSON text is copied into the run byte for byte; it is
+ * parsed only to plan and check it.
+ */
+async function definitionToRun(
+  deps: StartRunDeps,
+  workflow: WorkflowRow,
+  mode: RunMode,
+): Promise<PlannedSnapshot> {
+  if (mode === 'debug') {
+    const plan = planRun(JSON.parse(workflow.definition) as unknown, deps.nodeModules);
+    return { definitionText: workflow.definition, version: workflow.version, plan };
+  }
+  if (!workflow.published_version) throw BusinessError.named('workflow_not_published');
+  const cached = deps.plans?.get(workflow.id, workflow.published_version);
+  if (cached) return cached;
+  const snapshot = await findSnapshot(deps.pool, workflow.id, workflow.published_version);
+  if (!snapshot) throw BusinessError.named('workflow_not_published');
+  const planned = {
+    definitionText: snapshot.definition,
+    version: snapshot.version,
+    plan: planRun(JSON.parse(snapshot.definition) as unknown, deps.nodeModules),
+  };
+  deps.plans?.set(workflow.id, planned);
+  return planned;
 }
 
 async function takeWaitPlace(deps: StartRunDeps, userId: string): Promise<HeldPlace> {
@@ -114,56 +138,79 @@ interface RunToInsert {
 }
 
 /**
- * The run row and its task in one transaction, after counting the starter's and the team's
- * unfinished runs under their locks (run-queue.ts): past either limit nothing is written.
+ * The run row and its task in one call, after counting the starter's and the team's unfinished
+ * runs under their locks (run-queue.ts `startCountedRun`): past either limit nothing is written.
  */
-function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToInsert): Promise<RunRow> {
+async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToInsert): Promise<RunRow> {
   const { config } = deps;
   const byKey = caller.auth_method === 'api_key' && caller.api_key_id;
-  return withTransaction(deps.pool, async (client) => {
-    const unfinished = await lockAndCountUnfinished(client, caller.user_id, run.workflow.team_id);
-    if (unfinished.user >= config.RUN_MAX_UNFINISHED_PER_USER)
-      throw limitReached('unfinished_runs', 'user', config.RUN_MAX_UNFINISHED_PER_USER);
-    if (unfinished.team >= config.RUN_MAX_UNFINISHED_PER_TEAM)
-      throw limitReached('unfinished_runs', 'team', config.RUN_MAX_UNFINISHED_PER_TEAM);
-    const row = await insertRun(client, {
-      workflow_id: run.workflow.id,
-      owner_id: run.workflow.owner_id,
-      team_id: run.teamId,
-      mode: run.mode,
-      version: run.version,
-      definition: run.definitionText,
-      inputs: run.inputs,
-      trigger_type: byKey ? 'api_key' : 'user',
-      trigger_id: byKey ? caller.api_key_id! : caller.user_id,
-      user_id: caller.user_id,
-      timeout_seconds: run.plan.timeoutSeconds,
-      workflow_team_id: run.workflow.team_id,
-    });
-    await enqueueRunTask(client, row.id, 0, config.QUEUE_TOPIC_PREFIX);
-    return row;
-  });
+  const id = randomUUID();
+  const slot = deps.reserveClaim?.() ?? undefined;
+  let claimed: RunRow | null = null;
+  try {
+    const written = await startCountedRun(
+      deps.pool,
+      {
+        id,
+        workflow_id: run.workflow.id,
+        owner_id: run.workflow.owner_id,
+        team_id: run.teamId,
+        mode: run.mode,
+        version: run.version,
+        definition: run.definitionText,
+        inputs: run.inputs,
+        trigger_type: byKey ? 'api_key' : 'user',
+        trigger_id: byKey ? caller.api_key_id! : caller.user_id,
+        user_id: caller.user_id,
+        timeout_seconds: run.plan.timeoutSeconds,
+        workflow_team_id: run.workflow.team_id,
+      },
+      { perUser: config.RUN_MAX_UNFINISHED_PER_USER, perTeam: config.RUN_MAX_UNFINISHED_PER_TEAM },
+      runTask(id, 0, config.QUEUE_TOPIC_PREFIX),
+      slot,
+    );
+    claimed = written.claimed;
+    return written.started;
+  } catch (error) {
+    if (!(error instanceof UnfinishedLimitError)) throw error;
+    const limit =
+      error.scope === 'user' ? config.RUN_MAX_UNFINISHED_PER_USER : config.RUN_MAX_UNFINISHED_PER_TEAM;
+    throw limitReached('unfinished_runs', error.scope, limit);
+  } finally {
+    slot?.settle(claimed);
+  }
 }
 
 const TERMINAL = new Set(['success', 'failed', 'timeout']);
 
-/** The run once it is terminal, or as it stands when `limitMs` has passed. */
+/**
+ * The run once it is terminal, or as it stands when `limitMs` has passed. A wake-up that comes
+ * while the run is being re-read is kept (`woken`), not lost: the finish often lands then, and a
+ * lost one would wait for the listener's safety wake (up to 2 s).
+ */
 async function waitForEnd(deps: StartRunDeps, run: RunRow, limitMs: number): Promise<RunRow> {
   let latest = run;
+  let woken = false;
   let wake: () => void = () => undefined;
-  const unfollow = deps.listener.follow(run.id, () => wake());
+  const unfollow = deps.listener.follow(run.id, () => {
+    woken = true;
+    wake();
+  });
   const deadline = Date.now() + limitMs;
   try {
     while (!TERMINAL.has(latest.status)) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      woken = false;
       latest = (await findRunById(deps.pool, run.id)) ?? latest;
     }
   } finally {

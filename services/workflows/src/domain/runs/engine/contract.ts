@@ -69,6 +69,13 @@ export interface NodeOutcome {
 
 export interface NodeModule {
   readonly type: string;
+  /**
+   * True for a node with no effect outside the run (start, end, template, condition): running it
+   * again after a crash is harmless, so the journal may hold its rows back and write them with
+   * the run's next write (data/run-journal.ts). Nodes that call out (http_request, llm) leave it
+   * unset: their `running` row is written before they start, for the resume rules.
+   */
+  readonly instant?: boolean;
   /** Why this node cannot run (empty = runnable); checked at StartRun (400 / 1002 naming the node). */
   check(node: DefinitionNode, definition: WorkflowDefinition): string[];
   /** The node's own time limit in ms (http_request, llm); undefined = only the run's. */

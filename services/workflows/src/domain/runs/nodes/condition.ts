@@ -93,6 +93,7 @@ function compare({ operator }: Comparison, left: unknown, right: unknown): boole
  */
 export const conditionNode: NodeModule = {
   type: 'condition',
+  instant: true,
   check(node, definition) {
     const { conditions, logic } = node.data;
     const problems: string[] = [];

@@ -12,6 +12,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export const endNode: NodeModule = {
   type: 'end',
+  instant: true,
   check(node, definition) {
     const outputs = node.data.outputs;
     if (outputs === undefined) return [];

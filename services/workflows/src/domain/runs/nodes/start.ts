@@ -8,6 +8,7 @@ import { resolveInputs, startInputProblems } from '../engine/inputs.js';
  */
 export const startNode: NodeModule = {
   type: 'start',
+  instant: true,
   check: (node) => startInputProblems(node),
   execute: async ({ node, run }) => ({ status: 'success', outputs: resolveInputs(node, run.inputs) }),
 };

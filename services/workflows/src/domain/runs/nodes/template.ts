@@ -7,6 +7,7 @@ const MAX_TEMPLATE = 100_000;
 /** `template`: renders `data.template` (`{{inputs.name}}`, `{{node.output}}`); output `{text}`. */
 export const templateNode: NodeModule = {
   type: 'template',
+  instant: true,
   check(node, definition) {
     const template = node.data.template;
     if (typeof template !== 'string') return ['data.template must be a string'];
