@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { conformanceV1 } from '@platform/contracts';
 import { createServiceClient } from '@platform/grpc';
 import { parseArgs } from 'node:util';
-import { startChild, stopChild } from './lib/children.js';
+import { childLogFile, startChild, stopChild } from './lib/children.js';
 import { keepAliveGetter } from './lib/http-client.js';
 import { openLoop, type LatencyReport } from './lib/open-loop.js';
 
@@ -49,10 +49,14 @@ function row(name: string, r: LatencyReport): string {
 }
 
 const probe = await startChild('probe-server.js', { PROBE_PORT });
-const gateway = await startChild('gateway-server.js', {
-  GATEWAY_PORT,
-  PROBE_ADDR: `127.0.0.1:${PROBE_PORT}`,
-});
+const gateway = await startChild(
+  'gateway-server.js',
+  {
+    GATEWAY_PORT,
+    PROBE_ADDR: `127.0.0.1:${PROBE_PORT}`,
+  },
+  childLogFile('gateway'),
+);
 const client = createServiceClient(
   conformanceV1.ProbeServiceService,
   'platform.conformance.v1.ProbeService',
