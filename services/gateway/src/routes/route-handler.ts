@@ -123,8 +123,10 @@ export function routeHandler<Clients>(
         return;
       }
       const response = await route.invoke(input, context);
-      const wantsJson = req.accepts(['text/html', 'application/json']) === 'application/json';
-      const location = route.redirect?.(response, input, { wantsJson });
+      // Negotiated only by the few routes that may redirect (SSO), not on every answer.
+      const location = route.redirect?.(response, input, {
+        wantsJson: req.accepts(['text/html', 'application/json']) === 'application/json',
+      });
       if (location) {
         sendRedirect(res, location);
         return;
