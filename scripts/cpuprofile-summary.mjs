@@ -36,6 +36,15 @@ const fileName = (node) => {
   return short.startsWith('node:') ? short : short.split('/').slice(0, 2).join('/');
 };
 
+// The package (or workspace package) a frame belongs to, for the inclusive view by package.
+const packageOf = (url) => {
+  const dependency = url.match(/node_modules\/\.pnpm\/[^/]+\/node_modules\/((@[^/]+\/)?[^/]+)/);
+  if (dependency) return dependency[1];
+  const workspace = url.match(/\/(services|packages)\/([^/]+)\//);
+  return workspace ? `${workspace[1]}/${workspace[2]}` : undefined;
+};
+const inclusiveByPackage = new Map();
+
 const selfByFrame = new Map();
 const selfByFile = new Map();
 const inclusiveByFrame = new Map();
@@ -44,6 +53,12 @@ for (const [id, us] of selfUs) {
   const name = frameName(node);
   selfByFrame.set(name, (selfByFrame.get(name) ?? 0) + us);
   selfByFile.set(fileName(node), (selfByFile.get(fileName(node)) ?? 0) + us);
+  const packages = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const name = packageOf(nodes.get(cur).callFrame.url);
+    if (name) packages.add(name);
+  }
+  for (const name of packages) inclusiveByPackage.set(name, (inclusiveByPackage.get(name) ?? 0) + us);
   // Inclusive: count each frame name once per stack (recursion does not double count).
   const seen = new Set();
   for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
@@ -68,5 +83,6 @@ const list = (title, map) => {
 console.log(`# ${file.split('/').pop()}`);
 console.log(`total ${ms(totalUs)}, idle ${ms(idleUs)}, busy ${ms(busyUs)}`);
 list('self time by file / package', selfByFile);
+list('inclusive time by package (time with one of its frames on the stack)', inclusiveByPackage);
 list('top frames by self time', selfByFrame);
 list('top frames by inclusive time', inclusiveByFrame);

@@ -1,3 +1,2 @@
 export { createLogger, type Logger } from './logger.js';
 export { requestContext, type RequestContext } from './request-context.js';
-export { batchedStdout } from './batched-stdout.js';

@@ -22,11 +22,6 @@ const schema = z.object({
   BODY_LIMIT_BYTES: env.positiveInt().default(1024 * 1024),
   /** API-key verification answers cached per replica (docs/apikeys.md); 0 disables the cache. */
   API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
-  /**
-   * Log lines (an access line per request) are written to stdout in batches at most this many ms
-   * apart instead of one write per line; 0 writes each line at once (docs/gateway.md).
-   */
-  LOG_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(50),
   /** Deadline for one gRPC call from the gateway. */
   GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),
   /** Which hops may name the client address (X-Forwarded-For); http/trust-proxy.ts, docs/gateway.md. */

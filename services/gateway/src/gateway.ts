@@ -34,9 +34,6 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectionName: 'gateway',
-    // Commands issued in the same tick (the revocation checks of concurrent requests) leave in one
-    // write instead of one write(2) each; each command still gets its own answer.
-    enableAutoPipelining: true,
   });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   // ...but not while the first connection is being made (see firstConnection).

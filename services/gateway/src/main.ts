@@ -1,5 +1,5 @@
 import { ConfigError } from '@platform/config';
-import { batchedStdout, createLogger } from '@platform/logger';
+import { createLogger } from '@platform/logger';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { buildGateway } from './gateway.js';
 import { routeTable } from './routes/index.js';
@@ -19,7 +19,7 @@ function configOrExit(): GatewayConfig {
 }
 
 const config = configOrExit();
-const logger = createLogger('gateway', config.LOG_LEVEL, batchedStdout(config.LOG_FLUSH_MS));
+const logger = createLogger('gateway', config.LOG_LEVEL);
 const gateway = buildGateway(config, logger, VERSION);
 const server = gateway.app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
   logger.info({ port: config.HTTP_PORT, routes: routeTable.length }, 'gateway listening');
