@@ -6,9 +6,11 @@
 // of every second, which inflates latency with queueing the server did not cause, so it is used
 // here only for the maximum-throughput figure.
 //
-//   node bench/dist/gateway-vs-grpc.js [--rate 500] [--duration 15] [--warmup 3]
+//   source deploy/local/env.sh && node bench/dist/gateway-vs-grpc.js [--rate 500] [--duration 15] [--warmup 3]
 //
-// Needs the local stack (Postgres for the probe's migrations): `bash deploy/local/stack.sh up`.
+// Needs the local stack (Postgres for the probe's migrations, Redis for the gateway's revocation
+// check): `bash deploy/local/stack.sh up`. The gateway is built like production (the whole route
+// table before the probe routes, access log at info to a file): lib/representative-gateway.ts.
 import autocannon from 'autocannon';
 import { conformanceV1 } from '@platform/contracts';
 import { createServiceClient } from '@platform/grpc';
