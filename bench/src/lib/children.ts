@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,10 @@ import { ownSigningKeyEnv } from './trust.js';
  * deploy/local/services.sh gives the real gateway, so writing it costs what it costs in production.
  */
 export function childLogFile(name: string): string {
-  return join(tmpdir(), `bench-${name}-${process.pid}.log`);
+  const file = join(tmpdir(), `bench-${name}-${process.pid}.log`);
+  // Only what writing it costs matters; the bench removes it when it ends.
+  process.on('exit', () => rmSync(file, { force: true }));
+  return file;
 }
 
 /**
