@@ -3,23 +3,18 @@
 // `GET /bench/workflows/:workflow_id` (auth user_or_api_key, scope workflow:execute, workflow
 // binding), which answers the principal without a further RPC so the numbers are the
 // authentication path plus the HTTP edge. API_KEY_CACHE_MAX_ENTRIES=0 makes every request cold.
+// Like production, the route sits behind the whole route table and every request is logged at
+// `info` on stdout (a file, see startChild): lib/representative-gateway.ts.
 import { SessionRegistry, TokenService } from '@platform/auth';
 import { apikeysV1, identityV1 } from '@platform/contracts';
-import {
-  ApiKeysVerifier,
-  Authenticator,
-  createGatewayApp,
-  defineRoute,
-  IdentityPrincipalResolver,
-} from '@platform/gateway';
+import { ApiKeysVerifier, Authenticator, defineRoute, IdentityPrincipalResolver } from '@platform/gateway';
 import { createServiceClient, type Principal } from '@platform/grpc';
-import { createLogger } from '@platform/logger';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { productionClients, representativeGatewayApp } from './lib/representative-gateway.js';
 import { gatewayCredentials } from './lib/trust.js';
 
 const env = (name: string) => process.env[name] ?? '';
-const logger = createLogger('bench-apikey-gateway', 'warn');
 const apikeys = createServiceClient(
   apikeysV1.ApiKeysServiceService,
   'platform.apikeys.v1.ApiKeysService',
@@ -58,7 +53,13 @@ const route = defineRoute<
   invoke: async (_input, { principal }) => principal,
   present: (principal) => ({ user_id: principal?.user_id, auth_method: principal?.auth_method }),
 });
-const app = createGatewayApp({ logger, routes: [route], clients: { apikeys }, authenticator });
+const app = representativeGatewayApp({
+  name: 'bench-apikey-gateway',
+  benchRoutes: [route],
+  benchClients: { apikeys },
+  authenticator,
+  clients: { ...productionClients(), apikeys, identity },
+});
 const server = app.listen(Number(env('GATEWAY_PORT')), '127.0.0.1', () => process.send?.({ ready: true }));
 server.keepAliveTimeout = 65_000;
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -18,7 +18,7 @@ import { apikeysV1 } from '@platform/contracts';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
 import autocannon from 'autocannon';
-import { startChild, stopChild } from './lib/children.js';
+import { childLogFile, startChild, stopChild } from './lib/children.js';
 import { keepAliveGetter } from './lib/http-client.js';
 import { openLoop } from './lib/open-loop.js';
 import { tableHeader, tableRow } from './lib/report.js';
@@ -125,18 +125,26 @@ try {
     { principal: owner },
   );
   children.push(
-    await startChild('apikey-gateway-server.js', {
-      ...gatewayEnv,
-      GATEWAY_PORT: String(PORTS.warm),
-      API_KEY_CACHE_MAX_ENTRIES: '10000',
-    }),
+    await startChild(
+      'apikey-gateway-server.js',
+      {
+        ...gatewayEnv,
+        GATEWAY_PORT: String(PORTS.warm),
+        API_KEY_CACHE_MAX_ENTRIES: '10000',
+      },
+      childLogFile('apikey-gateway-warm'),
+    ),
   );
   children.push(
-    await startChild('apikey-gateway-server.js', {
-      ...gatewayEnv,
-      GATEWAY_PORT: String(PORTS.cold),
-      API_KEY_CACHE_MAX_ENTRIES: '0',
-    }),
+    await startChild(
+      'apikey-gateway-server.js',
+      {
+        ...gatewayEnv,
+        GATEWAY_PORT: String(PORTS.cold),
+        API_KEY_CACHE_MAX_ENTRIES: '0',
+      },
+      childLogFile('apikey-gateway-cold'),
+    ),
   );
 
   const path = `/api/v1/bench/workflows/${randomUUID()}`;

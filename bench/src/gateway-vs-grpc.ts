@@ -6,14 +6,16 @@
 // of every second, which inflates latency with queueing the server did not cause, so it is used
 // here only for the maximum-throughput figure.
 //
-//   node bench/dist/gateway-vs-grpc.js [--rate 500] [--duration 15] [--warmup 3]
+//   source deploy/local/env.sh && node bench/dist/gateway-vs-grpc.js [--rate 500] [--duration 15] [--warmup 3]
 //
-// Needs the local stack (Postgres for the probe's migrations): `bash deploy/local/stack.sh up`.
+// Needs the local stack (Postgres for the probe's migrations, Redis for the gateway's revocation
+// check): `bash deploy/local/stack.sh up`. The gateway is built like production (the whole route
+// table before the probe routes, access log at info to a file): lib/representative-gateway.ts.
 import autocannon from 'autocannon';
 import { conformanceV1 } from '@platform/contracts';
 import { createServiceClient } from '@platform/grpc';
 import { parseArgs } from 'node:util';
-import { startChild, stopChild } from './lib/children.js';
+import { childLogFile, startChild, stopChild } from './lib/children.js';
 import { keepAliveGetter } from './lib/http-client.js';
 import { openLoop, type LatencyReport } from './lib/open-loop.js';
 
@@ -49,10 +51,14 @@ function row(name: string, r: LatencyReport): string {
 }
 
 const probe = await startChild('probe-server.js', { PROBE_PORT });
-const gateway = await startChild('gateway-server.js', {
-  GATEWAY_PORT,
-  PROBE_ADDR: `127.0.0.1:${PROBE_PORT}`,
-});
+const gateway = await startChild(
+  'gateway-server.js',
+  {
+    GATEWAY_PORT,
+    PROBE_ADDR: `127.0.0.1:${PROBE_PORT}`,
+  },
+  childLogFile('gateway'),
+);
 const client = createServiceClient(
   conformanceV1.ProbeServiceService,
   'platform.conformance.v1.ProbeService',

@@ -91,7 +91,7 @@ const serverTrust = createServerTrust({
 const callMetadata = () => toMetadata({ requestId: 'bench', principal: principal(0) });
 const sample = callMetadata();
 await outgoing.apply(sample);
-const applyWarm = await timeEach(ops, () => outgoing.apply(callMetadata()));
+const applyWarm = await timeEach(ops, async () => outgoing.apply(callMetadata()));
 const authenticateWarm = await timeEach(ops, () => serverTrust.authenticate(sample, ['gateway']));
 
 console.log(`\nToken operations, ${ops} each, µs per operation (mean / p50 / p99)\n`);

@@ -1,12 +1,36 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ownSigningKeyEnv } from './trust.js';
 
-/** Forks a bench server script and waits for its `ready` message. */
-export async function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
+/**
+ * Where a bench gateway's stdout (its access log, one line per request) goes: a file, as
+ * deploy/local/services.sh gives the real gateway, so writing it costs what it costs in production.
+ */
+export function childLogFile(name: string): string {
+  const file = join(tmpdir(), `bench-${name}-${process.pid}.log`);
+  // Only what writing it costs matters; the bench removes it when it ends.
+  process.on('exit', () => rmSync(file, { force: true }));
+  return file;
+}
+
+/**
+ * Forks a bench server script and waits for its `ready` message. `stdoutFile`: append the child's
+ * stdout there (default: this terminal). BENCH_CHILD_CPU_PROF_DIR: every child writes a CPU profile
+ * there when it exits (`node --cpu-prof`), for docs/benchmarks.md.
+ */
+export async function startChild(
+  script: string,
+  env: Record<string, string>,
+  stdoutFile?: string,
+): Promise<ChildProcess> {
+  const profileDir = process.env.BENCH_CHILD_CPU_PROF_DIR;
   const child = fork(fileURLToPath(new URL(`../${script}`, import.meta.url)), {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    stdio: ['ignore', stdoutFile ? openSync(stdoutFile, 'a') : 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { TokenClaims } from './tokens.js';
 
 /** The Redis commands the registry needs (ioredis satisfies this). */
@@ -6,6 +7,8 @@ export interface SessionStore {
   set(key: string, value: string, mode: 'PX', ttlMs: number): Promise<unknown>;
   del(...keys: string[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /** When the store has it, the hot-path script runs by its SHA1 (EVALSHA) instead of its text. */
+  evalsha?(sha1: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** `ended`: issued before its user's sessions were ended (`endSessionsBefore`). */
@@ -40,6 +43,9 @@ if not rev then
   redis.call('SET', KEYS[4], rev, 'EX', ARGV[2])
 end
 return {revoked, current, after, rev}`;
+const CHECK_WITH_REVISION_SHA1 = createHash('sha1').update(CHECK_WITH_REVISION).digest('hex');
+
+const isNoScript = (error: unknown) => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 /**
  * Token revocation in Redis, shared by identity (writes) and the gateway (reads on every request,
@@ -93,20 +99,39 @@ export class SessionRegistry {
 
   /** `check` plus the user's principal revision, in one round trip (the gateway's hot path). */
   async checkWithRevision(claims: TokenClaims, freshRevision: string): Promise<SessionCheck> {
-    const [revoked, current, validAfter, revision] = (await this.store.eval(
-      CHECK_WITH_REVISION,
-      4,
+    const args = [
       revokedKey(claims.jti),
       currentSessionKey(claims.sub),
       validAfterKey(claims.sub),
       principalRevisionKey(claims.sub),
       freshRevision,
       PRINCIPAL_REVISION_TTL_SECONDS,
-    )) as [string, string, string, string];
+    ];
+    const [revoked, current, validAfter, revision] = (await this.runCheckScript(args)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     return {
       state: stateOf(claims, revoked || null, current || null, validAfter || null),
       principalRevision: revision,
     };
+  }
+
+  /**
+   * The script by its SHA1 (no script text on the wire per request); a Redis that does not know it
+   * yet (started, flushed, failed over) answers NOSCRIPT once and gets the text, which loads it.
+   */
+  private async runCheckScript(args: (string | number)[]): Promise<unknown> {
+    if (this.store.evalsha) {
+      try {
+        return await this.store.evalsha(CHECK_WITH_REVISION_SHA1, 4, ...args);
+      } catch (error) {
+        if (!isNoScript(error)) throw error;
+      }
+    }
+    return this.store.eval(CHECK_WITH_REVISION, 4, ...args);
   }
 
   private ttlMs(claims: TokenClaims): number {

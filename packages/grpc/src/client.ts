@@ -84,7 +84,8 @@ export function createServiceClient<D extends ServiceDefinition>(
         principal: callOptions.principal,
       });
       const deadline = new Date(Date.now() + (callOptions.timeoutMs ?? defaultTimeoutMs));
-      await options.credentials?.apply(metadata);
+      const signing = options.credentials?.apply(metadata);
+      if (signing) await signing;
       return new Promise((resolve, reject) => {
         const fn = client[method];
         if (typeof fn !== 'function') {
@@ -104,7 +105,8 @@ export function createServiceClient<D extends ServiceDefinition>(
         locale: callOptions.locale ?? context?.locale,
         principal: callOptions.principal,
       });
-      await options.credentials?.apply(metadata);
+      const signing = options.credentials?.apply(metadata);
+      if (signing) await signing;
       const fn = client[method];
       if (typeof fn !== 'function') throw new Error(`${serviceName} has no method ${method}`);
       const callOpts = callOptions.timeoutMs

@@ -6,6 +6,7 @@ import type { Authenticator } from './auth/authenticator.js';
 import { accessLog } from './http/access-log.js';
 import { errorHandler, FORM_PARAMETER_LIMIT } from './http/error-handler.js';
 import { requestContextMiddleware } from './http/request-context.js';
+import { RouteDispatch } from './http/route-dispatch.js';
 import { buildOpenApi } from './openapi/build-openapi.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { routeHandler } from './routes/route-handler.js';
@@ -66,18 +67,23 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
-  app.use(express.json({ limit, type: ['application/json', 'application/*+json'], strict: false }));
-  app.use(express.urlencoded({ limit, extended: false, parameterLimit: FORM_PARAMETER_LIMIT }));
+  const bodyParsers = [
+    express.json({ limit, type: ['application/json', 'application/*+json'], strict: false }),
+    express.urlencoded({ limit, extended: false, parameterLimit: FORM_PARAMETER_LIMIT }),
+  ];
+  const handlers = routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    handler: routeHandler(route, options.clients, options.authenticator, {
+      streamRecheckMs: options.streamRecheckMs,
+    }),
+  }));
+  // The table's routes by one lookup (http/route-dispatch.ts); what it leaves goes down the chain.
+  app.use(new RouteDispatch(API_PREFIX, handlers).middleware(bodyParsers));
+  app.use(...bodyParsers);
 
   const router = express.Router({ caseSensitive: true, strict: false });
-  for (const route of routes) {
-    router[route.method](
-      route.path,
-      routeHandler(route, options.clients, options.authenticator, {
-        streamRecheckMs: options.streamRecheckMs,
-      }),
-    );
-  }
+  for (const { method, path, handler } of handlers) router[method](path, handler);
   const openApi = buildOpenApi(routes as RouteDefinition<unknown>[], options.version ?? '0.0.0');
   router.get('/openapi.json', (_req, res) => {
     res.json(openApi);

@@ -20,4 +20,4 @@ export { loadGatewayConfig, type GatewayConfig } from './config.js';
 export { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
 export { ApiKeysVerifier, type ApiKeysVerifierOptions } from './auth/apikeys-verifier.js';
 export { apiKeyCheckFor, type ApiKeyCheck } from './auth/api-key-check.js';
-export type { ServiceClients } from './service-clients.js';
+export { createServiceClients, type ServiceClients } from './service-clients.js';

@@ -5,7 +5,8 @@ import { ServiceTokenSigner } from './service-token.js';
 
 /** Adds a caller's credentials to the metadata of one outgoing call (see `createServiceClient`). */
 export interface CallCredentials {
-  apply(metadata: Metadata): Promise<void>;
+  /** Synchronous (no promise) when every token it needs is already signed and fresh. */
+  apply(metadata: Metadata): void | Promise<void>;
 }
 
 export interface OutgoingTrustOptions {
@@ -35,14 +36,25 @@ export function createOutgoingTrust(options: OutgoingTrustOptions): OutgoingTrus
   return {
     to(audience) {
       return {
-        async apply(metadata) {
+        apply(metadata) {
           const principal = readPrincipalBytes(metadata);
-          const [signature, token] = await Promise.all([
-            principal && principals ? principals.sign(audience, principal) : undefined,
-            services.token(audience),
-          ]);
-          if (signature) metadata.set(MetadataKeys.principalSignature, signature);
-          metadata.set(MetadataKeys.serviceToken, token);
+          const signs = principal !== undefined && principals !== undefined;
+          // The common case: both tokens were signed by an earlier call and are still reused.
+          const token = services.cached(audience);
+          const signature = signs ? principals.cached(audience, principal) : undefined;
+          if (token !== undefined && (!signs || signature !== undefined)) {
+            if (signature) metadata.set(MetadataKeys.principalSignature, signature);
+            metadata.set(MetadataKeys.serviceToken, token);
+            return undefined;
+          }
+          return (async () => {
+            const [freshSignature, freshToken] = await Promise.all([
+              signs ? principals.sign(audience, principal) : undefined,
+              services.token(audience),
+            ]);
+            if (freshSignature) metadata.set(MetadataKeys.principalSignature, freshSignature);
+            metadata.set(MetadataKeys.serviceToken, freshToken);
+          })();
         },
       };
     },

@@ -40,6 +40,11 @@ export class PrincipalSigner {
     this.cache = new ExpiringCache(CACHE_ENTRIES, now);
   }
 
+  /** A signature still fresh for these exact bytes and audience, without signing (the hot path). */
+  cached(audience: string, principalBytes: Buffer): string | undefined {
+    return this.cache.get(`${audience}\u0000${principalDigest(principalBytes)}`);
+  }
+
   async sign(audience: string, principalBytes: Buffer): Promise<string> {
     const digest = principalDigest(principalBytes);
     const cacheKey = `${audience}\u0000${digest}`;

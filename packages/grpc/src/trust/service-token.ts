@@ -29,6 +29,11 @@ export class ServiceTokenSigner {
     this.cache = new ExpiringCache(CACHE_ENTRIES, now);
   }
 
+  /** The token for `audience` while it is reused, without signing (the hot path). */
+  cached(audience: string): string | undefined {
+    return this.cache.get(audience);
+  }
+
   async token(audience: string): Promise<string> {
     const cached = this.cache.get(audience);
     if (cached) return cached;

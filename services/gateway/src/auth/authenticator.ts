@@ -5,6 +5,7 @@ import type { Principal } from '@platform/grpc';
 import { hasPermission } from '@platform/rbac';
 import type { AuthRequirement } from '../routes/route-definition.js';
 import type { ApiKeyCheck } from './api-key-check.js';
+import { VerifiedAccessTokens } from './verified-tokens.js';
 
 /** A user as the gateway needs to know it on every authenticated request. */
 export interface ResolvedUser extends Principal {
@@ -42,14 +43,18 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * a user that is gone 401/2001; an inactive or pending user 401/2004; a missing permission 403/3000.
  */
 export class Authenticator {
+  private readonly accessTokens: VerifiedAccessTokens;
+
   constructor(
-    private readonly tokens: TokenService,
+    tokens: TokenService,
     private readonly sessions: SessionRegistry,
     private readonly principals: PrincipalResolver,
     private readonly apiKeys?: ApiKeyVerifier,
     /** Resolves when the revocation store has had its first chance to connect (a process just started). */
     private readonly storeStarted: () => Promise<void> = () => Promise.resolve(),
-  ) {}
+  ) {
+    this.accessTokens = new VerifiedAccessTokens(tokens);
+  }
 
   static bearerCredential(authorization: string | undefined): string | undefined {
     return authorization ? BEARER.exec(authorization)?.[1] : undefined;
@@ -82,7 +87,7 @@ export class Authenticator {
   private async authenticateJwt(token: string): Promise<Principal> {
     let claims;
     try {
-      claims = await this.tokens.verify(token, 'access');
+      claims = await this.accessTokens.verify(token);
     } catch (error) {
       if (error instanceof TokenError) {
         throw BusinessError.named('token_invalid');

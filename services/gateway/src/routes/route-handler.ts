@@ -87,11 +87,18 @@ export function routeHandler<Clients>(
         clients,
         principal: authenticated?.principal,
         credential: authenticated?.credential ?? undefined,
-        unverifiedBearer: Authenticator.bearerCredential(req.header('authorization')),
         locale: res.locals.locale as Locale,
         requestId: res.locals.requestId as string,
-        ip: req.ip ?? '',
-        userAgent: req.header('user-agent') ?? '',
+        // Read by a few routes only: worked out when read (the client address walks the proxy chain).
+        get unverifiedBearer() {
+          return Authenticator.bearerCredential(req.header('authorization'));
+        },
+        get ip() {
+          return req.ip ?? '';
+        },
+        get userAgent() {
+          return req.header('user-agent') ?? '';
+        },
       };
       if (route.events) {
         // `upstream` cancels the service call: the client went away or lost access; `clientGone`
@@ -123,8 +130,10 @@ export function routeHandler<Clients>(
         return;
       }
       const response = await route.invoke(input, context);
-      const wantsJson = req.accepts(['text/html', 'application/json']) === 'application/json';
-      const location = route.redirect?.(response, input, { wantsJson });
+      // Negotiated only by the few routes that may redirect (SSO), not on every answer.
+      const location = route.redirect?.(response, input, {
+        wantsJson: req.accepts(['text/html', 'application/json']) === 'application/json',
+      });
       if (location) {
         sendRedirect(res, location);
         return;
