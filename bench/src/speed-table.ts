@@ -52,12 +52,11 @@ function row(output: string, ...labels: string[]): string[] {
   throw new Error(`no row ${labels.join(' | ')} in the output`);
 }
 
-/** The first number after `prefix` in the output. */
-function numberAfter(output: string, prefix: string): number {
-  const at = output.indexOf(prefix);
-  if (at < 0) throw new Error(`"${prefix}" not in the output`);
-  const match = /-?[\d.]+/.exec(output.slice(at + prefix.length));
-  return Number(match?.[0]);
+/** The number captured by `pattern`'s first group in the output. */
+function captured(output: string, pattern: RegExp): number {
+  const match = pattern.exec(output);
+  if (!match) throw new Error(`${String(pattern)} not in the output`);
+  return Number(match[1]);
 }
 
 const num = (cell: string | undefined) => Number(cell);
@@ -113,7 +112,7 @@ const measures: Array<[string, string, string, string]> = [
   [
     'gateway closed loop (autocannon, 16 connections)',
     '1,751 req/s probe route; JWT route 2,658, warm key 2,997',
-    `${numberAfter(probe, 'gateway closed-loop maximum')} req/s probe route; JWT route ${numberAfter(apikeys, 'JWT ')}, warm key ${numberAfter(apikeys, 'warm key ')}`,
+    `${captured(probe, /gateway closed-loop maximum[^:]*: (\d+) req\/s/)} req/s probe route; JWT route ${captured(apikeys, /closed loop[^:]*: JWT (\d+) req\/s/)}, warm key ${captured(apikeys, /; warm key (\d+) req\/s/)}`,
     '≥ 4,000 req/s on the JWT route',
   ],
   [
