@@ -1,17 +1,9 @@
 import type { PoolClient } from '@platform/db';
-import type { NodeOutcome, RunErrorValue } from '../domain/runs/engine/contract.js';
+import type { FinishedNode, RunErrorValue } from '../domain/runs/engine/contract.js';
 
 /** A node's row as it ends: ran to an outcome (`finished`) or on an untaken branch (`skipped`). */
 export type NodeRowWrite =
-  | {
-      kind: 'finished';
-      nodeId: string;
-      nodeType: string;
-      position: number;
-      outcome: NodeOutcome;
-      startedAt: Date;
-      durationMs: number;
-    }
+  | ({ kind: 'finished' } & FinishedNode)
   | { kind: 'skipped'; nodeId: string; nodeType: string; position: number };
 
 const errorValue = (error: RunErrorValue | undefined) => error ?? null;

@@ -67,11 +67,11 @@ export interface ClaimRequest {
 
 /**
  * Writes a run and its `workflow.run` task in ONE call (`start_workflow_run`, migration
- * 1767000000001) after counting the starter's and the team's unfinished (queued or running) runs
+ * 1767000000000) after counting the starter's and the team's unfinished (queued or running) runs
  * under their StartRun locks (`USER_START_LOCK` then `TEAM_START_LOCK`): a burst of starts is
  * counted one after the other, so exactly the limit is accepted, on any replica; past either
  * limit nothing is written (`UnfinishedLimitError`). `run.id` is chosen by the caller, so the
- * task can name the run before it exists. With `claim` (migration 1767000000003) the same
+ * task can name the run before it exists. With `claim` (migration 1767000000000) the same
  * statement then makes the fair claim for that worker (`claimed`: the new run or a fairer one); a
  * new run claimed so gets no task at all.
  */

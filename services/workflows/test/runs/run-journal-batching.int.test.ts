@@ -40,6 +40,17 @@ const at = new Date();
 const ref = (nodeId: string, nodeType: string, position: number) => ({ nodeId, nodeType, position });
 const success = (outputs: Record<string, unknown>) => ({ status: 'success' as const, outputs });
 
+/** The start node ran to success (held by the journal until its next write). */
+async function startNodeRan(journal: ReturnType<typeof journalOf>, outputs: Record<string, unknown> = {}) {
+  await journal.nodeStarted({ ...ref('start', 'start', 0), startedAt: at });
+  await journal.nodeFinished({
+    ...ref('start', 'start', 0),
+    outcome: success(outputs),
+    startedAt: at,
+    durationMs: 1,
+  });
+}
+
 async function rows(runId: string) {
   const { rows: nodes } = await pool.query<{ node_id: string; status: string; attempts: number }>(
     'SELECT node_id, status, attempts FROM workflow_node_executions WHERE run_id = $1 ORDER BY position',
@@ -56,13 +67,7 @@ describe('run journal: instant nodes held, one statement per write', () => {
   it('writes held instant nodes with the next write, in order, before that write', async () => {
     const runId = await insertHeldRun(pool, workflowId, userId);
     const journal = journalOf(runId);
-    await journal.nodeStarted({ ...ref('start', 'start', 0), startedAt: at });
-    await journal.nodeFinished({
-      ...ref('start', 'start', 0),
-      outcome: success({ a: 1 }),
-      startedAt: at,
-      durationMs: 1,
-    });
+    await startNodeRan(journal, { a: 1 });
     await journal.nodeSkipped(ref('other', 'template', 1));
     expect(await rows(runId)).toEqual({ nodes: [], events: [] });
 
@@ -139,13 +144,7 @@ describe('run journal: instant nodes held, one statement per write', () => {
   it('a worker that lost its lease writes nothing, held rows included, at the next write and at the finish', async () => {
     const runId = await insertHeldRun(pool, workflowId, userId);
     const journal = journalOf(runId);
-    await journal.nodeStarted({ ...ref('start', 'start', 0), startedAt: at });
-    await journal.nodeFinished({
-      ...ref('start', 'start', 0),
-      outcome: success({}),
-      startedAt: at,
-      durationMs: 1,
-    });
+    await startNodeRan(journal);
     await pool.query(`UPDATE workflow_runs SET lease_owner = 'another-worker' WHERE id = $1`, [runId]);
     await expect(
       journal.nodeStarted({ ...ref('fetch', 'http_request', 1), startedAt: at }),
@@ -168,13 +167,7 @@ describe('run journal: instant nodes held, one statement per write', () => {
   it('an instant node whose output Postgres refuses fails at its own finish; what was held stays and is written next', async () => {
     const runId = await insertHeldRun(pool, workflowId, userId);
     const journal = journalOf(runId);
-    await journal.nodeStarted({ ...ref('start', 'start', 0), startedAt: at });
-    await journal.nodeFinished({
-      ...ref('start', 'start', 0),
-      outcome: success({}),
-      startedAt: at,
-      durationMs: 1,
-    });
+    await startNodeRan(journal);
     await journal.nodeStarted({ ...ref('render', 'template', 1), startedAt: at });
     const refused = { ...ref('render', 'template', 1), startedAt: at, durationMs: 1 };
     await expect(

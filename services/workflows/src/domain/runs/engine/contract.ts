@@ -101,6 +101,16 @@ export interface RecordedNode {
   attempts?: number;
 }
 
+/** A node that ran to an outcome, as the journal records it. */
+export interface FinishedNode {
+  nodeId: string;
+  nodeType: string;
+  position: number;
+  outcome: NodeOutcome;
+  startedAt: Date;
+  durationMs: number;
+}
+
 /**
  * What the engine needs persisted, implemented over Postgres by the runs area. Every write is
  * fenced on the worker's lease (a worker that lost it gets `LeaseLostError` and stops), and each
@@ -112,14 +122,7 @@ export interface RunJournal {
   /** Inserts (or, on a retry, re-marks) the node `running` + a `node_started` event. */
   nodeStarted(node: { nodeId: string; nodeType: string; position: number; startedAt: Date }): Promise<void>;
   /** The node's final row + a `node_finished` event. */
-  nodeFinished(node: {
-    nodeId: string;
-    nodeType: string;
-    position: number;
-    outcome: NodeOutcome;
-    startedAt: Date;
-    durationMs: number;
-  }): Promise<void>;
+  nodeFinished(node: FinishedNode): Promise<void>;
   /** A node on an untaken branch: a `skipped` row + a `node_finished` event with status skipped. */
   nodeSkipped(node: { nodeId: string; nodeType: string; position: number }): Promise<void>;
   /** A `text_chunk` event. */
