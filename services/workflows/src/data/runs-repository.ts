@@ -21,6 +21,8 @@ export interface RunRow {
   timeout_seconds: number;
   /** The workflow's team at start, whose fairness limits the run counts against (null: personal). */
   workflow_team_id: string | null;
+  /** The X-Request-Id of the StartRun call: the run's logs and events carry it (null: older runs). */
+  request_id: string | null;
   total_tokens: string;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -79,6 +81,7 @@ export type NewRun = { definition: string } & Pick<
   | 'user_id'
   | 'timeout_seconds'
   | 'workflow_team_id'
+  | 'request_id'
 >;
 
 /** `startedByKey`: only runs that API key started (domain/runs/run-visibility.ts); null: every run. */

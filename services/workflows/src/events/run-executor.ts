@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { requestContext } from '@platform/logger';
 import { setMaxListeners } from 'node:events';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { postgresRunJournal, type PostgresRunJournal } from '../data/run-journal.js';
@@ -198,7 +199,16 @@ export class RunExecutor {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  private async execute(run: RunRow): Promise<void> {
+  /**
+   * Runs under the request context of the call that started the run, not of whatever request or
+   * message prompted this claim: its logs, fact and notification events carry the starter's id.
+   */
+  private execute(run: RunRow): Promise<void> {
+    const context = { requestId: run.request_id ?? requestContext.newRequestId(), userId: run.user_id };
+    return requestContext.run(context, () => this.executeInContext(run));
+  }
+
+  private async executeInContext(run: RunRow): Promise<void> {
     const { pool, logger } = this.deps;
     const fence = { owner: this.workerId };
     const log = logger.child({ run_id: run.id, workflow_id: run.workflow_id, attempt: run.attempts });

@@ -1,4 +1,4 @@
-import { queueTopic } from '@platform/kafka';
+import { queueTopic, Topics } from '@platform/kafka';
 import { captureEvents, waitUntil, type EventCapture } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linear } from '../support/definitions.js';
@@ -12,6 +12,7 @@ let harness: WorkflowsHarness;
 let owner: TestUser;
 let workflowId: string;
 let tasks: EventCapture;
+let facts: EventCapture;
 
 beforeAll(async () => {
   harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true', RUN_MAX_RUNNING_PER_USER: '1' });
@@ -28,10 +29,12 @@ beforeAll(async () => {
   tasks = await captureEvents(harness.workflows.dependencies.kafka, 'inplace', [
     queueTopic('workflow', harness.config.QUEUE_TOPIC_PREFIX),
   ]);
+  facts = await captureEvents(harness.workflows.dependencies.kafka, 'inplace-facts', [Topics.WORKFLOW_RUNS]);
 }, 120_000);
 
 afterAll(async () => {
   await tasks?.stop();
+  await facts?.stop();
   await harness?.stop();
 });
 
@@ -81,5 +84,37 @@ describe('StartRun claims in place', () => {
       'the queued run never ran',
       100,
     );
+  });
+
+  it("a run claimed by another request's prompt still runs, logs and reports under its own starter's request id", async () => {
+    const pool = harness.workflows.dependencies.pool;
+    // Both runs queue behind a run another worker holds (the user's one place); once it frees,
+    // the poll claims the first and the first one's finish claims the second: neither claim is
+    // made in its own starter's request.
+    const holder = await insertHeldRun(pool, workflowId, owner.id);
+    const startWith = async (requestId: string) => {
+      const res = await harness.request('POST', `/workflows/${workflowId}/run`, {
+        token: owner.token,
+        json: { inputs: { name: requestId } },
+        headers: { 'x-request-id': requestId },
+      });
+      expect(res.body.data.status, JSON.stringify(res.body)).toBe('queued');
+      return String(res.body.data.run_id);
+    };
+    const first = await startWith('starter-of-first');
+    const second = await startWith('starter-of-second');
+    await pool.query(`UPDATE workflow_runs SET status = 'success', finished_at = now() WHERE id = $1`, [
+      holder,
+    ]);
+    for (const [runId, requestId] of [
+      [first, 'starter-of-first'],
+      [second, 'starter-of-second'],
+    ] as const) {
+      const fact = await facts.waitFor(
+        (message) => (message.value as { id?: string }).id === runId,
+        `no fact for ${requestId}`,
+      );
+      expect(fact.requestId).toBe(requestId);
+    }
   });
 });

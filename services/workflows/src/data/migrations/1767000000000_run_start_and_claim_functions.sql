@@ -12,6 +12,11 @@
 -- claimed by the replica that started it then costs no Kafka message, relay pass or consumer work.
 -- The task is only a prompt to claim; a run whose worker dies later gets a new task from the
 -- reconciler.
+-- The request that started a run (its X-Request-Id): the worker executes and logs the run, and
+-- writes its fact and notification events, under that id, whichever request or message prompted
+-- the claim.
+ALTER TABLE workflow_runs ADD COLUMN request_id text;
+
 CREATE FUNCTION claim_next_workflow_run(p_owner text, p_lease_ms integer, p_per_user integer, p_per_team integer)
 RETURNS SETOF workflow_runs LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -100,11 +105,12 @@ BEGIN
     RAISE EXCEPTION 'unfinished runs of the team at the limit' USING ERRCODE = 'WFL02';
   END IF;
   INSERT INTO workflow_runs (id, workflow_id, owner_id, team_id, mode, version, definition, inputs,
-                             trigger_type, trigger_id, user_id, timeout_seconds, workflow_team_id)
+                             trigger_type, trigger_id, user_id, timeout_seconds, workflow_team_id,
+                             request_id)
   VALUES ((p_run->>'id')::uuid, (p_run->>'workflow_id')::uuid, (p_run->>'owner_id')::uuid,
           (p_run->>'team_id')::uuid, p_run->>'mode', (p_run->>'version')::integer, p_definition,
           p_run->'inputs', p_run->>'trigger_type', (p_run->>'trigger_id')::uuid, v_user,
-          (p_run->>'timeout_seconds')::integer, v_team)
+          (p_run->>'timeout_seconds')::integer, v_team, p_run->>'request_id')
   RETURNING * INTO started;
   RETURN NEXT started;
   -- The starting replica's worker has a free slot: the fair claim, in this same statement.
@@ -131,3 +137,4 @@ $$;
 -- Down Migration
 DROP FUNCTION start_workflow_run(jsonb, json, integer, integer, jsonb, jsonb);
 DROP FUNCTION claim_next_workflow_run(text, integer, integer, integer);
+ALTER TABLE workflow_runs DROP COLUMN request_id;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { requestContext } from '@platform/logger';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot } from '../../data/snapshots-repository.js';
@@ -164,6 +165,7 @@ async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToIn
         user_id: caller.user_id,
         timeout_seconds: run.plan.timeoutSeconds,
         workflow_team_id: run.workflow.team_id,
+        request_id: requestContext.current()?.requestId ?? null,
       },
       { perUser: config.RUN_MAX_UNFINISHED_PER_USER, perTeam: config.RUN_MAX_UNFINISHED_PER_TEAM },
       runTask(id, 0, config.QUEUE_TOPIC_PREFIX),
