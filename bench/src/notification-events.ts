@@ -5,11 +5,15 @@
 // events/s and CPU ms per event of the service, FerretDB and Postgres (from /proc/<pid>/stat).
 //
 //   source deploy/local/env.sh && node bench/dist/notification-events.js \
-//     [--events 2000] [--profile-dir <dir>]   (profile: the service runs with --cpu-prof)
+//     [--events 2000] [--enabled] [--profile-dir <dir>]
+// `workflow.run_success` is off by default (a successful run's event is read and dropped); with
+// --enabled the bench switches it on first, so every event stores a notification. Drained = the
+// group's committed offsets reached the topic's end. --profile-dir runs the service --cpu-prof.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Kafka, logLevel } from 'kafkajs';
 import { createKafka, createProducer, ensureTopics, Topics } from '@platform/kafka';
 import { createLogger } from '@platform/logger';
 import { closeMongo, connectMongo } from '@platform/mongo';
@@ -18,6 +22,7 @@ import { spawnBuiltService, stopChild } from './lib/children.js';
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '2000' },
+    enabled: { type: 'boolean', default: false },
     'profile-dir': { type: 'string' },
   },
 });
@@ -33,32 +38,38 @@ const mongoUrl = (process.env.MONGO_URL ?? 'mongodb://127.0.0.1:57017/notificati
 );
 const topic = `${prefix}${Topics.NOTIFICATION_EVENTS}`;
 
-/** utime + stime of a process in ms (clock ticks are 100 Hz on Linux). */
-function cpuMs(pid: number | undefined): number {
+/** utime + stime (+ cutime + cstime: reaped children) of a process in ms (100 Hz clock ticks). */
+function cpuMs(pid: number | undefined, withReaped = false): number {
   if (!pid) return 0;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    const own = fields[11]! + fields[12]!;
+    return (withReaped ? own + fields[13]! + fields[14]! : own) * 10;
   } catch {
     return 0;
   }
 }
 
-/** FerretDB's and Postgres' pids from the stack's status (Postgres: the postmaster and its children). */
-function stackPids(): { ferretdb: number[]; postgres: number[] } {
+/** FerretDB's and Postgres' CPU so far (Postgres: the postmaster, its live and its exited backends). */
+function stackCpu(): { ferretdb: number; postgres: number } {
   // The stack runs from the main checkout; STACK_SH points elsewhere when needed.
   const script = process.env.STACK_SH ?? '/work/main/deploy/local/stack.sh';
   const status = execFileSync('bash', [script, 'status'], { encoding: 'utf8' });
   const pidOf = (name: string) => Number(new RegExp(`^${name}\\s+\\S+\\s+pid (\\d+)`, 'm').exec(status)?.[1]);
   const postmaster = pidOf('postgres');
-  const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+  const backends = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
     .split('\n')
     .filter(Boolean)
     .map(Number);
-  return { ferretdb: [pidOf('ferretdb')], postgres: [postmaster, ...children] };
+  return {
+    ferretdb: cpuMs(pidOf('ferretdb'), true),
+    postgres: cpuMs(postmaster, true) + backends.reduce((sum, pid) => sum + cpuMs(pid), 0),
+  };
 }
-const totalCpu = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 
 /** A run-finished notice as services/workflows/src/data/run-finish.ts writes it to the outbox. */
 function runNotice(i: number) {
@@ -80,6 +91,19 @@ function runNotice(i: number) {
   };
 }
 
+const groupId = `${prefix}notification-events`;
+const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
+const admin = new Kafka({ brokers, clientId: 'bench-admin', logLevel: logLevel.NOTHING }).admin();
+await admin.connect();
+const sum = (offsets: Array<{ offset: string }>) =>
+  offsets.reduce((total, entry) => total + Math.max(0, Number(entry.offset)), 0);
+/** Messages of the topic the group has not committed yet. */
+async function lag(): Promise<number> {
+  const end = sum((await admin.fetchTopicOffsets(topic)).map((entry) => ({ offset: entry.high })));
+  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  return end - sum(committed?.partitions ?? []);
+}
+
 const kafka = createKafka({
   brokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:59092',
   clientId: 'bench',
@@ -87,22 +111,39 @@ const kafka = createKafka({
 });
 await ensureTopics(kafka, [topic], { logger });
 const profile = values['profile-dir'];
-const service = spawnBuiltService('notifications', {
-  GRPC_PORT: String(PORT),
-  MONGO_URL: mongoUrl,
-  IDENTITY_GRPC_ADDR: '127.0.0.1:1',
-  EVENTS_TOPIC_PREFIX: prefix,
-  QUEUE_TOPIC_PREFIX: prefix,
-  REDIS_KEY_PREFIX: `${prefix}notifications:`,
-  NOTIFICATION_EVENTS_GROUP: `${prefix}notification-events`,
-  ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
+const service = spawnBuiltService(
+  'notifications',
+  {
+    GRPC_PORT: String(PORT),
+    MONGO_URL: mongoUrl,
+    IDENTITY_GRPC_ADDR: '127.0.0.1:1',
+    EVENTS_TOPIC_PREFIX: prefix,
+    QUEUE_TOPIC_PREFIX: prefix,
+    REDIS_KEY_PREFIX: `${prefix}notifications:`,
+    NOTIFICATION_EVENTS_GROUP: groupId,
+  },
+  profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+);
+service.once('exit', (code) => {
+  if (code !== 0 && code !== null) throw new Error(`the notifications service exited with ${code}`);
 });
 const connection = await connectMongo(mongoUrl, { logger });
+if (values.enabled) {
+  await connection
+    .db!.collection<{ _id: string; [field: string]: unknown }>('auto_notification_config')
+    .insertOne({
+      _id: 'auto-notifications',
+      channels: [],
+      enabled_types: ['workflow.run_success', 'workflow.run_failed'],
+      updated_at: new Date(),
+      updated_by: 'bench',
+    });
+}
 const notifications = () => connection.db!.collection('notifications').countDocuments({});
 
 // A warm-up event: the consumer has joined and the collections exist before the clock starts.
 const producer = createProducer(kafka);
-const warmup = runNotice(-1);
+const warmup = { ...runNotice(-1), type: 'workflow.run_failed' };
 await producer.publishMany([
   { topic, message: { key: 'warmup', type: warmup.type, id: warmup.id, value: warmup } },
 ]);
@@ -111,12 +152,8 @@ for (let waited = 0; (await notifications()) < 1; waited += 250) {
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
-const pids = stackPids();
-const before = {
-  service: cpuMs(service.pid),
-  ferretdb: totalCpu(pids.ferretdb),
-  postgres: totalCpu(pids.postgres),
-};
+while ((await lag()) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+const before = { service: cpuMs(service.pid), ...stackCpu() };
 const started = Date.now();
 const messages = Array.from({ length: total }, (_v, i) => {
   const notice = runNotice(i);
@@ -125,21 +162,20 @@ const messages = Array.from({ length: total }, (_v, i) => {
 for (let i = 0; i < messages.length; i += 500) await producer.publishMany(messages.slice(i, i + 500));
 const publishMs = Date.now() - started;
 for (;;) {
-  const done = await notifications();
-  if (done >= total + 1) break;
-  if (Date.now() - started > 600_000) throw new Error(`only ${done - 1} of ${total} handled in 10 minutes`);
+  const left = await lag();
+  if (left === 0) break;
+  if (Date.now() - started > 600_000) throw new Error(`${left} of ${total} left after 10 minutes`);
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const drainMs = Date.now() - started;
-const after = {
-  service: cpuMs(service.pid),
-  ferretdb: totalCpu(pids.ferretdb),
-  postgres: totalCpu(pids.postgres),
-};
+const stored = (await notifications()) - 1;
+const after = { service: cpuMs(service.pid), ...stackCpu() };
 const perEvent = (key: keyof typeof before) => Number(((after[key] - before[key]) / total).toFixed(2));
 console.log(
   JSON.stringify({
     events: total,
+    enabled: values.enabled,
+    notifications_stored: stored,
     publish_ms: publishMs,
     drain_ms: drainMs,
     events_per_s: Math.round((total / drainMs) * 1000),
@@ -152,6 +188,7 @@ console.log(
 );
 await stopChild(service);
 await producer.disconnect();
+await admin.disconnect();
 await kafka.disconnect();
 await connection.db?.dropDatabase();
 await closeMongo(connection);
