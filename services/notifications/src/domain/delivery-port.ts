@@ -35,8 +35,11 @@ export interface DeliveryView {
 export interface DeliveryPort {
   /** Throws the named BusinessError (`*_not_enabled` / `*_not_configured`) for the first channel that cannot deliver; checks every entry before anything is created. */
   validateChannels(channels: readonly ChannelName[]): Promise<void>;
-  /** Writes one pending delivery per channel (MongoDB first), then submits them to the queue best-effort (a reconciler covers Kafka outages). */
-  scheduleDeliveries(notification: DeliverableNotification, channels: readonly ChannelName[]): Promise<void>;
+  /** Writes one pending delivery per notification and channel (MongoDB first, one insert for all), then submits them to the queue best-effort (a reconciler covers Kafka outages). */
+  scheduleDeliveries(
+    notifications: readonly DeliverableNotification[],
+    channels: readonly ChannelName[],
+  ): Promise<void>;
   /** Deliveries of these notifications, error messages localized for `locale`. */
   deliveriesFor(notificationIds: readonly string[], locale: string): Promise<Map<string, DeliveryView[]>>;
 }
