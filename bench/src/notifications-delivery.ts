@@ -97,19 +97,17 @@ const started = Date.now();
 for (let i = 0; i < total; i += 1) {
   const id = randomUUID();
   await delivery.port.scheduleDeliveries(
-    [
-      {
-        id,
-        scope: 'global',
-        user_id: null,
-        team_id: null,
-        title: `t${i}`,
-        content: 'c',
-        link_url: null,
-        type: 'bench',
-        level: 'low',
-      },
-    ],
+    {
+      id,
+      scope: 'global',
+      user_id: null,
+      team_id: null,
+      title: `t${i}`,
+      content: 'c',
+      link_url: null,
+      type: 'bench',
+      level: 'low',
+    },
     ['webhook'],
   );
 }

@@ -74,23 +74,22 @@ export function deliveryPort(deps: {
   onSubmitError(err: unknown, id: string): void;
   now(): number;
 }): DeliveryPort {
+  const scheduleMany: DeliveryPort['scheduleManyDeliveries'] = async (notifications, channels) => {
+    const now = new Date(deps.now());
+    const unique = [...new Set(channels)];
+    const docs = notifications.flatMap((notification) => pendingDeliveries(notification, unique, now));
+    await deps.repo.insert(docs);
+    for (const doc of docs) {
+      deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
+    }
+  };
   return {
     async validateChannels(channels) {
       if (channels.length === 0) return;
       assertChannelsReady(channels, channelSettingsFrom(await deps.settings.get()));
     },
-    async scheduleDeliveries(
-      notifications: readonly DeliverableNotification[],
-      channels: readonly ChannelName[],
-    ) {
-      const now = new Date(deps.now());
-      const unique = [...new Set(channels)];
-      const docs = notifications.flatMap((notification) => pendingDeliveries(notification, unique, now));
-      await deps.repo.insert(docs);
-      for (const doc of docs) {
-        deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
-      }
-    },
+    scheduleDeliveries: (notification, channels) => scheduleMany([notification], channels),
+    scheduleManyDeliveries: scheduleMany,
     async deliveriesFor(notificationIds, locale) {
       const byNotification = new Map<string, DeliveryView[]>(notificationIds.map((id) => [id, []]));
       for (const doc of await deps.repo.byNotifications(notificationIds)) {

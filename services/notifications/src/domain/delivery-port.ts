@@ -35,8 +35,10 @@ export interface DeliveryView {
 export interface DeliveryPort {
   /** Throws the named BusinessError (`*_not_enabled` / `*_not_configured`) for the first channel that cannot deliver; checks every entry before anything is created. */
   validateChannels(channels: readonly ChannelName[]): Promise<void>;
-  /** Writes one pending delivery per notification and channel (MongoDB first, one insert for all), then submits them to the queue best-effort (a reconciler covers Kafka outages). */
-  scheduleDeliveries(
+  /** Writes one pending delivery per channel (MongoDB first), then submits them to the queue best-effort (a reconciler covers Kafka outages). */
+  scheduleDeliveries(notification: DeliverableNotification, channels: readonly ChannelName[]): Promise<void>;
+  /** scheduleDeliveries for many notifications, with one insert for all their deliveries. */
+  scheduleManyDeliveries(
     notifications: readonly DeliverableNotification[],
     channels: readonly ChannelName[],
   ): Promise<void>;

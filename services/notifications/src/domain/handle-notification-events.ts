@@ -115,7 +115,7 @@ export async function handleNotificationEvents(
     // Also after a redelivery: a previous attempt may have stopped before its read-model write.
     await recordCreated(deps, docs);
     const channels = await deliverableChannels(deps, config.channels);
-    if (channels.length > 0) await deps.delivery.scheduleDeliveries(docs.map(toDeliverable), channels);
+    if (channels.length > 0) await deps.delivery.scheduleManyDeliveries(docs.map(toDeliverable), channels);
     await completeKeys(
       deps,
       pending.map((event) => event.id),
