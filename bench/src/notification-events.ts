@@ -13,8 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
-import { createKafka, createProducer, ensureTopics, Topics } from '@platform/kafka';
+import { consumerLag, createKafka, createProducer, ensureTopics, Topics } from '@platform/kafka';
 import { createLogger } from '@platform/logger';
 import { closeMongo, connectMongo } from '@platform/mongo';
 import { spawnBuiltService, stopChild } from './lib/children.js';
@@ -92,24 +91,14 @@ function runNotice(i: number) {
 }
 
 const groupId = `${prefix}notification-events`;
-const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:59092').split(',');
-const admin = new Kafka({ brokers, clientId: 'bench-admin', logLevel: logLevel.NOTHING }).admin();
-await admin.connect();
-const sum = (offsets: Array<{ offset: string }>) =>
-  offsets.reduce((total, entry) => total + Math.max(0, Number(entry.offset)), 0);
-/** Messages of the topic the group has not committed yet. */
-async function lag(): Promise<number> {
-  const end = sum((await admin.fetchTopicOffsets(topic)).map((entry) => ({ offset: entry.high })));
-  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-  return end - sum(committed?.partitions ?? []);
-}
-
 const kafka = createKafka({
   brokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:59092',
   clientId: 'bench',
   logger,
 });
 await ensureTopics(kafka, [topic], { logger });
+/** Messages of the topic the group has not committed yet. */
+const lag = async () => (await consumerLag(kafka, groupId, topic)).total;
 const profile = values['profile-dir'];
 const service = spawnBuiltService(
   'notifications',
@@ -169,6 +158,9 @@ for (;;) {
 }
 const drainMs = Date.now() - started;
 const stored = (await notifications()) - 1;
+// Keys claimed together share their created_at: distinct values = handler calls that stored events.
+const claimBatches =
+  (await connection.db!.collection('notification_event_keys').distinct('created_at')).length - 1;
 const after = { service: cpuMs(service.pid), ...stackCpu() };
 const perEvent = (key: keyof typeof before) => Number(((after[key] - before[key]) / total).toFixed(2));
 console.log(
@@ -176,6 +168,7 @@ console.log(
     events: total,
     enabled: values.enabled,
     notifications_stored: stored,
+    claim_batches: claimBatches,
     publish_ms: publishMs,
     drain_ms: drainMs,
     events_per_s: Math.round((total / drainMs) * 1000),
@@ -188,7 +181,6 @@ console.log(
 );
 await stopChild(service);
 await producer.disconnect();
-await admin.disconnect();
 await kafka.disconnect();
 await connection.db?.dropDatabase();
 await closeMongo(connection);

@@ -1,3 +1,4 @@
+import { consumerLag, deadLetterTopic } from '@platform/kafka';
 import { waitUntil, type IdentityUser } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -41,7 +42,8 @@ function event(type: string, userId: string, title: string) {
 async function publishBurst(values: unknown[]): Promise<void> {
   const topic = notificationEventsTopic(h.topicPrefix);
   await h.notifications.dependencies.producer.publishMany(
-    values.map((value) => ({ topic, message: { key: 'burst', value } })),
+    // A string among them is sent as such (JSON `"..."`): not an object, so it is dead-lettered.
+    values.map((value) => ({ topic, message: { key: 'burst', value: value as object } })),
   );
 }
 
@@ -110,6 +112,13 @@ describe('a batch of notification events', () => {
       .lean();
     expect(deliveries.map((doc) => doc.channel)).toEqual(['slack', 'slack', 'slack', 'slack']);
     expect(new Set(deliveries.map((doc) => doc.notification_id)).size).toBe(4);
+    // The string went to the dead-letter topic, alone.
+    const deadLetters = await consumerLag(
+      h.notifications.dependencies.kafka,
+      'nobody-reads-this',
+      deadLetterTopic(notificationEventsTopic(h.topicPrefix)),
+    );
+    expect(deadLetters.total).toBe(1);
     // The inbox lists them (the read-model write is made for the batch too).
     const listed = await h.request('GET', '/notifications?page_size=10', { token: user.token });
     expect(listed.body.data.items).toHaveLength(4);
