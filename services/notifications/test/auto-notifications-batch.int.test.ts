@@ -2,6 +2,7 @@ import { consumerLag, deadLetterTopic } from '@platform/kafka';
 import { waitUntil, type IdentityUser } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { toDocument } from '../src/domain/store-notifications.js';
 import { notificationEventsTopic } from '../src/events/notification-events-consumer.js';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
 
@@ -71,10 +72,10 @@ describe('a batch of notification events', () => {
     const invalid = { ...event('apikey.expiring', '', 'no target') };
     // How many keys each handled batch claimed: the burst's three distinct valid ids together.
     const claimed: number[] = [];
-    const bulkWrite = models().eventKeys.bulkWrite.bind(models().eventKeys);
-    vi.spyOn(models().eventKeys, 'bulkWrite').mockImplementation(((ops: unknown[], options: unknown) => {
-      claimed.push(ops.length);
-      return bulkWrite(ops as never, options as never);
+    const insertKeys = models().eventKeys.insertMany.bind(models().eventKeys);
+    vi.spyOn(models().eventKeys, 'insertMany').mockImplementation(((keys: unknown[], options: unknown) => {
+      claimed.push(keys.length);
+      return insertKeys(keys as never, options as never);
     }) as never);
     await publishBurst([first, 'not an object', first, disabled, second, invalid, second, third]);
     // waitUntil stops at anything but undefined (also `false`).
@@ -122,5 +123,60 @@ describe('a batch of notification events', () => {
     // The inbox lists them (the read-model write is made for the batch too).
     const listed = await h.request('GET', '/notifications?page_size=10', { token: user.token });
     expect(listed.body.data.items).toHaveLength(4);
+  });
+
+  it('finishes an event whose previous attempt stopped after storing the notification, among new ones', async () => {
+    const user = await h.createUser({ name: 'half-way' });
+    const interrupted = event('apikey.expiring', user.id, 'interrupted');
+    // As if a process died after the key and the notification were written, before the rest.
+    const notificationId = randomUUID();
+    await models().eventKeys.create({
+      _id: interrupted.id,
+      notification_id: notificationId,
+      type: interrupted.type,
+      completed_at: null,
+      created_at: new Date(),
+    });
+    await models().notifications.create(
+      toDocument(
+        {
+          id: notificationId,
+          scope: 'user',
+          team_id: null,
+          user_id: user.id,
+          type: interrupted.type,
+          source: 'system',
+          title: interrupted.title,
+          content: interrupted.content,
+          level: 'high',
+          data: null,
+          link_url: null,
+          expires_at: null,
+        },
+        new Date(),
+      ),
+    );
+    const fresh = event('apikey.expiring', user.id, 'fresh');
+    await publishBurst([interrupted, fresh]);
+    await waitUntil(
+      async () => ((await notificationsOf(user.id)).length >= 2 ? true : undefined),
+      15_000,
+      'batch not handled',
+    );
+    const key = await waitUntil(async () => {
+      const doc = await models().eventKeys.findById(interrupted.id).lean();
+      return doc?.completed_at ? doc : undefined;
+    });
+    expect(key.notification_id).toBe(notificationId);
+    const stored = await notificationsOf(user.id);
+    expect(stored.map((doc) => doc.title).sort()).toEqual(['fresh', 'interrupted']);
+    expect(stored.find((doc) => doc.title === 'interrupted')?._id).toBe(notificationId);
+    // Its read-model write and its delivery are made now (slack is still configured).
+    const deliveries = await h.notifications.delivery.repo.model
+      .find({ notification_id: { $in: stored.map((doc) => doc._id) } })
+      .lean();
+    expect(deliveries.map((doc) => doc.notification_id).sort()).toEqual(stored.map((doc) => doc._id).sort());
+    const listed = await h.request('GET', '/notifications?page_size=10', { token: user.token });
+    expect(listed.body.data.items.map((item: { id: string }) => item.id)).toContain(notificationId);
   });
 });

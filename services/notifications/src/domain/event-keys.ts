@@ -14,41 +14,41 @@ type NotificationEvent = notificationEventsV1.NotificationEvent;
 export function failedOnlyOnDuplicateKeys(error: unknown): boolean {
   const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
   const failures = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [error];
-  return failures.length > 0 && failures.every(isDuplicateKeyError);
+  // The driver's WriteError carries `code`; mongoose's insertMany hands them on as `{ err, index }`.
+  return (
+    failures.length > 0 &&
+    failures.every(
+      (failure) => isDuplicateKeyError(failure) || isDuplicateKeyError((failure as { err?: unknown }).err),
+    )
+  );
 }
 
 /**
  * The notification id each event's idempotency key stands for, fixed by the event's first
- * delivery: one unordered bulk of upserts (`$setOnInsert`, so an existing key keeps its id), then
- * one read of every key. Events must have distinct ids.
+ * delivery: one unordered insert of a fresh key per event (the usual case costs no read); when some
+ * already existed (a redelivery, or another consumer raced us) every key is read back, so an
+ * existing key keeps its id. Events must have distinct ids.
  */
 export async function claimKeys(
   deps: Deps,
   events: readonly NotificationEvent[],
 ): Promise<Map<string, EventKeyDoc>> {
-  if (events.length === 0) return new Map();
   const createdAt = deps.now();
-  const upserts = events.map((event) => ({
-    updateOne: {
-      filter: { _id: event.id },
-      update: {
-        $setOnInsert: {
-          notification_id: randomUUID(),
-          type: event.type,
-          completed_at: null,
-          created_at: createdAt,
-        },
-      },
-      upsert: true,
-    },
+  const fresh: EventKeyDoc[] = events.map((event) => ({
+    _id: event.id,
+    notification_id: randomUUID(),
+    type: event.type,
+    completed_at: null,
+    created_at: createdAt,
   }));
+  if (fresh.length === 0) return new Map();
   try {
-    await deps.models.eventKeys.bulkWrite(upserts, { ordered: false });
+    await deps.models.eventKeys.insertMany(fresh, { ordered: false, throwOnValidationError: true });
+    return new Map(fresh.map((key) => [key._id, key]));
   } catch (error) {
-    // Two consumers raced to insert a key: the other one's document stands.
     if (!failedOnlyOnDuplicateKeys(error)) throw error;
   }
-  const ids = events.map((event) => event.id);
+  const ids = fresh.map((key) => key._id);
   const keys = await deps.models.eventKeys.find({ _id: { $in: ids } }).lean<EventKeyDoc[]>();
   const byId = new Map(keys.map((key) => [key._id, key]));
   const missing = ids.find((id) => !byId.has(id));
