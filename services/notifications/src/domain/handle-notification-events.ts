@@ -59,7 +59,8 @@ function notificationOf(deps: Deps, event: NotificationEvent, key: EventKeyDoc):
  */
 async function storeOnce(deps: Deps, docs: NotificationDoc[]): Promise<NotificationDoc[]> {
   try {
-    await deps.models.notifications.insertMany(docs, { ordered: false, throwOnValidationError: true });
+    // lean: toDocument builds every field (title checked non-empty above); no hydration per document.
+    await deps.models.notifications.insertMany(docs, { ordered: false, lean: true });
     return docs;
   } catch (error) {
     if (!failedOnlyOnDuplicateKeys(error)) throw error;
