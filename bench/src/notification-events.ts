@@ -5,7 +5,8 @@
 // events/s and CPU ms per event of the service, FerretDB and Postgres (from /proc/<pid>/stat).
 //
 //   source deploy/local/env.sh && node bench/dist/notification-events.js \
-//     [--events 2000] [--enabled] [--profile-dir <dir>]
+//     [--events 2000] [--rate <events/s>] [--enabled] [--profile-dir <dir>]
+// Without --rate the events go in one burst (produce requests of 500); with it, one at a time.
 // `workflow.run_success` is off by default (a successful run's event is read and dropped); with
 // --enabled the bench switches it on first, so every event stores a notification. Drained = the
 // group's committed offsets reached the topic's end. --profile-dir runs the service --cpu-prof.
@@ -21,6 +22,7 @@ import { spawnBuiltService, stopChild } from './lib/children.js';
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '2000' },
+    rate: { type: 'string' },
     enabled: { type: 'boolean', default: false },
     'profile-dir': { type: 'string' },
   },
@@ -148,7 +150,17 @@ const messages = Array.from({ length: total }, (_v, i) => {
   const notice = runNotice(i);
   return { topic, message: { key: notice.user_id, type: notice.type, id: notice.id, value: notice } };
 });
-for (let i = 0; i < messages.length; i += 500) await producer.publishMany(messages.slice(i, i + 500));
+const rate = values.rate ? Number(values.rate) : 0;
+if (rate > 0) {
+  // A trickle like finished runs: each event in its own produce request, on schedule.
+  for (let i = 0; i < messages.length; i += 1) {
+    const due = started + (i * 1000) / rate;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    await producer.publishMany([messages[i]!]);
+  }
+} else {
+  for (let i = 0; i < messages.length; i += 500) await producer.publishMany(messages.slice(i, i + 500));
+}
 const publishMs = Date.now() - started;
 for (;;) {
   const left = await lag();
@@ -167,6 +179,7 @@ console.log(
   JSON.stringify({
     events: total,
     enabled: values.enabled,
+    rate: rate || 'burst',
     notifications_stored: stored,
     claim_batches: claimBatches,
     publish_ms: publishMs,
