@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- a command-line tool: its output is the summary */
 // node summarise.mjs <file.cpuprofile> [top]  → top frames by self and inclusive time (ms, %)
 import { readFileSync } from 'node:fs';
 const [file, topArg] = process.argv.slice(2);
