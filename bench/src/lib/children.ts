@@ -48,11 +48,16 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * Starts a built service (`services/<name>/dist/main.js`) with the bench's environment, the
- * service's own dev signing key and `env`; its stderr is shown, its stdout dropped.
+ * service's own dev signing key and `env`; its stderr is shown, its stdout dropped. `nodeArgs` go
+ * before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export function spawnBuiltService(service: string, env: Record<string, string>): ChildProcess {
+export function spawnBuiltService(
+  service: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): ChildProcess {
   const main = fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
-  return spawn(process.execPath, [main], {
+  return spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, ...ownSigningKeyEnv(service), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

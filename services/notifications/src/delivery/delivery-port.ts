@@ -25,6 +25,43 @@ export function toDeliveryView(doc: DeliveryDoc, locale: string): DeliveryView {
   };
 }
 
+/** One `pending` delivery of the notification per channel. */
+function pendingDeliveries(
+  notification: DeliverableNotification,
+  channels: readonly ChannelName[],
+  now: Date,
+): DeliveryDoc[] {
+  return channels.map((channel) => ({
+    _id: randomUUID(),
+    notification_id: notification.id,
+    channel,
+    status: 'pending',
+    retry_count: 0,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    claim_token: null,
+    error_key: null,
+    error_params: null,
+    sent_at: null,
+    message: {
+      scope: notification.scope,
+      team_id: notification.team_id,
+      user_id: notification.user_id,
+      type: notification.type,
+      title: notification.title,
+      content: notification.content,
+      link_url: notification.link_url,
+    },
+    email_cursor: null,
+    email_offset: 0,
+    email_sent: 0,
+    email_failed: 0,
+    created_at: now,
+    updated_at: now,
+  }));
+}
+
 /**
  * The in-app side's view of delivery: validate channels before a notification is created, store
  * its deliveries `pending` (MongoDB first: nothing is lost when Kafka is down) and submit them
@@ -37,47 +74,22 @@ export function deliveryPort(deps: {
   onSubmitError(err: unknown, id: string): void;
   now(): number;
 }): DeliveryPort {
+  const scheduleMany: DeliveryPort['scheduleManyDeliveries'] = async (notifications, channels) => {
+    const now = new Date(deps.now());
+    const unique = [...new Set(channels)];
+    const docs = notifications.flatMap((notification) => pendingDeliveries(notification, unique, now));
+    await deps.repo.insert(docs);
+    for (const doc of docs) {
+      deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
+    }
+  };
   return {
     async validateChannels(channels) {
       if (channels.length === 0) return;
       assertChannelsReady(channels, channelSettingsFrom(await deps.settings.get()));
     },
-    async scheduleDeliveries(notification: DeliverableNotification, channels: readonly ChannelName[]) {
-      const now = new Date(deps.now());
-      const docs: DeliveryDoc[] = [...new Set(channels)].map((channel) => ({
-        _id: randomUUID(),
-        notification_id: notification.id,
-        channel,
-        status: 'pending',
-        retry_count: 0,
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        claim_token: null,
-        error_key: null,
-        error_params: null,
-        sent_at: null,
-        message: {
-          scope: notification.scope,
-          team_id: notification.team_id,
-          user_id: notification.user_id,
-          type: notification.type,
-          title: notification.title,
-          content: notification.content,
-          link_url: notification.link_url,
-        },
-        email_cursor: null,
-        email_offset: 0,
-        email_sent: 0,
-        email_failed: 0,
-        created_at: now,
-        updated_at: now,
-      }));
-      await deps.repo.insert(docs);
-      for (const doc of docs) {
-        deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
-      }
-    },
+    scheduleDeliveries: (notification, channels) => scheduleMany([notification], channels),
+    scheduleManyDeliveries: scheduleMany,
     async deliveriesFor(notificationIds, locale) {
       const byNotification = new Map<string, DeliveryView[]>(notificationIds.map((id) => [id, []]));
       for (const doc of await deps.repo.byNotifications(notificationIds)) {

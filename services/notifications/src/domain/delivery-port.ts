@@ -37,6 +37,11 @@ export interface DeliveryPort {
   validateChannels(channels: readonly ChannelName[]): Promise<void>;
   /** Writes one pending delivery per channel (MongoDB first), then submits them to the queue best-effort (a reconciler covers Kafka outages). */
   scheduleDeliveries(notification: DeliverableNotification, channels: readonly ChannelName[]): Promise<void>;
+  /** scheduleDeliveries for many notifications, with one insert for all their deliveries. */
+  scheduleManyDeliveries(
+    notifications: readonly DeliverableNotification[],
+    channels: readonly ChannelName[],
+  ): Promise<void>;
   /** Deliveries of these notifications, error messages localized for `locale`. */
   deliveriesFor(notificationIds: readonly string[], locale: string): Promise<Map<string, DeliveryView[]>>;
 }

@@ -69,8 +69,6 @@ export async function storeNotifications(
   const docs = inputs.map((input) => toDocument(input, now));
   await deps.models.notifications.insertMany(docs, { ordered: true });
   await recordCreated(deps, docs);
-  if (channels.length > 0) {
-    for (const doc of docs) await deps.delivery.scheduleDeliveries(toDeliverable(doc), channels);
-  }
+  if (channels.length > 0) await deps.delivery.scheduleManyDeliveries(docs.map(toDeliverable), channels);
   return docs;
 }
