@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toDocument } from '../src/domain/store-notifications.js';
 import { notificationEventsTopic } from '../src/events/notification-events-consumer.js';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
+import { enableSlackChannel } from './support/slack-channel.js';
 
 // Automatic notifications are handled per fetched batch: these events are published in one
 // produce request to one partition, so the consumer takes them as one batch.
@@ -54,11 +55,7 @@ const notificationsOf = (userId: string) =>
 
 describe('a batch of notification events', () => {
   it('creates one notification per valid event id, none for duplicates, disabled or invalid events, one delivery each', async () => {
-    const settings = await h.request('PUT', '/admin/site-settings', {
-      token: superuser.token,
-      json: { slack_enabled: true, slack_webhook_url: 'https://hooks.slack.example/services/T/B/X' },
-    });
-    expect(settings.body.code).toBe(0);
+    await enableSlackChannel(h, superuser.token);
     const config = await h.request('PUT', '/admin/site-settings/auto-notifications', {
       token: superuser.token,
       json: { channels: ['slack'], enabled_types: ['apikey.expiring', 'security.login_anomaly'] },

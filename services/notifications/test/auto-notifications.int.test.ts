@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationEventsTopic } from '../src/events/notification-events-consumer.js';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
+import { enableSlackChannel } from './support/slack-channel.js';
 
 let h: NotificationsHarness;
 let superuser: IdentityUser;
@@ -155,11 +156,7 @@ describe('platform.notification-events', () => {
 
 describe('configured channels', () => {
   it('an automatic notification gets a delivery on each configured channel that can deliver', async () => {
-    const settings = await h.request('PUT', '/admin/site-settings', {
-      token: superuser.token,
-      json: { slack_enabled: true, slack_webhook_url: 'https://hooks.slack.example/services/T/B/X' },
-    });
-    expect(settings.body.code).toBe(0);
+    await enableSlackChannel(h, superuser.token);
     // Webhook is configured as a channel but not enabled: skipped, the rest still delivered.
     const updated = await putConfig({ channels: ['slack', 'webhook'], enabled_types: ['apikey.expiring'] });
     expect(updated.body.data.channels).toEqual(['slack', 'webhook']);

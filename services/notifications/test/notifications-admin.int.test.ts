@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCast, expectError } from './support/admin-cast.js';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
+import { enableSlackChannel } from './support/slack-channel.js';
 
 let h: NotificationsHarness;
 let superuser: IdentityUser;
@@ -124,11 +125,7 @@ describe('POST /admin/notifications', () => {
   });
 
   it('creates deliveries pending for an enabled channel; the admin list shows them', async () => {
-    const settings = await h.request('PUT', '/admin/site-settings', {
-      token: superuser.token,
-      json: { slack_enabled: true, slack_webhook_url: 'https://hooks.slack.example/services/T/B/X' },
-    });
-    expect(settings.body.code).toBe(0);
+    await enableSlackChannel(h, superuser.token);
     // Settings are read through a short cache: the change applies within its lifetime.
     const created = await waitUntil(
       async () => {
