@@ -47,6 +47,7 @@ function startService(name: 'identity' | 'apikeys', extra: Record<string, string
       ...(name === 'apikeys' ? ownSigningKeyEnv(name) : {}),
       LOG_LEVEL: 'warn',
       GRPC_PORT: String(PORTS[name]),
+      METRICS_PORT: '0',
       DATABASE_URL: withDatabase(admin, databases[name]),
       ...extra,
     },

@@ -46,6 +46,7 @@ const child = spawn(
       ...ownSigningKeyEnv('models'),
       LOG_LEVEL: 'warn',
       GRPC_PORT: String(PORT),
+      METRICS_PORT: '0',
       DATABASE_URL: withDatabase(admin, database),
       // Grants are inserted directly here; the quota RPCs never call identity.
       IDENTITY_GRPC_ADDR: '127.0.0.1:50061',

@@ -106,6 +106,7 @@ const service = spawnBuiltService(
   'notifications',
   {
     GRPC_PORT: String(PORT),
+    METRICS_PORT: '0',
     MONGO_URL: mongoUrl,
     IDENTITY_GRPC_ADDR: '127.0.0.1:1',
     EVENTS_TOPIC_PREFIX: prefix,

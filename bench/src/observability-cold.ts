@@ -80,6 +80,7 @@ function start(): ChildProcess {
         ...ownSigningKeyEnv('observability'),
         LOG_LEVEL: 'warn',
         GRPC_PORT: String(PORT),
+        METRICS_PORT: '0',
         DATABASE_URL: url,
         REDIS_KEY_PREFIX: redisPrefix,
         TELEMETRY_TOPIC_PREFIX: prefix,

@@ -75,6 +75,7 @@ const trivial = {
 await ensureDatabase(admin, database);
 const service: ChildProcess = spawnBuiltService('workflows', {
   GRPC_PORT: String(PORT),
+  METRICS_PORT: '0',
   DATABASE_URL: withDatabase(admin, database),
   QUEUE_TOPIC_PREFIX: `bench-fair-${randomUUID().slice(0, 8)}.`,
   RUN_WORKER_ENABLED: 'true',

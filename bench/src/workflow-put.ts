@@ -56,6 +56,7 @@ const owner: Principal = {
 await ensureDatabase(admin, database);
 const service: ChildProcess = spawnBuiltService('workflows', {
   GRPC_PORT: String(PORT),
+  METRICS_PORT: '0',
   DATABASE_URL: withDatabase(admin, database),
 });
 const client = createServiceClient(

@@ -119,6 +119,7 @@ async function startSecondWorker(): Promise<ChildProcess> {
     ...process.env,
     ...ownSigningKeyEnv('workflows'),
     GRPC_PORT: '50195',
+    METRICS_PORT: '0',
     DATABASE_URL: required('WORKFLOWS_DATABASE_URL'),
     LOG_LEVEL: 'warn',
   };

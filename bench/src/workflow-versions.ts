@@ -65,6 +65,7 @@ const meta = { principal: owner };
 await ensureDatabase(admin, database);
 const service: ChildProcess = spawnBuiltService('workflows', {
   GRPC_PORT: String(PORT),
+  METRICS_PORT: '0',
   DATABASE_URL: withDatabase(admin, database),
   // The benchmark measures one workflow of --versions versions: lift the per-workflow cap and
   // the per-user byte budget (docs/workflows.md "Limits") above what it stores.

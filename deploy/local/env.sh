@@ -90,6 +90,16 @@ export MODELS_GRPC_ADDR="${MODELS_GRPC_ADDR:-127.0.0.1:50064}"
 export WORKFLOWS_GRPC_ADDR="${WORKFLOWS_GRPC_ADDR:-127.0.0.1:50065}"
 export OBSERVABILITY_GRPC_ADDR="${OBSERVABILITY_GRPC_ADDR:-127.0.0.1:50066}"
 
+# --- metrics: each process serves GET /metrics on its own port (docs/operations.md) -----------
+# A second set of services on one host gives its own (0: any free port, logged at start).
+export GATEWAY_METRICS_PORT="${GATEWAY_METRICS_PORT:-9470}"
+export IDENTITY_METRICS_PORT="${IDENTITY_METRICS_PORT:-9471}"
+export APIKEYS_METRICS_PORT="${APIKEYS_METRICS_PORT:-9472}"
+export NOTIFICATIONS_METRICS_PORT="${NOTIFICATIONS_METRICS_PORT:-9473}"
+export MODELS_METRICS_PORT="${MODELS_METRICS_PORT:-9474}"
+export WORKFLOWS_METRICS_PORT="${WORKFLOWS_METRICS_PORT:-9475}"
+export OBSERVABILITY_METRICS_PORT="${OBSERVABILITY_METRICS_PORT:-9476}"
+
 # --- PostgreSQL 127.0.0.1:55432, superuser platform/platform: one database per service ---------
 export POSTGRES_ADMIN_URL="${POSTGRES_ADMIN_URL:-postgres://platform:platform@127.0.0.1:55432/postgres}"
 export IDENTITY_DATABASE_URL="${IDENTITY_DATABASE_URL:-postgres://platform:platform@127.0.0.1:55432/identity}"

@@ -97,7 +97,7 @@ holds_port() {
 }
 
 start_one() {
-  local name=$1 port dbvar
+  local name=$1 port dbvar metricsvar
   if running "$name"; then return; fi
   rm -f "$RUN/$name.pid"
   [ -f "$(entry "$name")" ] || die "$(entry "$name") is missing: build first (pnpm run build)"
@@ -111,6 +111,8 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
     cd "$ROOT/services/$name"
     if [ "$name" = gateway ]; then export HTTP_PORT="$port"; else export GRPC_PORT="$port"; fi
     if [ -n "${!dbvar:-}" ]; then export DATABASE_URL="${!dbvar}"; fi
+    metricsvar="$(upper "$name")_METRICS_PORT"
+    export METRICS_PORT="${!metricsvar:-0}"
     # Only the gateway signs principals; only identity and the gateway hold SECRET_KEY (it signs
     # user JWTs). Models seals provider keys under its own MODELS_SECRET_KEY, given as SECRET_KEY.
     if [ "$name" != gateway ]; then unset PRINCIPAL_SIGNING_PRIVATE_KEY; fi

@@ -74,6 +74,8 @@ beforeAll(async () => {
   for (const s of SERVICES) ports[s.name] = await freePort();
   expect(new Set(Object.values(ports)).size).toBe(SERVICES.length);
   for (const s of SERVICES) {
+    // Metrics on any free port: the shared set holds the default ones.
+    env[`${s.name.toUpperCase()}_METRICS_PORT`] = '0';
     if (s.protocol === 'http') env.HTTP_PORT = String(ports[s.name]);
     else env[grpcAddrVar(s.name)] = `127.0.0.1:${ports[s.name]}`;
   }

@@ -44,8 +44,21 @@ export const env = {
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
 };
 
+/**
+ * Telemetry (docs/operations.md): the metrics port (never the public one; 0 picks a free port),
+ * and the OTLP/HTTP endpoint traces go to (unset: not exported) with the share of new traces kept.
+ * The two OTEL_* names are the OpenTelemetry SDK's own, so operators configure them as elsewhere.
+ */
+export const telemetryShape = {
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.1),
+};
+
 /** Variables every service reads. */
 export const commonShape = {
   NODE_ENV: env.nodeEnv(),
   LOG_LEVEL: env.logLevel(),
+  ...telemetryShape,
 };

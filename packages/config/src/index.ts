@@ -1,5 +1,5 @@
 export { loadConfig, ConfigError, type ConfigSchema } from './load-config.js';
-export { env, commonShape } from './env-types.js';
+export { env, commonShape, telemetryShape } from './env-types.js';
 export {
   trustEnv,
   serviceTrustShape,

@@ -1,11 +1,13 @@
 import {
   credentials,
+  status as GrpcStatus,
   makeGenericClientConstructor,
   type Client,
   type ClientReadableStream,
   type ServiceError,
 } from '@grpc/grpc-js';
 import { requestContext } from '@platform/logger';
+import { trackClientCall } from './call-telemetry.js';
 import { toMetadata } from './metadata.js';
 import type { Principal } from './principal.js';
 import type { RequestOf, ResponseOf, ServiceDefinition } from './service-types.js';
@@ -92,7 +94,9 @@ export function createServiceClient<D extends ServiceDefinition>(
           reject(new Error(`${serviceName} has no method ${method}`));
           return;
         }
+        const tracked = trackClientCall(serviceName, method, metadata);
         fn.call(client, request, metadata, { deadline }, (error: ServiceError | null, response: unknown) => {
+          tracked.finish(error?.code, error ?? undefined);
           if (error) reject(statusToBusinessError(error));
           else resolve(response as ResponseOf<D[typeof method]>);
         });
@@ -112,6 +116,7 @@ export function createServiceClient<D extends ServiceDefinition>(
       const callOpts = callOptions.timeoutMs
         ? { deadline: new Date(Date.now() + callOptions.timeoutMs) }
         : {};
+      const tracked = trackClientCall(serviceName, method, metadata);
       const call = fn.call(client, request, metadata, callOpts) as ClientReadableStream<
         ResponseOf<D[typeof method]>
       >;
@@ -121,10 +126,13 @@ export function createServiceClient<D extends ServiceDefinition>(
       signal?.addEventListener('abort', cancel, { once: true });
       try {
         for await (const message of call) yield message as ResponseOf<D[typeof method]>;
+        tracked.finish(GrpcStatus.OK);
       } catch (error) {
         if (signal?.aborted) return;
+        tracked.finish((error as ServiceError).code, error);
         throw statusToBusinessError(error as ServiceError);
       } finally {
+        tracked.finish(GrpcStatus.CANCELLED);
         signal?.removeEventListener('abort', cancel);
         call.cancel();
       }

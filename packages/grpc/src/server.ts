@@ -2,6 +2,7 @@ import {
   Server,
   ServerCredentials,
   type sendUnaryData,
+  type ServerErrorResponse,
   type ServerUnaryCall,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
@@ -9,6 +10,7 @@ import { requestContext, type Logger } from '@platform/logger';
 import { HealthImplementation } from 'grpc-health-check';
 import { performance } from 'node:perf_hooks';
 import { failureStatus, openCall, type MethodSetup } from './call-setup.js';
+import { trackServerCall } from './call-telemetry.js';
 import { wrapServerStream } from './server-stream.js';
 import type { ServiceDefinition, ServiceHandlers, UnaryHandler } from './service-types.js';
 import { internalErrorStatus } from './status-details.js';
@@ -70,26 +72,35 @@ export interface RunningGrpcServer {
 function wrapUnary(setup: MethodSetup) {
   const { method, handler, logger } = setup;
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-    void (async () => {
-      const context = await openCall(setup, call.metadata, call.getDeadline(), (status) => callback(status));
-      if (!context) return;
-      await requestContext.run(
-        { requestId: context.requestId, locale: context.locale, userId: context.principal?.user_id },
-        async () => {
-          const started = performance.now();
-          try {
-            const response = await handler(call.request as never, context);
-            callback(null, response);
-            logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
-          } catch (error) {
-            callback(failureStatus(logger, method, error, started));
-          }
-        },
-      );
-    })().catch((error: unknown) => {
-      logger.error({ rpc: method, err: error }, 'rpc failed before its handler');
-      callback(internalErrorStatus());
-    });
+    const tracked = trackServerCall(method, call.metadata);
+    const answer: sendUnaryData<unknown> = (status, response) => {
+      tracked.finish(status?.code, status ?? undefined);
+      callback(status, response);
+    };
+    void tracked
+      .run(async () => {
+        const context = await openCall(setup, call.metadata, call.getDeadline(), (status) =>
+          answer(status as ServerErrorResponse),
+        );
+        if (!context) return;
+        await requestContext.run(
+          { requestId: context.requestId, locale: context.locale, userId: context.principal?.user_id },
+          async () => {
+            const started = performance.now();
+            try {
+              const response = await handler(call.request as never, context);
+              answer(null, response);
+              logger.debug({ rpc: method, duration_ms: +(performance.now() - started).toFixed(2) }, 'rpc ok');
+            } catch (error) {
+              answer(failureStatus(logger, method, error, started) as ServerErrorResponse);
+            }
+          },
+        );
+      })
+      .catch((error: unknown) => {
+        logger.error({ rpc: method, err: error }, 'rpc failed before its handler');
+        answer(internalErrorStatus() as ServerErrorResponse);
+      });
   };
 }
 

@@ -1,11 +1,14 @@
 import type { Logger } from '@platform/logger';
+import { recordFailure, ROOT_CONTEXT, runInSpan } from '@platform/telemetry';
 import type { Batch, Consumer, KafkaMessage } from 'kafkajs';
+import { performance } from 'node:perf_hooks';
 import { ensureTopics } from './admin.js';
 import type { KafkaClient } from './client.js';
 import type { ConsumerHandle } from './consumer.js';
 import { NonRetryableError } from './errors.js';
 import { decodeHeaders, Headers } from './headers.js';
 import { rawKafka, sleep } from './internal.js';
+import { batchSpan, countConsumed, observeHandling } from './message-telemetry.js';
 import { Producer } from './producer.js';
 import { deadLetterTopic } from './topics.js';
 
@@ -73,6 +76,7 @@ export async function runBatchConsumer<T>(
         },
       },
     ]);
+    countConsumed(batch.topic, options.groupId, 'dead_lettered');
     logger.error({ topic: batch.topic, offset: message.offset, err: error }, 'message dead-lettered');
   };
 
@@ -90,6 +94,42 @@ export async function runBatchConsumer<T>(
     }
   };
 
+  /**
+   * Decodes and handles one fetched batch; a message that cannot be decoded, or still fails when
+   * handled alone, goes to the dead-letter topic.
+   */
+  const handleBatch = async (batch: Batch, heartbeat: () => Promise<void>): Promise<void> => {
+    const decoded: Array<{ message: KafkaMessage; item: T }> = [];
+    for (const message of batch.messages) {
+      try {
+        const value: unknown = JSON.parse(message.value?.toString() ?? 'null');
+        const item = options.decode(value, {
+          topic: batch.topic,
+          timestamp: new Date(Number(message.timestamp)),
+        });
+        decoded.push({ message, item });
+      } catch (err) {
+        await deadLetter(batch, message, err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    const items = decoded.map((entry) => entry.item);
+    if (items.length === 0) return;
+    if (await attempt(items, batch.topic, heartbeat)) {
+      countConsumed(batch.topic, options.groupId, 'handled', items.length);
+      return;
+    }
+    if (stopping) throw new Error('consumer stopping; batch left for redelivery');
+    countConsumed(batch.topic, options.groupId, 'failed', items.length);
+    for (const entry of decoded) {
+      try {
+        await options.handle([entry.item], batch.topic);
+        countConsumed(batch.topic, options.groupId, 'handled');
+      } catch (err) {
+        await deadLetter(batch, entry.message, err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  };
+
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
@@ -98,29 +138,16 @@ export async function runBatchConsumer<T>(
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning }) => {
         if (!isRunning() || batch.messages.length === 0) return;
-        const decoded: Array<{ message: KafkaMessage; item: T }> = [];
-        for (const message of batch.messages) {
-          try {
-            const value: unknown = JSON.parse(message.value?.toString() ?? 'null');
-            const item = options.decode(value, {
-              topic: batch.topic,
-              timestamp: new Date(Number(message.timestamp)),
-            });
-            decoded.push({ message, item });
-          } catch (err) {
-            await deadLetter(batch, message, err instanceof Error ? err : new Error(String(err)));
-          }
-        }
-        const items = decoded.map((entry) => entry.item);
-        if (items.length > 0 && !(await attempt(items, batch.topic, heartbeat))) {
-          if (stopping) throw new Error('consumer stopping; batch left for redelivery');
-          for (const entry of decoded) {
-            try {
-              await options.handle([entry.item], batch.topic);
-            } catch (err) {
-              await deadLetter(batch, entry.message, err instanceof Error ? err : new Error(String(err)));
-            }
-          }
+        const span = batchSpan(batch, options.groupId);
+        const startedAt = performance.now();
+        try {
+          await runInSpan(span, () => handleBatch(batch, heartbeat), ROOT_CONTEXT);
+        } catch (error) {
+          recordFailure(span, error);
+          throw error;
+        } finally {
+          observeHandling(batch.topic, options.groupId, startedAt);
+          span.end();
         }
         resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
         await commitOffsetsIfNecessary();

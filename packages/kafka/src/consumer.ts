@@ -1,11 +1,14 @@
 import { requestContext, type Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
+import { recordFailure, runInSpan } from '@platform/telemetry';
 import type { Consumer, EachMessagePayload } from 'kafkajs';
+import { performance } from 'node:perf_hooks';
 import { ensureTopics } from './admin.js';
 import type { KafkaClient } from './client.js';
 import { NonRetryableError } from './errors.js';
 import { decodeHeaders, Headers } from './headers.js';
 import { rawKafka, sleep } from './internal.js';
+import { consumerSpan, countConsumed, observeHandling } from './message-telemetry.js';
 import { RedisProcessedStore, type ProcessedStore } from './processed-store.js';
 import { Producer } from './producer.js';
 import type { ConsumerObserver } from './task-states.js';
@@ -182,6 +185,7 @@ export async function runConsumer<T = unknown>(
       if (options.decodeJson !== false) value = JSON.parse((value as string | null) ?? 'null');
     } catch (err) {
       await deadLetter(payload, new NonRetryableError(`invalid JSON: ${(err as Error).message}`), 0);
+      countConsumed(topic, groupId, 'dead_lettered');
       return;
     }
     const valueId = (value as { id?: unknown } | null)?.id;
@@ -191,6 +195,7 @@ export async function runConsumer<T = unknown>(
         { topic, partition, offset: message.offset, message_id: id },
         'skipping processed message',
       );
+      countConsumed(topic, groupId, 'duplicate');
       return;
     }
     const valueRequestId = (value as { request_id?: unknown } | null)?.request_id;
@@ -198,7 +203,37 @@ export async function runConsumer<T = unknown>(
       headers[Headers.REQUEST_ID] ??
       (typeof valueRequestId === 'string' && valueRequestId ? valueRequestId : requestContext.newRequestId());
     const userId = headers[Headers.USER_ID];
+    const startedAt = performance.now();
+    const { span, parent } = consumerSpan({ topic, partition, offset: message.offset, headers }, groupId);
+    try {
+      const outcome = await runInSpan(
+        span,
+        () => attempts(payload, { value, headers, id, requestId, userId }),
+        parent,
+      );
+      countConsumed(topic, groupId, outcome);
+    } catch (error) {
+      recordFailure(span, error);
+      throw error;
+    } finally {
+      observeHandling(topic, groupId, startedAt);
+      span.end();
+    }
+  };
 
+  /** Runs the handler until it succeeds or the message is dead-lettered; which one happened. */
+  const attempts = async (
+    payload: EachMessagePayload,
+    decoded: {
+      value: unknown;
+      headers: Record<string, string>;
+      id: string | undefined;
+      requestId: string;
+      userId: string | undefined;
+    },
+  ): Promise<'handled' | 'dead_lettered'> => {
+    const { topic, partition, message } = payload;
+    const { value, headers, id, requestId, userId } = decoded;
     for (let attempt = 1; ; attempt += 1) {
       const consumed: ConsumedMessage<T> = {
         topic,
@@ -220,9 +255,10 @@ export async function runConsumer<T = unknown>(
       } catch (err) {
         clearInterval(beat);
         const error = err instanceof Error ? err : new Error(String(err));
+        countConsumed(topic, groupId, 'failed');
         if (error instanceof NonRetryableError || attempt > maxRetries) {
           await deadLetter(payload, error, attempt);
-          return;
+          return 'dead_lettered';
         }
         if (stopping) throw new StoppingError('consumer stopping; message left for redelivery');
         const delay = Math.min(backoff * 2 ** (attempt - 1), maxBackoff);
@@ -241,7 +277,7 @@ export async function runConsumer<T = unknown>(
           logger.warn({ err, message_id: id }, 'could not record processed message id');
         });
       }
-      return;
+      return 'handled';
     }
   };
 

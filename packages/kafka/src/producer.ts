@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import kafkajs, { type Producer as RawProducer } from 'kafkajs';
 import { requestContext } from '@platform/logger';
+import { activeContext, recordFailure, setSpan, type Context } from '@platform/telemetry';
 import type { KafkaClient } from './client.js';
 import { Headers, JSON_CONTENT_TYPE } from './headers.js';
 import { rawKafka } from './internal.js';
+import { addTraceHeaders, countProduced, producerSpan } from './message-telemetry.js';
 
 const { Partitioners } = kafkajs;
 
@@ -61,9 +63,17 @@ export class Producer {
 
   /** Publishes one JSON message; resolves to its message id once the broker acknowledged it. */
   async publish(topic: string, message: PublishMessage): Promise<{ id: string }> {
-    const { id, raw } = toRawMessage(message);
-    await this.publishRaw(topic, [raw]);
-    return { id };
+    const span = producerSpan(topic);
+    const { id, raw } = toRawMessage(message, setSpan(activeContext(), span));
+    try {
+      await this.publishRaw(topic, [raw]);
+      return { id };
+    } catch (error) {
+      recordFailure(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
   }
 
   /**
@@ -79,16 +89,28 @@ export class Producer {
       byTopic.set(topic, list);
     }
     await this.connect();
-    await this.producer.sendBatch({
-      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
-      acks: -1,
-    });
+    try {
+      await this.producer.sendBatch({
+        topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+        acks: -1,
+      });
+    } catch (error) {
+      for (const [topic, list] of byTopic) countProduced(topic, 'failed', list.length);
+      throw error;
+    }
+    for (const [topic, list] of byTopic) countProduced(topic, 'ok', list.length);
   }
 
   /** Sends messages exactly as given (used for dead-lettering and replays). */
   async publishRaw(topic: string, messages: RawMessage[]): Promise<void> {
     await this.connect();
-    await this.producer.send({ topic, messages, acks: -1 });
+    try {
+      await this.producer.send({ topic, messages, acks: -1 });
+    } catch (error) {
+      countProduced(topic, 'failed', messages.length);
+      throw error;
+    }
+    countProduced(topic, 'ok', messages.length);
   }
 
   async disconnect(): Promise<void> {
@@ -100,8 +122,11 @@ export class Producer {
   }
 }
 
-/** The message as sent: JSON value, key, and the platform headers (request, message and user ids, type). */
-function toRawMessage(message: PublishMessage): { id: string; raw: RawMessage } {
+/**
+ * The message as sent: JSON value, key, and the platform headers (request, message and user ids,
+ * type, and the W3C `traceparent` of `trace` or the active span unless the caller set one).
+ */
+function toRawMessage(message: PublishMessage, trace?: Context): { id: string; raw: RawMessage } {
   const value = message.value as Record<string, unknown>;
   const id = message.id ?? (typeof value.id === 'string' ? value.id : randomUUID());
   const type =
@@ -115,6 +140,7 @@ function toRawMessage(message: PublishMessage): { id: string; raw: RawMessage } 
   if (context?.userId) headers[Headers.USER_ID] = context.userId;
   if (type) headers[Headers.EVENT_TYPE] = type;
   Object.assign(headers, message.headers, { [Headers.CONTENT_TYPE]: JSON_CONTENT_TYPE });
+  addTraceHeaders(headers, trace);
   return { id, raw: { key: message.key ?? null, value: JSON.stringify(message.value), headers } };
 }
 

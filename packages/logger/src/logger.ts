@@ -1,3 +1,4 @@
+import { context, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { requestContext } from './request-context.js';
 
@@ -6,7 +7,8 @@ export type Logger = PinoLogger;
 /**
  * JSON logs on stdout, one object per line. Every line written inside a request context carries
  * `request_id` (and `user_id` when authenticated) so an operator can follow one request from the
- * gateway through gRPC and Kafka with a single grep.
+ * gateway through gRPC and Kafka with a single grep; inside a trace it also carries `trace_id` and
+ * `span_id`, the keys to the same request in the trace backend.
  */
 export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
   return pino(
@@ -30,11 +32,18 @@ export function createLogger(service: string, level = 'info', destination?: Dest
         censor: '[redacted]',
       },
       mixin() {
-        const context = requestContext.current();
-        if (!context) return {};
-        return context.userId
-          ? { request_id: context.requestId, user_id: context.userId }
-          : { request_id: context.requestId };
+        const fields: Record<string, string> = {};
+        const request = requestContext.current();
+        if (request) {
+          fields.request_id = request.requestId;
+          if (request.userId) fields.user_id = request.userId;
+        }
+        const span = trace.getSpan(context.active())?.spanContext();
+        if (span && trace.isSpanContextValid(span)) {
+          fields.trace_id = span.traceId;
+          fields.span_id = span.spanId;
+        }
+        return fields;
       },
     },
     destination,

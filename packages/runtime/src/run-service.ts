@@ -6,6 +6,7 @@ import {
   type ServiceRegistration,
 } from '@platform/grpc';
 import { createLogger, type Logger } from '@platform/logger';
+import { startTelemetry, type TelemetryConfig, type RunningTelemetry } from '@platform/telemetry';
 
 export interface ServiceStartContext<C> {
   config: C;
@@ -35,7 +36,7 @@ export function serviceTrust(name: string, config: ServiceTrustConfig): ServerTr
   });
 }
 
-export type BaseServiceConfig = { GRPC_PORT: number; LOG_LEVEL: string } & ServiceTrustConfig;
+export type BaseServiceConfig = { GRPC_PORT: number; LOG_LEVEL: string } & ServiceTrustConfig & TelemetryConfig;
 
 export interface RunServiceOptions<C extends BaseServiceConfig> {
   /** The service's name: its log name and the audience its callers' tokens must name. */
@@ -62,7 +63,8 @@ function loadOrExit<C>(name: string, load: () => C): C {
 }
 
 /**
- * The composition root every domain service shares: config → logger → the service's own wiring →
+ * The composition root every domain service shares: config → logger → telemetry (metrics port,
+ * tracing; docs/operations.md) → the service's own wiring →
  * gRPC server (with health and the trust checks) → graceful shutdown on SIGTERM/SIGINT. A failure to start exits 1 with
  * the cause logged.
  */
@@ -73,7 +75,9 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
 
   let started: StartedService;
   let server;
+  let telemetry: RunningTelemetry;
   try {
+    telemetry = await startTelemetry({ service: options.name, config, logger });
     started = await options.start({ config, logger });
     server = await startGrpcServer({
       port: config.GRPC_PORT,
@@ -94,6 +98,7 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
     try {
       await server.shutdown(options.shutdownGraceMs ?? 10_000);
       await started.stop?.();
+      await telemetry.shutdown();
       logger.info('stopped');
       process.exit(0);
     } catch (error) {

@@ -66,6 +66,7 @@ export async function startServiceProcess(
       SECRET_KEY: stackEnv.secretKey,
       TASK_SEAL_KEY: stackEnv.taskSealKey,
       GRPC_PORT: String(port),
+      METRICS_PORT: '0',
       // Its own private key and its callers' public keys, never another service's private key.
       ...stackEnv.serviceTrustEnv(name),
       // Own work-queue topics, so no other running copy consumes this one's tasks.

@@ -3,15 +3,17 @@ import type { Logger } from '@platform/logger';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { Authenticator } from './auth/authenticator.js';
-import { accessLog } from './http/access-log.js';
+import { API_PREFIX } from './http/api-prefix.js';
 import { errorHandler, FORM_PARAMETER_LIMIT } from './http/error-handler.js';
 import { requestContextMiddleware } from './http/request-context.js';
+import { requestTelemetry } from './http/request-telemetry.js';
 import { RouteDispatch } from './http/route-dispatch.js';
 import { buildOpenApi } from './openapi/build-openapi.js';
 import type { RouteDefinition } from './routes/route-definition.js';
 import { routeHandler } from './routes/route-handler.js';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX };
+
 /** JSON and form bodies above this are refused with 413 (documented in docs/gateway.md). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -62,7 +64,7 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
   app.set('query parser', 'simple');
 
   app.use(requestContextMiddleware);
-  app.use(accessLog(logger));
+  app.use(requestTelemetry(logger));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();

@@ -1,0 +1,103 @@
+import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
+import {
+  extractTraceContext,
+  histogram,
+  injectTraceContext,
+  recordFailure,
+  runInSpan,
+  secondsSince,
+  SpanKind,
+  startSpan,
+  type Context,
+  type Span,
+} from '@platform/telemetry';
+import { performance } from 'node:perf_hooks';
+
+/**
+ * RED of every gRPC method on both sides, by service, method and gRPC status name. Bounded: the
+ * methods are the protos' (docs/operations.md).
+ */
+const serverHandling = histogram({
+  name: 'grpc_server_handling_seconds',
+  help: 'gRPC calls served: credentials check to the last message',
+  labelNames: ['grpc_service', 'grpc_method', 'grpc_code'] as const,
+});
+const clientHandling = histogram({
+  name: 'grpc_client_handling_seconds',
+  help: 'gRPC calls made: from the call to its answer (streams: to their end)',
+  labelNames: ['grpc_service', 'grpc_method', 'grpc_code'] as const,
+});
+
+const TRACE_KEYS = ['traceparent', 'tracestate'] as const;
+
+function codeName(code: number | undefined): string {
+  return GrpcStatus[code ?? GrpcStatus.OK] ?? 'UNKNOWN';
+}
+
+/** `pkg.Service/Method` → its two labels. */
+function splitMethod(fullMethod: string): { service: string; method: string } {
+  const slash = fullMethod.lastIndexOf('/');
+  return { service: fullMethod.slice(0, slash), method: fullMethod.slice(slash + 1) };
+}
+
+export interface TrackedCall {
+  span: Span;
+  /** Runs `fn` with the call's span active. */
+  run<T>(fn: () => T): T;
+  /** Records the outcome (a gRPC status code) and ends the span. */
+  finish(code: number | undefined, error?: unknown): void;
+}
+
+function tracked(
+  fullMethod: string,
+  kind: SpanKind,
+  parent: Context | undefined,
+  record: (labels: { grpc_service: string; grpc_method: string; grpc_code: string }, seconds: number) => void,
+): TrackedCall {
+  const started = performance.now();
+  const { service, method } = splitMethod(fullMethod);
+  const span = startSpan(fullMethod, {
+    kind,
+    parent,
+    attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
+  });
+  let finished = false;
+  return {
+    span,
+    run: (fn) => runInSpan(span, fn, parent),
+    finish(code, error) {
+      if (finished) return;
+      finished = true;
+      record(
+        { grpc_service: service, grpc_method: method, grpc_code: codeName(code) },
+        secondsSince(started),
+      );
+      span.setAttribute('rpc.grpc.status_code', code ?? GrpcStatus.OK);
+      if (error !== undefined && (code ?? 0) !== GrpcStatus.OK) recordFailure(span, error);
+      span.end();
+    },
+  };
+}
+
+/** A served call: its span continues the caller's trace (`traceparent` metadata). */
+export function trackServerCall(fullMethod: string, metadata: Metadata): TrackedCall {
+  const carrier: Record<string, string | undefined> = {};
+  for (const key of TRACE_KEYS) {
+    const value = metadata.get(key)[0];
+    if (typeof value === 'string') carrier[key] = value;
+  }
+  return tracked(fullMethod, SpanKind.SERVER, extractTraceContext(carrier), (labels, seconds) =>
+    serverHandling.observe(labels, seconds),
+  );
+}
+
+/** A call made: a client span whose context travels in the outgoing metadata. */
+export function trackClientCall(service: string, method: string, metadata: Metadata): TrackedCall {
+  const call = tracked(`${service}/${method}`, SpanKind.CLIENT, undefined, (labels, seconds) =>
+    clientHandling.observe(labels, seconds),
+  );
+  const carrier: Record<string, string> = {};
+  call.run(() => injectTraceContext(carrier));
+  for (const [key, value] of Object.entries(carrier)) metadata.set(key, value);
+  return call;
+}

@@ -1,0 +1,32 @@
+export {
+  metricsRegistry,
+  initMetrics,
+  counter,
+  gauge,
+  histogram,
+  secondsSince,
+  LATENCY_BUCKETS,
+  LONG_BUCKETS,
+} from './metrics.js';
+export { startMetricsServer, type MetricsServer } from './metrics-server.js';
+export { initTracing, type Tracing, type TracingOptions } from './tracing.js';
+export {
+  SpanKind,
+  ROOT_CONTEXT,
+  startSpan,
+  withSpan,
+  runInSpan,
+  runInContext,
+  activeContext,
+  setSpan,
+  recordFailure,
+  injectTraceContext,
+  extractTraceContext,
+  linkFromHeaders,
+  currentTraceIds,
+  type Span,
+  type Context,
+  type Attributes,
+  type SpanSpec,
+} from './spans.js';
+export { startTelemetry, type TelemetryConfig, type RunningTelemetry } from './start-telemetry.js';
