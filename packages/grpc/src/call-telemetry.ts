@@ -34,10 +34,24 @@ function codeName(code: number | undefined): string {
   return GrpcStatus[code ?? GrpcStatus.OK] ?? 'UNKNOWN';
 }
 
-/** `pkg.Service/Method` → its two labels. */
+const labelsOf = new Map<string, { service: string; method: string }>();
+
+/**
+ * `pkg.Service/createThing` → its two labels, the method as the proto spells it (`CreateThing`;
+ * ts-proto's handler keys are lower camel case). Cached: the set of methods is closed.
+ */
 function splitMethod(fullMethod: string): { service: string; method: string } {
-  const slash = fullMethod.lastIndexOf('/');
-  return { service: fullMethod.slice(0, slash), method: fullMethod.slice(slash + 1) };
+  let labels = labelsOf.get(fullMethod);
+  if (!labels) {
+    const slash = fullMethod.lastIndexOf('/');
+    const method = fullMethod.slice(slash + 1);
+    labels = {
+      service: fullMethod.slice(0, slash),
+      method: method.charAt(0).toUpperCase() + method.slice(1),
+    };
+    labelsOf.set(fullMethod, labels);
+  }
+  return labels;
 }
 
 export interface TrackedCall {
@@ -56,7 +70,7 @@ function tracked(
 ): TrackedCall {
   const started = performance.now();
   const { service, method } = splitMethod(fullMethod);
-  const span = startSpan(fullMethod, {
+  const span = startSpan(`${service}/${method}`, {
     kind,
     parent,
     attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
