@@ -30,6 +30,20 @@ const clientHandling = histogram({
 
 const TRACE_KEYS = ['traceparent', 'tracestate'] as const;
 
+/**
+ * The codes that mean a server fault (OpenTelemetry's gRPC conventions): a served call that ends
+ * with another code (NOT_FOUND, INVALID_ARGUMENT…) answered the caller as designed, so its span is
+ * not an error. A client span is an error for any code but OK.
+ */
+const SERVER_FAULTS: ReadonlySet<number> = new Set([
+  GrpcStatus.UNKNOWN,
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.UNIMPLEMENTED,
+  GrpcStatus.INTERNAL,
+  GrpcStatus.UNAVAILABLE,
+  GrpcStatus.DATA_LOSS,
+]);
+
 function codeName(code: number | undefined): string {
   return GrpcStatus[code ?? GrpcStatus.OK] ?? 'UNKNOWN';
 }
@@ -64,7 +78,7 @@ export interface TrackedCall {
 
 function tracked(
   fullMethod: string,
-  kind: SpanKind,
+  kind: SpanKind.SERVER | SpanKind.CLIENT,
   parent: Context | undefined,
   record: (labels: { grpc_service: string; grpc_method: string; grpc_code: string }, seconds: number) => void,
 ): TrackedCall {
@@ -87,7 +101,8 @@ function tracked(
         secondsSince(started),
       );
       span.setAttribute('rpc.grpc.status_code', code ?? GrpcStatus.OK);
-      if (error !== undefined && (code ?? 0) !== GrpcStatus.OK) recordFailure(span, error);
+      const failed = kind === SpanKind.SERVER ? SERVER_FAULTS.has(code ?? 0) : (code ?? 0) !== GrpcStatus.OK;
+      if (failed) recordFailure(span, error ?? new Error(codeName(code)));
       span.end();
     },
   };
