@@ -5,8 +5,9 @@
 //   node deploy/tools/grafana-dashboards.mjs           # rewrites the JSON files
 //   node deploy/tools/grafana-dashboards.mjs --check   # exits 1 when a committed file is stale
 //
-// The panels of each area are in deploy/tools/grafana/. deploy/test/observability.test.ts runs the check and reads every query's metric names against
-// docs/operations.md. Edit these files, never the JSON.
+// The panels of each area are in deploy/tools/grafana/. deploy/test/grafana-dashboards.test.ts runs
+// the check and reads every query's metric names against docs/operations.md. Edit these files,
+// never the JSON.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
