@@ -19,10 +19,8 @@ say() { printf '[prometheus] %s\n' "$*" >&2; }
 
 go="$(command -v go 2>/dev/null || true)"
 [ -n "$go" ] || { [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go; }
-[ -n "$go" ] || {
-  say "no Go toolchain to build prometheus and promtool $PROMETHEUS_VERSION: install Go 1.25+ (https://go.dev/dl)"
-  exit 1
-}
+# Written once the binaries are known to be $PROMETHEUS_VERSION: lets a machine without Go reuse them.
+MARKER="$BIN_DIR/.prometheus.version"
 
 # The module version the binary was built from, or nothing.
 built_version() {
@@ -30,9 +28,13 @@ built_version() {
   "$go" version -m "$1" 2>/dev/null | awk -v m="$MODULE" '$1 == "mod" && $2 == m { print $3 }'
 }
 current() {
+  "$BIN_DIR/promtool" --version >/dev/null 2>&1 && "$BIN_DIR/prometheus" --version >/dev/null 2>&1 || return 1
+  if [ -z "$go" ]; then
+    [ "$(cat "$MARKER" 2>/dev/null)" = "$PROMETHEUS_VERSION" ]
+    return
+  fi
   [ "$(built_version "$BIN_DIR/prometheus")" = "$PROMETHEUS_VERSION" ] &&
-    [ "$(built_version "$BIN_DIR/promtool")" = "$PROMETHEUS_VERSION" ] &&
-    "$BIN_DIR/promtool" --version >/dev/null 2>&1
+    [ "$(built_version "$BIN_DIR/promtool")" = "$PROMETHEUS_VERSION" ]
 }
 
 mkdir -p "$BIN_DIR"
@@ -40,9 +42,14 @@ exec 8>"$CACHE_DIR/.prometheus.lock"
 flock -w 900 8 || { say "another install holds $CACHE_DIR/.prometheus.lock"; exit 1; }
 
 if ! current; then
+  [ -n "$go" ] || {
+    say "no Go toolchain to build prometheus and promtool $PROMETHEUS_VERSION: install a Go toolchain (https://go.dev/dl), or set PROMTOOL and PROMETHEUS"
+    exit 1
+  }
   say "building prometheus and promtool $PROMETHEUS_VERSION into $BIN_DIR (a few minutes)"
   GOBIN="$BIN_DIR" GOFLAGS=-mod=mod "$go" install \
     "$MODULE/cmd/prometheus@$PROMETHEUS_VERSION" "$MODULE/cmd/promtool@$PROMETHEUS_VERSION" >&2
   current || { say "the built binaries do not report $MODULE $PROMETHEUS_VERSION"; exit 1; }
 fi
+printf '%s\n' "$PROMETHEUS_VERSION" >"$MARKER"
 printf '%s\n' "$BIN_DIR"
