@@ -127,6 +127,19 @@ describe('docker compose', () => {
         /postgres publishes/,
       );
     });
+    it('a metrics port not exposed, published, or moved; a trace endpoint written into the file', () => {
+      const out = problemsAfter((c) => {
+        c.services.workflows!.expose = ['50065'];
+        c.services.identity!.ports = ['9464:9464'];
+        (c.services.models!.environment as Record<string, unknown>).METRICS_PORT = '9100';
+        (c.services.gateway!.environment as Record<string, unknown>).OTEL_EXPORTER_OTLP_ENDPOINT =
+          'http://jaeger:4318';
+      });
+      expect(out).toMatch(/workflows does not expose the metrics port 9464/);
+      expect(out).toMatch(/identity publishes ports \["9464:9464"\]/);
+      expect(out).toMatch(/models METRICS_PORT=9100, expected 9464/);
+      expect(out).toMatch(/gateway OTEL_EXPORTER_OTLP_ENDPOINT is not the optional/);
+    });
     it('a missing environment variable', () => {
       expect(
         problemsAfter((c) => delete (c.services.models!.environment as Record<string, unknown>).DATABASE_URL),

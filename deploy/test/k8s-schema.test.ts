@@ -52,6 +52,17 @@ describe('kubernetes manifests against the Kubernetes API schemas (kubeconform)'
       expect(validateWithKubeconform(objects).problems.join('\n')).toMatch(/name/);
     });
 
+    it('a misspelt field or a wrong type in the prometheus-operator objects (CRD schemas)', () => {
+      const objects = base();
+      const monitor = objects.find((o) => o.kind === 'ServiceMonitor') as any;
+      monitor.spec.endpoints[0].intervall = '30s';
+      const rule = objects.find((o) => o.kind === 'PrometheusRule') as any;
+      rule.spec.groups[0].rules = 'GatewayErrorRatioHigh';
+      const result = validateWithKubeconform(objects);
+      expect(result.problems.join('\n')).toMatch(/ServiceMonitor agent-platform: statusInvalid .*intervall/);
+      expect(result.problems.join('\n')).toMatch(/PrometheusRule agent-platform-alerts: statusInvalid/);
+    });
+
     it('a kind the schemas do not know', () => {
       const objects = base();
       objects.push({ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } } as K8sObject);

@@ -208,6 +208,8 @@ describe('kubernetes manifests', () => {
       const out = problemsAfter((objects) => {
         const policy = (name: string) => get(objects, 'NetworkPolicy', name);
         objects.splice(objects.indexOf(policy('default-deny-ingress')), 1);
+        // metrics-scrape selects every pod too, which alone would keep them isolated.
+        objects.splice(objects.indexOf(policy('metrics-scrape')), 1);
         objects.splice(objects.indexOf(policy('workflows-grpc')), 1);
         (policy('apikeys-grpc').spec as { ingress: unknown[] }).ingress = [{}];
         (policy('models-grpc').spec as { ingress: { from: unknown[] }[] }).ingress[0]!.from.pop();
@@ -217,6 +219,56 @@ describe('kubernetes manifests', () => {
       expect(out).toMatch(/outside the namespace can reach apikeys:50062, expected refused/);
       expect(out).toMatch(/identity can reach apikeys:50062/);
       expect(out).toMatch(/workflows cannot reach models:50064, expected allowed/);
+    });
+  });
+
+  describe('catches (metrics)', () => {
+    const base = join(K8S, 'base');
+    const mutated = (mutate: (objects: K8sObject[]) => void) => {
+      const objects = clone(kustomizationObjects(base));
+      mutate(objects);
+      return allChecks(objects, 'base').join('\n');
+    };
+    const get = (objects: K8sObject[], kind: string, name: string) =>
+      objects.find((o) => o.kind === kind && o.metadata?.name === name)!;
+    type Ingress = { from: { namespaceSelector?: unknown; podSelector?: unknown }[]; ports: unknown[] }[];
+    const scrapeRules = (objects: K8sObject[]) =>
+      (get(objects, 'NetworkPolicy', 'metrics-scrape').spec as unknown as { ingress: Ingress }).ingress;
+
+    it('a metrics port missing from a Deployment or a Service', () => {
+      const out = mutated((objects) => {
+        const c = get(objects, 'Deployment', 'models').spec!.template!.spec!.containers![0]!;
+        c.ports = c.ports!.filter((p) => p.name !== 'metrics');
+        const svc = get(objects, 'Service', 'apikeys');
+        svc.spec!.ports = svc.spec!.ports!.filter((p) => p.name !== 'metrics');
+        get(objects, 'Service', 'identity').spec!.ports!.find((p) => p.name === 'metrics')!.targetPort =
+          'grpc';
+      });
+      expect(out).toMatch(/models container does not declare the metrics port 9464/);
+      expect(out).toMatch(/apikeys Service has no metrics port/);
+      expect(out).toMatch(/identity Service port 9464 targets grpc, not containerPort 9464/);
+    });
+    it('no scrape policy, or one open to anyone, or to more than the metrics port', () => {
+      expect(
+        mutated((objects) => {
+          objects.splice(objects.indexOf(get(objects, 'NetworkPolicy', 'metrics-scrape')), 1);
+        }),
+      ).toMatch(/the monitoring Prometheus cannot reach workflows:9464, expected allowed/);
+      expect(
+        mutated((objects) => {
+          delete scrapeRules(objects)[0]!.from[0]!.podSelector;
+        }),
+      ).toMatch(/another pod of the monitoring namespace can reach gateway:9464, expected refused/);
+      expect(
+        mutated((objects) => {
+          scrapeRules(objects)[0]!.from = [];
+        }),
+      ).toMatch(/another pod of the namespace can reach identity:9464, expected refused/);
+      expect(
+        mutated((objects) => {
+          scrapeRules(objects)[0]!.ports = [];
+        }),
+      ).toMatch(/the monitoring Prometheus can reach models:50064, expected refused/);
     });
   });
 

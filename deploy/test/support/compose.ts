@@ -8,6 +8,7 @@ import { isRecord, read } from './parse.js';
 import {
   DEPLOY,
   GRPC_SERVICES,
+  METRICS_PORT,
   REPO,
   SERVICES,
   STORE_IMAGES,
@@ -30,6 +31,7 @@ export interface ComposeService {
   build?: string | { context?: string; dockerfile?: string; args?: Record<string, unknown> | string[] };
   environment?: Record<string, unknown> | string[];
   ports?: (string | number | { target?: number | string })[];
+  expose?: (string | number)[];
   healthcheck?: ComposeHealthcheck;
   depends_on?: string[] | Record<string, { condition?: string }>;
   volumes?: (string | { source?: string; target?: string })[];
@@ -109,6 +111,22 @@ function checkCredentials(where: string, env: Record<string, string>, spec: Serv
   if (env.TZ !== undefined && !/^\$\{TZ:-[A-Za-z_]+(\/[A-Za-z_]+)*\}$/.test(env.TZ)) {
     problems.push(`${where} TZ=${env.TZ} is not the one setting \${TZ:-<zone>}`);
   }
+  return problems;
+}
+
+/** Metrics on 9464 inside the network (exposed; the publishing check keeps it off the host), and
+ *  trace export optional: the endpoint only from an optional variable. */
+function checkTelemetry(where: string, svc: ComposeService, env: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (!(svc.expose ?? []).map(String).includes(String(METRICS_PORT)))
+    problems.push(`${where} does not expose the metrics port ${METRICS_PORT}`);
+  if (env.METRICS_PORT !== undefined && Number(env.METRICS_PORT) !== METRICS_PORT)
+    problems.push(`${where} METRICS_PORT=${env.METRICS_PORT}, expected ${METRICS_PORT}`);
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (endpoint !== undefined && endpoint !== '${OTEL_EXPORTER_OTLP_ENDPOINT:-}')
+    problems.push(
+      `${where} OTEL_EXPORTER_OTLP_ENDPOINT is not the optional \${OTEL_EXPORTER_OTLP_ENDPOINT:-}`,
+    );
   return problems;
 }
 
@@ -234,6 +252,7 @@ export function checkCompose(compose: ComposeFile): string[] {
       problems.push(`${where} ${portVar}=${env[portVar]}, expected ${spec.port}`);
     }
     problems.push(...checkCredentials(where, env, spec));
+    problems.push(...checkTelemetry(where, svc, env));
     for (const g of GRPC_SERVICES) {
       const addr = env[grpcAddrVar(g.name)];
       if (addr && addr !== `${g.name}:${g.port}`) {

@@ -3,7 +3,7 @@
 // ConfigMap key, and the NetworkPolicies evaluated as a connection matrix. Returns every problem.
 import type { Container, K8sObject } from './k8s.js';
 import { SECRET_ENV } from './k8s.js';
-import { GRPC_CALLERS, SECRET_AUDIENCE, SERVICES, type ServiceSpec } from './topology.js';
+import { GRPC_CALLERS, METRICS_PORT, SECRET_AUDIENCE, SERVICES, type ServiceSpec } from './topology.js';
 
 export interface SecretExample {
   name: string;
@@ -108,8 +108,22 @@ export function checkSecrets(objects: K8sObject[], label: string, examples: Secr
 const matches = (selector: { matchLabels?: Labels } | undefined, labels: Labels) =>
   Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
 
-/** A source of traffic: a pod of this namespace (its labels), or anything outside the namespace. */
-export type Peer = { labels: Labels } | 'outside';
+/** A source of traffic: a pod of this namespace (its labels), a pod of another namespace (that
+ *  namespace's labels and its own), or anything outside the namespace. */
+export type Peer = { labels: Labels } | { namespace: Labels; labels: Labels } | 'outside';
+
+function peerMatches(peer: PeerRule, from: Peer): boolean {
+  if (from === 'outside') return peer.namespaceSelector !== undefined || peer.ipBlock !== undefined;
+  if ('namespace' in from)
+    return (
+      peer.namespaceSelector !== undefined &&
+      matches(peer.namespaceSelector, from.namespace) &&
+      matches(peer.podSelector, from.labels)
+    );
+  return peer.namespaceSelector === undefined && peer.ipBlock === undefined
+    ? matches(peer.podSelector, from.labels)
+    : peer.namespaceSelector !== undefined && Object.keys(peer.namespaceSelector).length === 0;
+}
 
 /** Does the namespace's NetworkPolicy set let `from` open a TCP connection to `port` of `to`? */
 export function ingressAllowed(objects: K8sObject[], from: Peer, to: Labels, port: number): boolean {
@@ -123,15 +137,7 @@ export function ingressAllowed(objects: K8sObject[], from: Peer, to: Labels, por
       const portOk =
         !rule.ports?.length ||
         rule.ports.some((r) => (r.protocol ?? 'TCP') === 'TCP' && (r.port === undefined || r.port === port));
-      const fromOk =
-        !rule.from?.length ||
-        rule.from.some((peer) =>
-          from === 'outside'
-            ? peer.namespaceSelector !== undefined || peer.ipBlock !== undefined
-            : peer.namespaceSelector === undefined && peer.ipBlock === undefined
-              ? matches(peer.podSelector, from.labels)
-              : peer.namespaceSelector !== undefined && Object.keys(peer.namespaceSelector).length === 0,
-        );
+      const fromOk = !rule.from?.length || rule.from.some((peer) => peerMatches(peer, from));
       return portOk && fromOk;
     }),
   );
@@ -166,6 +172,7 @@ export function checkNetworkPolicies(objects: K8sObject[], label: string): strin
     ['another pod of the namespace', { labels: { [NAME]: 'intruder' } }],
     ['outside the namespace', 'outside'],
   ];
+  problems.push(...checkMetricsScrape(objects, label, podLabels));
   for (const target of SERVICES) {
     const callers = target.protocol === 'http' ? peers.map(([n]) => n) : (GRPC_CALLERS[target.name] ?? []);
     for (const [name, peer] of peers) {
@@ -176,6 +183,51 @@ export function checkNetworkPolicies(objects: K8sObject[], label: string): strin
           `${label}: ${name} ${allowed ? 'can' : 'cannot'} reach ${target.name}:${target.port}, expected ${expected ? 'allowed' : 'refused'}`,
         );
     }
+  }
+  return problems;
+}
+
+/** The Prometheus of the monitoring namespace, as the prometheus-operator labels its pods. */
+export const MONITORING_PROMETHEUS: Peer = {
+  namespace: { 'kubernetes.io/metadata.name': 'monitoring' },
+  labels: { [NAME]: 'prometheus' },
+};
+
+/** The monitoring namespace's Prometheus reaches every service's metrics port and nothing new:
+ *  no other pod (here, in another namespace, or another pod of the monitoring namespace) gets
+ *  to the metrics port, and the Prometheus gets to no service port but the gateway's public one. */
+function checkMetricsScrape(
+  objects: K8sObject[],
+  label: string,
+  podLabels: (name: string) => Labels,
+): string[] {
+  const problems: string[] = [];
+  const others: [string, Peer][] = [
+    ['another pod of the namespace', { labels: { [NAME]: 'intruder' } }],
+    ['the gateway', { labels: podLabels('gateway') }],
+    [
+      'a Prometheus of another namespace',
+      { namespace: { 'kubernetes.io/metadata.name': 'tenant' }, labels: { [NAME]: 'prometheus' } },
+    ],
+    [
+      'another pod of the monitoring namespace',
+      { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, labels: { [NAME]: 'grafana' } },
+    ],
+  ];
+  for (const target of SERVICES) {
+    const to = podLabels(target.name);
+    if (!ingressAllowed(objects, MONITORING_PROMETHEUS, to, METRICS_PORT))
+      problems.push(
+        `${label}: the monitoring Prometheus cannot reach ${target.name}:${METRICS_PORT}, expected allowed`,
+      );
+    for (const [name, peer] of others) {
+      if (ingressAllowed(objects, peer, to, METRICS_PORT))
+        problems.push(`${label}: ${name} can reach ${target.name}:${METRICS_PORT}, expected refused`);
+    }
+    if (target.protocol === 'grpc' && ingressAllowed(objects, MONITORING_PROMETHEUS, to, target.port))
+      problems.push(
+        `${label}: the monitoring Prometheus can reach ${target.name}:${target.port}, expected refused`,
+      );
   }
   return problems;
 }

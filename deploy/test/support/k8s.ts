@@ -1,7 +1,7 @@
 // The Kubernetes topology check, run on a raw base or on `kubectl kustomize` output: a Deployment,
 // Service and HPA per service, probes, resources, security, environment, Service selectors and
 // ports, and the Ingress to the gateway. Returns every problem it finds.
-import { GRPC_SERVICES, SERVICES, grpcAddrVar, requiredEnv } from './topology.js';
+import { GRPC_SERVICES, METRICS_PORT, SERVICES, grpcAddrVar, requiredEnv } from './topology.js';
 
 /** Variables that are credentials (or, for the public key, pinned by a deployer): Secrets only. */
 export const SECRET_ENV = [
@@ -143,6 +143,9 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
     if (!container.ports?.some((p) => p.containerPort === spec.port)) {
       problems.push(`${where} container does not declare containerPort ${spec.port}`);
     }
+    if (!container.ports?.some((p) => p.name === 'metrics' && p.containerPort === METRICS_PORT)) {
+      problems.push(`${where} container does not declare the metrics port ${METRICS_PORT}`);
+    }
 
     // Probes: HTTP health for the gateway, native gRPC health for the services, on the service port.
     for (const kind of ['readinessProbe', 'livenessProbe', 'startupProbe'] as const) {
@@ -251,14 +254,18 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
         problems.push(`${where} Service also selects ${others.map((d) => d.metadata?.name)}`);
       const ports = service.spec?.ports ?? [];
       if (ports.length === 0) problems.push(`${where} Service has no ports`);
+      if (!ports.some((p) => p.name === 'metrics'))
+        problems.push(`${where} Service has no metrics port (the ServiceMonitor scrapes it)`);
       for (const p of ports) {
+        // `metrics` leads to GET /metrics; every other port to the service's own.
+        const wanted = p.name === 'metrics' ? METRICS_PORT : spec.port;
         const target = p.targetPort ?? p.port;
         const resolved =
           typeof target === 'number'
             ? target
             : container.ports?.find((cp) => cp.name === target)?.containerPort;
-        if (resolved !== spec.port) {
-          problems.push(`${where} Service port ${p.port} targets ${target}, not containerPort ${spec.port}`);
+        if (resolved !== wanted) {
+          problems.push(`${where} Service port ${p.port} targets ${target}, not containerPort ${wanted}`);
         }
       }
     }

@@ -1,5 +1,6 @@
 // Validating rendered manifests with kubeconform against the Kubernetes OpenAPI schemas
-// (deploy/tools/install-kubeconform.sh installs both; a required tool, never optional).
+// and the prometheus-operator CRD schemas (deploy/tools/install-kubeconform.sh installs all three; a
+// required tool, never optional).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -22,6 +23,9 @@ export function kubeconform(): string {
 
 export const k8sSchemaDir = (): string =>
   process.env.K8S_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'v1.32.4');
+/** The prometheus-operator CRD schemas (ServiceMonitor, PrometheusRule), beside the built-in ones. */
+export const crdSchemaDir = (): string =>
+  process.env.K8S_CRD_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'prometheus-operator-v0.85.0');
 
 export interface KubeconformResult {
   valid: number;
@@ -49,6 +53,8 @@ export function validateWithKubeconform(objects: K8sObject[]): KubeconformResult
       'json',
       '-schema-location',
       join(k8sSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
+      '-schema-location',
+      join(crdSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
       '-',
     ],
     { input, encoding: 'utf8', timeout: 120_000 },

@@ -24,11 +24,20 @@ interface Kustomization {
   secretGenerator?: { name?: string; envs?: string[]; files?: string[]; literals?: string[] }[];
 }
 
+/** The folders whose kustomization renders on its own: Components (kind: Component) only render
+ *  inside an overlay, so they are left out (findComponentDirs lists them). */
 export function findKustomizationDirs(dir: string): string[] {
+  return findAllKustomizationDirs(dir).filter((d) => !isComponent(d));
+}
+export const findComponentDirs = (dir: string): string[] => findAllKustomizationDirs(dir).filter(isComponent);
+const isComponent = (dir: string) =>
+  (parse(read(join(dir, 'kustomization.yaml'))) as { kind?: string }).kind === 'Component';
+
+function findAllKustomizationDirs(dir: string): string[] {
   const found = existsSync(join(dir, 'kustomization.yaml')) ? [dir] : [];
   for (const entry of readdirSync(dir)) {
     const child = join(dir, entry);
-    if (statSync(child).isDirectory()) found.push(...findKustomizationDirs(child));
+    if (statSync(child).isDirectory()) found.push(...findAllKustomizationDirs(child));
   }
   return found;
 }

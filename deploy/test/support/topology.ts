@@ -29,6 +29,8 @@ export const SERVICES: ServiceSpec[] = [
   { name: 'observability', port: 50066, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
 ];
 export const GRPC_SERVICES = SERVICES.filter((s) => s.protocol === 'grpc');
+/** Every process's `GET /metrics` port (METRICS_PORT's default), off its public port. */
+export const METRICS_PORT = 9464;
 
 export const STORE_IMAGES: Record<Store, RegExp> = {
   postgres: /^postgres:16([.-]|$)/,
