@@ -77,10 +77,19 @@ export function deliveryPort(deps: {
   const scheduleMany: DeliveryPort['scheduleManyDeliveries'] = async (notifications, channels) => {
     const now = new Date(deps.now());
     const unique = [...new Set(channels)];
-    const docs = notifications.flatMap((notification) => pendingDeliveries(notification, unique, now));
-    await deps.repo.insert(docs);
-    for (const doc of docs) {
-      deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
+    const perNotification = notifications.map((notification) => ({
+      notification,
+      docs: pendingDeliveries(notification, unique, now),
+    }));
+    await deps.repo.insert(perNotification.flatMap((entry) => entry.docs));
+    for (const { notification, docs } of perNotification) {
+      const submitAll = () => {
+        for (const doc of docs) {
+          deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
+        }
+      };
+      if (notification.origin) notification.origin(submitAll);
+      else submitAll();
     }
   };
   return {

@@ -76,9 +76,15 @@ export function isVendorThrottle(failure: SendFailure): boolean {
 }
 
 /** Span attributes of one attempt (ids are fine in a trace; metrics never carry them). */
-export function attemptAttributes(doc: { _id: string; channel: ChannelName; attempts: number }) {
+export function attemptAttributes(doc: {
+  _id: string;
+  notification_id: string;
+  channel: ChannelName;
+  attempts: number;
+}) {
   return {
     'notification.channel': doc.channel,
+    'notification.id': doc.notification_id,
     'notification.delivery.id': doc._id,
     'notification.delivery.attempt': doc.attempts,
   };
