@@ -8,7 +8,7 @@ import type { ConsumerHandle } from './consumer.js';
 import { NonRetryableError } from './errors.js';
 import { decodeHeaders, Headers } from './headers.js';
 import { rawKafka, sleep } from './internal.js';
-import { batchMessage, type BatchMessage } from './batch-message.js';
+import { batchMessage, type BatchMessage, type TrackedBatchMessage } from './batch-message.js';
 import { batchSpan, countConsumed, observeHandling } from './message-telemetry.js';
 import { Producer } from './producer.js';
 import { deadLetterTopic } from './topics.js';
@@ -83,15 +83,26 @@ export async function runBatchConsumer<T>(
     logger.error({ topic: batch.topic, offset: message.offset, err: error }, 'message dead-lettered');
   };
 
+  /** One handler call; the message spans it opened end with it. */
+  const handleOnce = async (items: T[], messages: TrackedBatchMessage[], topic: string) => {
+    try {
+      await options.handle(items, topic, messages);
+    } catch (err) {
+      for (const message of messages) message.finish(err);
+      throw err;
+    }
+    for (const message of messages) message.finish();
+  };
+
   const attempt = async (
     items: T[],
-    messages: BatchMessage[],
+    messages: TrackedBatchMessage[],
     topic: string,
     heartbeat: () => Promise<void>,
   ): Promise<boolean> => {
     for (let tries = 0; ; tries += 1) {
       try {
-        await options.handle(items, topic, messages);
+        await handleOnce(items, messages, topic);
         return true;
       } catch (err) {
         if (err instanceof NonRetryableError || tries >= maxRetries || stopping) return false;
@@ -107,7 +118,7 @@ export async function runBatchConsumer<T>(
    * handled alone, goes to the dead-letter topic.
    */
   const handleBatch = async (batch: Batch, heartbeat: () => Promise<void>): Promise<void> => {
-    const decoded: Array<{ message: KafkaMessage; item: T; meta: BatchMessage }> = [];
+    const decoded: Array<{ message: KafkaMessage; item: T; meta: TrackedBatchMessage }> = [];
     for (const message of batch.messages) {
       try {
         const value: unknown = JSON.parse(message.value?.toString() ?? 'null');
@@ -135,7 +146,7 @@ export async function runBatchConsumer<T>(
     countConsumed(batch.topic, options.groupId, 'failed', items.length);
     for (const entry of decoded) {
       try {
-        await options.handle([entry.item], batch.topic, [entry.meta]);
+        await handleOnce([entry.item], [entry.meta], batch.topic);
         countConsumed(batch.topic, options.groupId, 'handled');
       } catch (err) {
         await deadLetter(batch, entry.message, err instanceof Error ? err : new Error(String(err)));

@@ -7,6 +7,7 @@ import {
   SpanKind,
   startSpan,
   validSpanContext,
+  type Context,
   type Span,
 } from '@platform/telemetry';
 import type { KafkaMessage } from 'kafkajs';
@@ -27,41 +28,52 @@ export interface BatchMessage {
   /** The sender's `x-request-id`, else a fresh id. */
   requestId: string;
   /**
-   * Runs `fn` as this message's own work; its span ends when `fn` returns, or when the promise it
-   * returns settles (failed when it throws or rejects). Without a sender's `traceparent`, the span
-   * is a child of the batch span instead.
+   * Runs `fn` as this message's own work, synchronously (what it starts carries the context on).
+   * The first call opens the message's span, which lasts until the batch call returns; later
+   * calls run under the same span. Without a sender's `traceparent`, the span is a child of the
+   * batch span instead.
    */
   run<R>(fn: () => R): R;
 }
 
-function ended<R>(span: Span, result: R): R {
-  if (result instanceof Promise) {
-    return result.then(
-      (value: unknown) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        recordFailure(span, error);
-        span.end();
-        throw error;
-      },
-    ) as R;
-  }
-  span.end();
-  return result;
+/** The consumer's side of a BatchMessage: ends its span (if one was opened) when the batch is done. */
+export interface TrackedBatchMessage extends BatchMessage {
+  finish(error?: unknown): void;
 }
 
-/** The handler's view of one fetched message; `run` is cheap until called (no span before). */
+/** The handler's view of one fetched message; nothing is recorded until `run` is called. */
 export function batchMessage(
   topic: string,
   partition: number,
   message: KafkaMessage,
   group: string,
-): BatchMessage {
+): TrackedBatchMessage {
   const headers = decodeHeaders(message.headers);
   const requestId = headers[Headers.REQUEST_ID] || requestContext.newRequestId();
   const userId = headers[Headers.USER_ID];
+  let opened: { span: Span; parent: Context } | undefined;
+
+  const open = () => {
+    const sender = extractTraceContext(headers);
+    // Called inside the handler, where the batch span is the active one.
+    const batch = validSpanContext(activeContext());
+    const parent = validSpanContext(sender) ? sender : activeContext();
+    const span = startSpan(`${topic} process`, {
+      kind: SpanKind.CONSUMER,
+      parent,
+      links: batch && parent === sender ? [{ context: batch }] : [],
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': topic,
+        'messaging.destination.partition.id': String(partition),
+        'messaging.kafka.offset': Number(message.offset),
+        'messaging.consumer.group.name': group,
+      },
+    });
+    return { span, parent };
+  };
+
   return {
     topic,
     partition,
@@ -69,32 +81,18 @@ export function batchMessage(
     headers,
     requestId,
     run<R>(fn: () => R): R {
-      const sender = extractTraceContext(headers);
-      // Called inside the handler, where the batch span is the active one.
-      const batch = validSpanContext(activeContext());
-      const parent = validSpanContext(sender) ? sender : activeContext();
-      const span = startSpan(`${topic} process`, {
-        kind: SpanKind.CONSUMER,
-        parent,
-        links: batch && parent === sender ? [{ context: batch }] : [],
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.operation.type': 'process',
-          'messaging.destination.name': topic,
-          'messaging.destination.partition.id': String(partition),
-          'messaging.kafka.offset': Number(message.offset),
-          'messaging.consumer.group.name': group,
-        },
-      });
-      return requestContext.run(userId ? { requestId, userId } : { requestId }, () => {
-        try {
-          return ended(span, runInSpan(span, fn, parent));
-        } catch (error) {
-          recordFailure(span, error);
-          span.end();
-          throw error;
-        }
-      });
+      opened ??= open();
+      const { span, parent } = opened;
+      return requestContext.run(userId ? { requestId, userId } : { requestId }, () =>
+        runInSpan(span, fn, parent),
+      );
+    },
+    finish(error?: unknown) {
+      if (!opened) return;
+      if (error !== undefined) recordFailure(opened.span, error);
+      opened.span.end();
+      // A retry of the message alone opens a fresh span.
+      opened = undefined;
     },
   };
 }

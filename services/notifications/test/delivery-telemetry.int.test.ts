@@ -28,6 +28,8 @@ let receiver: HttpReceiver;
 let admin: IdentityUser;
 let kafka: KafkaClient;
 let producer: Producer;
+/** The 503 test's notification: its retry (about 10 s later) is checked by the last test. */
+let retried: { requestId: string; notificationId: string } | undefined;
 
 beforeAll(async () => {
   receiver = await startHttpReceiver({ status: 200, body: 'ok' });
@@ -116,7 +118,7 @@ describe('delivery metrics on /metrics', () => {
   it('a retryable failure (503) counts a retryable_error attempt and no final outcome', async () => {
     receiver.script({ status: 503, body: 'maintenance' });
     const before = await metrics();
-    await notifyByWebhook();
+    retried = await notifyByWebhook();
     const after = await grown(before, 'notification_delivery_attempts_total', webhook('retryable_error'));
     const final = (labels: Record<string, string>) =>
       metricValue(after, 'notification_deliveries_total', labels) -
@@ -253,5 +255,36 @@ describe('delivery spans in Jaeger', () => {
       `${notificationEventsTopic(stack.topicPrefix)} publish`,
       'test event sender',
     ]);
+  });
+
+  it('a retry submitted by the reconciler joins the trace of the request that scheduled the delivery', async () => {
+    expect(retried).toBeDefined();
+    const attempts = await waitUntil(
+      async () => {
+        const [found] = await stack.jaeger.findTraces('gateway', { request_id: retried!.requestId });
+        const trace = found && (await stack.jaeger.trace(found.traceID));
+        const spans = (trace?.spans ?? []).filter(
+          (s) =>
+            s.operationName === 'notification.deliver webhook' &&
+            tag(s, 'notification.id') === retried!.notificationId,
+        );
+        return spans.length === 2 ? { trace: trace!, spans } : undefined;
+      },
+      30_000,
+      'the retry never showed up in the original trace',
+      500,
+    );
+    const byAttempt = attempts.spans.sort(
+      (a, b) =>
+        Number(tag(a, 'notification.delivery.attempt')) - Number(tag(b, 'notification.delivery.attempt')),
+    );
+    expect(byAttempt.map((s) => tag(s, 'notification.delivery.outcome'))).toEqual(['retryable_error', 'ok']);
+    expect(byAttempt.map((s) => tag(s, 'notification.delivery.attempt'))).toEqual([1, 2]);
+    // Both under the request: the retry's task was published under the delivery's stored origin.
+    for (const span of byAttempt) {
+      const chain = ancestry(attempts.trace, span);
+      expect(chain[chain.length - 1]).toBe('POST /api/v1/admin/notifications');
+      expect(chain[1]).toBe(`${stack.topicPrefix}queue.default publish`);
+    }
   });
 });

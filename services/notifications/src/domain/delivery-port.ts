@@ -18,11 +18,11 @@ export interface DeliverableNotification {
   type: string;
   level: string;
   /**
-   * Runs the submission of this notification's deliveries as the work of what caused it (an
-   * event's own request id and trace, when a batch of events is handled at once); absent: the
-   * caller's context (the request's).
+   * Runs the scheduling of this notification's deliveries (synchronous steps) as the work of what
+   * caused it — an event's own request id and trace when a batch of events is handled at once;
+   * absent: the caller's context (the request's).
    */
-  origin?: (work: () => void) => void;
+  origin?: <R>(work: () => R) => R;
 }
 
 /** One element of a notification's `deliveries` (spec: Delivery record), plus its own id. */

@@ -47,7 +47,11 @@ export async function startNotificationEventsConsumer(
       // The steps are batched, but each event's deliveries are submitted as that event's own work:
       // under its request id and a span that is a child of its sender's, so a delivery shows up
       // in the trace of whatever raised the event (the batch span only links to its senders).
-      const origins = messages.map((message) => (work: () => void) => message.run(work));
+      const origins = messages.map(
+        (message) =>
+          <R>(work: () => R) =>
+            message.run(work),
+      );
       const outcomes = await handleNotificationEvents(deps, events, origins);
       deps.logger.debug({ events: events.length, outcomes }, 'notification events handled');
     },

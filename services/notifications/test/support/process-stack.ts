@@ -54,6 +54,8 @@ export async function startProcessStack(): Promise<ProcessStack> {
       REDIS_KEY_PREFIX: `${topicPrefix}notifications:`,
       DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
       DELIVERY_HTTP_TIMEOUT_MS: '3000',
+      // A due retry is submitted within half a second (the retry test waits for one).
+      DELIVERY_RECONCILE_INTERVAL_MS: '500',
       OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
       OTEL_TRACES_SAMPLER_ARG: '1',
     },
