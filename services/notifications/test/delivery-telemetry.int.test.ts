@@ -4,12 +4,14 @@ import {
   scrapeMetrics,
   stackEnv,
   startHttpReceiver,
+  startSmtpSink,
   waitUntil,
   type HttpReceiver,
   type IdentityUser,
   type JaegerSpan,
   type JaegerTrace,
   type MetricSample,
+  type SmtpSink,
 } from '@platform/testing';
 import { SpanKind, withSpan } from '@platform/telemetry';
 import { randomUUID } from 'node:crypto';
@@ -25,6 +27,7 @@ import { startProcessStack, type ProcessStack } from './support/process-stack.js
  */
 let stack: ProcessStack;
 let receiver: HttpReceiver;
+let sink: SmtpSink;
 let admin: IdentityUser;
 let kafka: KafkaClient;
 let producer: Producer;
@@ -33,11 +36,21 @@ let retried: { requestId: string; notificationId: string } | undefined;
 
 beforeAll(async () => {
   receiver = await startHttpReceiver({ status: 200, body: 'ok' });
+  sink = await startSmtpSink();
   stack = await startProcessStack();
   admin = await stack.identity.createUser({ name: 'root', superuser: true, roles: ['Super Admin'] });
   const settings = await stack.request('PUT', '/admin/site-settings', {
     token: admin.token,
-    json: { webhook_enabled: true, webhook_url: `${receiver.url}/hook`, webhook_secret: 'telemetry' },
+    json: {
+      webhook_enabled: true,
+      webhook_url: `${receiver.url}/hook`,
+      webhook_secret: 'telemetry',
+      smtp_enabled: true,
+      smtp_host: '127.0.0.1',
+      smtp_port: sink.port,
+      smtp_encryption: 'none',
+      email_from_address: 'noreply@platform.test',
+    },
   });
   expect(settings.body.code).toBe(0);
   kafka = createKafka({
@@ -52,6 +65,7 @@ afterAll(async () => {
   await kafka?.disconnect();
   await stack?.stop();
   await receiver?.close();
+  await sink?.close();
 });
 
 /** A global notification with a webhook delivery, through the gateway (retried while the service's settings cache is stale). */
@@ -164,15 +178,20 @@ function ancestry(trace: JaegerTrace, span: JaegerSpan): string[] {
   return names;
 }
 
-/** The trace holding `notification.deliver webhook` for this notification, once Jaeger has all of it. */
-async function deliveryTrace(service: string, tags: Record<string, string>, notificationId?: string) {
+/** The trace holding `notification.deliver <channel>` for this notification, once Jaeger has all of it. */
+async function deliveryTrace(
+  service: string,
+  tags: Record<string, string>,
+  notificationId?: string,
+  channel = 'webhook',
+) {
   return waitUntil(
     async () => {
       for (const found of await stack.jaeger.findTraces(service, tags)) {
         const trace = await stack.jaeger.trace(found.traceID);
         const deliver = trace?.spans.find(
           (s) =>
-            s.operationName === 'notification.deliver webhook' &&
+            s.operationName === `notification.deliver ${channel}` &&
             (!notificationId || tag(s, 'notification.id') === notificationId),
         );
         if (trace && deliver && ancestry(trace, deliver).length > 0 && parentOf(trace, deliver)) {
@@ -286,5 +305,49 @@ describe('delivery spans in Jaeger', () => {
       expect(chain[chain.length - 1]).toBe('POST /api/v1/admin/notifications');
       expect(chain[1]).toBe(`${stack.topicPrefix}queue.default publish`);
     }
+  });
+
+  it('an e-mail delivery is a span with an `smtp send` CLIENT span per mail below it', async () => {
+    const requestId = randomUUID();
+    const before = await metrics();
+    const created = await waitUntil(
+      async () => {
+        const response = await stack.request('POST', '/admin/notifications', {
+          token: admin.token,
+          headers: { 'x-request-id': requestId },
+          json: {
+            scope: 'user',
+            user_id: admin.id,
+            type: 't',
+            title: 'Mail',
+            content: 'c',
+            notify_channels: ['email'],
+          },
+        });
+        return response.body.code === 0 ? response : undefined;
+      },
+      15_000,
+      'the e-mail channel never became usable',
+      250,
+    );
+    await sink.waitForMail(admin.email);
+    const { trace, deliver } = await deliveryTrace(
+      'gateway',
+      { request_id: requestId },
+      created.body.data.id as string,
+      'email',
+    );
+    const smtp = trace.spans.filter((s) => s.operationName === 'smtp send' && parentOf(trace, s) === deliver);
+    expect(smtp).toHaveLength(1);
+    expect(tag(smtp[0]!, 'span.kind')).toBe('client');
+    expect(tag(smtp[0]!, 'server.port')).toBe(sink.port);
+    const after = await grown(before, 'notification_deliveries_total', {
+      channel: 'email',
+      outcome: 'delivered',
+    });
+    expect(
+      metricValue(after, 'notification_delivery_attempts_total', { channel: 'email', outcome: 'ok' }) -
+        metricValue(before, 'notification_delivery_attempts_total', { channel: 'email', outcome: 'ok' }),
+    ).toBe(1);
   });
 });
