@@ -73,19 +73,20 @@ async function runClaimed(deps: DeliveryDeps, doc: DeliveryDoc, token: string, s
     const now = new Date(deps.now());
     if (outcome.kind === 'sent') {
       const note = outcome.note ? { key: outcome.note.key, params: outcome.note.params } : null;
-      await write(() => deps.repo.succeed(deliveryId, token, now, note));
       finishAttempt(span, doc.channel, 'ok');
-      countFinal(doc.channel, note ? 'delivered_partially' : 'delivered', doc.created_at, now);
+      // Counted once: a claim that lapsed meanwhile leaves the delivery to its next holder.
+      if (await write(() => deps.repo.succeed(deliveryId, token, now, note)))
+        countFinal(doc.channel, note ? 'delivered_partially' : 'delivered', doc.created_at, now);
     } else if (outcome.kind === 'more') {
-      await write(() => deps.repo.reschedule(deliveryId, token, now, now, null, false));
       finishAttempt(span, doc.channel, 'partial');
+      await write(() => deps.repo.reschedule(deliveryId, token, now, now, null, false));
       await deps.submit(deliveryId).catch(() => undefined); // the reconciler submits otherwise
     } else if (outcome.kind === 'wait') {
+      finishAttempt(span, doc.channel, 'rate_limited');
+      countRateLimitWait(doc.channel, outcome.ms);
       await write(() =>
         deps.repo.reschedule(deliveryId, token, now, new Date(now.getTime() + outcome.ms), null, false),
       );
-      finishAttempt(span, doc.channel, 'rate_limited');
-      countRateLimitWait(doc.channel, outcome.ms);
     } else {
       await write(() => recordFailure(deps, doc, token, now, outcome.err, span));
     }
@@ -123,8 +124,8 @@ async function recordFailure(
     failure,
   );
   if (delay === null) {
-    await deps.repo.fail(doc._id, token, now, record, true);
-    countFinal(doc.channel, failure.transient ? 'retries_exhausted' : 'failed', doc.created_at, now);
+    if (await deps.repo.fail(doc._id, token, now, record, true))
+      countFinal(doc.channel, failure.transient ? 'retries_exhausted' : 'failed', doc.created_at, now);
     deps.logger.warn({ delivery_id: doc._id, channel: doc.channel, error: failure.key }, 'delivery failed');
   } else {
     await deps.repo.reschedule(doc._id, token, now, new Date(now.getTime() + delay), record, true);

@@ -102,7 +102,11 @@ export async function handleNotificationEvents(
 ): Promise<EventOutcome[]> {
   const originOf = new Map(events.map((event, index) => [event, origins[index]]));
   const config = await readAutoConfig(deps);
-  const outcomes: Array<EventOutcome | null> = events.map((event) => rejection(deps, config, event));
+  // Checked as each event's own work, so a dropped event's warning carries its request id.
+  const outcomes: Array<EventOutcome | null> = events.map((event, index) => {
+    const check = () => rejection(deps, config, event);
+    return origins[index] ? origins[index](check) : check();
+  });
   const firsts = new Map<string, NotificationEvent>();
   events.forEach((event, index) => {
     if (outcomes[index] !== null) return;
