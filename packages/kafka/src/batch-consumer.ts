@@ -8,6 +8,7 @@ import type { ConsumerHandle } from './consumer.js';
 import { NonRetryableError } from './errors.js';
 import { decodeHeaders, Headers } from './headers.js';
 import { rawKafka, sleep } from './internal.js';
+import { batchMessage, type BatchMessage, type TrackedBatchMessage } from './batch-message.js';
 import { batchSpan, countConsumed, observeHandling } from './message-telemetry.js';
 import { Producer } from './producer.js';
 import { deadLetterTopic } from './topics.js';
@@ -25,8 +26,10 @@ export interface RunBatchConsumerOptions<T> {
    * Handles the decoded messages of one fetched batch (one partition, in offset order). Must be
    * idempotent: after a crash the batch is delivered again. A failing batch is retried with backoff,
    * then handled one message at a time so only the messages that still fail are dead-lettered.
+   * `messages[i]` is the message `items[i]` came from: its headers, request id, and `run` to do
+   * work that belongs to that one message under its own request id and trace (batch-message.ts).
    */
-  handle: (items: T[], topic: string) => Promise<void>;
+  handle: (items: T[], topic: string, messages: BatchMessage[]) => Promise<void>;
   fromBeginning?: boolean;
   maxRetries?: number;
   retryBackoffMs?: number;
@@ -80,10 +83,26 @@ export async function runBatchConsumer<T>(
     logger.error({ topic: batch.topic, offset: message.offset, err: error }, 'message dead-lettered');
   };
 
-  const attempt = async (items: T[], topic: string, heartbeat: () => Promise<void>): Promise<boolean> => {
+  /** One handler call; the message spans it opened end with it. */
+  const handleOnce = async (items: T[], messages: TrackedBatchMessage[], topic: string) => {
+    try {
+      await options.handle(items, topic, messages);
+    } catch (err) {
+      for (const message of messages) message.finish(err);
+      throw err;
+    }
+    for (const message of messages) message.finish();
+  };
+
+  const attempt = async (
+    items: T[],
+    messages: TrackedBatchMessage[],
+    topic: string,
+    heartbeat: () => Promise<void>,
+  ): Promise<boolean> => {
     for (let tries = 0; ; tries += 1) {
       try {
-        await options.handle(items, topic);
+        await handleOnce(items, messages, topic);
         return true;
       } catch (err) {
         if (err instanceof NonRetryableError || tries >= maxRetries || stopping) return false;
@@ -99,7 +118,7 @@ export async function runBatchConsumer<T>(
    * handled alone, goes to the dead-letter topic.
    */
   const handleBatch = async (batch: Batch, heartbeat: () => Promise<void>): Promise<void> => {
-    const decoded: Array<{ message: KafkaMessage; item: T }> = [];
+    const decoded: Array<{ message: KafkaMessage; item: T; meta: TrackedBatchMessage }> = [];
     for (const message of batch.messages) {
       try {
         const value: unknown = JSON.parse(message.value?.toString() ?? 'null');
@@ -107,14 +126,19 @@ export async function runBatchConsumer<T>(
           topic: batch.topic,
           timestamp: new Date(Number(message.timestamp)),
         });
-        decoded.push({ message, item });
+        decoded.push({
+          message,
+          item,
+          meta: batchMessage(batch.topic, batch.partition, message, options.groupId),
+        });
       } catch (err) {
         await deadLetter(batch, message, err instanceof Error ? err : new Error(String(err)));
       }
     }
     const items = decoded.map((entry) => entry.item);
     if (items.length === 0) return;
-    if (await attempt(items, batch.topic, heartbeat)) {
+    const messages = decoded.map((entry) => entry.meta);
+    if (await attempt(items, messages, batch.topic, heartbeat)) {
       countConsumed(batch.topic, options.groupId, 'handled', items.length);
       return;
     }
@@ -122,7 +146,7 @@ export async function runBatchConsumer<T>(
     countConsumed(batch.topic, options.groupId, 'failed', items.length);
     for (const entry of decoded) {
       try {
-        await options.handle([entry.item], batch.topic);
+        await handleOnce([entry.item], [entry.meta], batch.topic);
         countConsumed(batch.topic, options.groupId, 'handled');
       } catch (err) {
         await deadLetter(batch, entry.message, err instanceof Error ? err : new Error(String(err)));

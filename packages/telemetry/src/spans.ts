@@ -9,9 +9,10 @@ import {
   type Context,
   type Link,
   type Span,
+  type SpanContext,
 } from '@opentelemetry/api';
 
-export { SpanKind, ROOT_CONTEXT, type Span, type Context, type Attributes };
+export { SpanKind, ROOT_CONTEXT, type Span, type SpanContext, type Context, type Attributes };
 
 const tracer = trace.getTracer('agent-platform');
 
@@ -90,6 +91,12 @@ export function extractTraceContext(carrier: Record<string, string | undefined>)
 export function linkFromHeaders(carrier: Record<string, string | undefined>): Link | undefined {
   const spanContext = trace.getSpanContext(extractTraceContext(carrier));
   return spanContext && trace.isSpanContextValid(spanContext) ? { context: spanContext } : undefined;
+}
+
+/** The span context `from` (default: the active context) holds, when valid; else undefined. */
+export function validSpanContext(from: Context = context.active()): SpanContext | undefined {
+  const spanContext = trace.getSpanContext(from);
+  return spanContext && trace.isSpanContextValid(spanContext) ? spanContext : undefined;
 }
 
 /** `trace_id` / `span_id` of the active span, for logs and API answers; undefined outside a trace. */

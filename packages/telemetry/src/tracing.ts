@@ -25,7 +25,7 @@ export interface TracingOptions {
 export interface Tracing {
   /** Whether spans are exported (an endpoint is configured). */
   exporting: boolean;
-  /** Sends the spans still buffered, then stops exporting. */
+  /** Sends the spans still buffered, then stops exporting and recording spans. */
   shutdown(): Promise<void>;
 }
 
@@ -68,6 +68,8 @@ export function initTracing(options: TracingOptions): Tracing {
       await provider.shutdown().catch((error: unknown) => {
         options.logger.warn({ err: error }, 'trace export flush failed on shutdown');
       });
+      // No more recording spans in this process (tests trace in-process and then move on).
+      trace.disable();
     },
   };
 }

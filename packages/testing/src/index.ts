@@ -31,4 +31,5 @@ export {
 export { testClock, type TestClock } from './test-clock.js';
 export { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi } from './fake-openai.js';
 export { openSse, type SseMessage, type SseSession } from './sse-client.js';
-export { parseMetrics, scrapeMetrics, type MetricSample, type MetricsSnapshot } from './metrics-scrape.js';
+export { parseMetrics, scrapeMetrics, metricValue, type MetricSample } from './metrics-scrape.js';
+export { startJaeger, JAEGER_BINARY, type Jaeger, type JaegerSpan, type JaegerTrace } from './jaeger.js';

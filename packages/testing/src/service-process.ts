@@ -25,6 +25,8 @@ export interface ServiceProcess {
   database: FreshDatabase;
   /** The child's process id. */
   pid: number;
+  /** `http://127.0.0.1:<port>/metrics`: its Prometheus endpoint (the metrics port, off the public one). */
+  metricsUrl: string;
   /** Sends `signal` (default SIGKILL: a crash, no shutdown hooks) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
@@ -55,6 +57,9 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const database = await freshDatabase(`${name}_proc`);
   const port = await freePort();
+  // A free port chosen here (not METRICS_PORT=0) so the harness knows where to scrape without
+  // reading the child's logs, which tests keep at `warn`.
+  const metricsPort = options.env?.METRICS_PORT ?? String(await freePort());
   const output: string[] = [];
   const child = spawn(process.execPath, [options.main ?? `${ROOT}services/${name}/dist/main.js`], {
     env: {
@@ -66,7 +71,7 @@ export async function startServiceProcess(
       SECRET_KEY: stackEnv.secretKey,
       TASK_SEAL_KEY: stackEnv.taskSealKey,
       GRPC_PORT: String(port),
-      METRICS_PORT: '0',
+      METRICS_PORT: metricsPort,
       // Its own private key and its callers' public keys, never another service's private key.
       ...stackEnv.serviceTrustEnv(name),
       // Own work-queue topics, so no other running copy consumes this one's tasks.
@@ -98,6 +103,7 @@ export async function startServiceProcess(
     address,
     database,
     pid: child.pid ?? 0,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     async kill(signal = 'SIGKILL') {
       child.kill(signal);
       await exited(child, 15_000);

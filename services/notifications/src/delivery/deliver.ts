@@ -1,22 +1,36 @@
 import { randomUUID } from 'node:crypto';
+import { withSpan, type Span } from '@platform/telemetry';
 import { SendFailure, clip, permanentFailure, transientFailure } from '../adapters/channels/send-failure.js';
 import type { ChannelMessage } from '../adapters/channels/channel-message.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
 import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
 import type { DeliveryDoc } from './deliveries-repository.js';
+import {
+  attemptAttributes,
+  countFinal,
+  countRateLimitWait,
+  finishAttempt,
+  isVendorThrottle,
+} from './delivery-telemetry.js';
 import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';
 import { sendEmailBatch } from './email-fanout.js';
 import { RETRY_SCHEDULES, nextRetryDelay } from './retry-policy.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Outcome = { kind: 'sent'; note?: SendFailure } | { kind: 'more' } | { kind: 'wait'; ms: number };
+type Outcome =
+  | { kind: 'sent'; note?: SendFailure }
+  | { kind: 'more' }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'failed'; err: unknown };
 
 /**
  * Runs one attempt of a delivery: claim it (atomically; nothing happens when it is done, not due,
  * or another worker holds a live claim), send, and record the outcome under the claim. The claim's
- * lease is extended while the attempt runs, so only a dead worker's delivery is handed on.
+ * lease is extended while the attempt runs, so only a dead worker's delivery is handed on. The
+ * attempt is a span (`notification.deliver <channel>`) under the queue task's consumer span, so
+ * the send shows up in the trace of the request or event that scheduled it.
  */
 export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promise<void> {
   const token = randomUUID();
@@ -24,6 +38,13 @@ export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promi
   if (!doc) return;
   // Off the queue now: a later resubmission (retry, next e-mail batch) may go at once.
   await deps.marks.clear(deliveryId).catch(() => undefined);
+  await withSpan(`notification.deliver ${doc.channel}`, { attributes: attemptAttributes(doc) }, (span) =>
+    runClaimed(deps, doc, token, span),
+  );
+}
+
+async function runClaimed(deps: DeliveryDeps, doc: DeliveryDoc, token: string, span: Span): Promise<void> {
+  const deliveryId = doc._id;
   // FerretDB applies each update as a whole-document write-back, so this claim's own writes (the
   // heartbeat, e-mail progress, the outcome) must never overlap: one chain runs them in order.
   let chain: Promise<unknown> = Promise.resolve();
@@ -44,7 +65,7 @@ export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promi
     const progress: ClaimWrites = {
       saveEmailProgress: (p) => write(() => deps.repo.saveEmailProgress(deliveryId, token, p)),
     };
-    const outcome = await attempt(deps, doc, progress).catch((err: unknown) => ({
+    const outcome: Outcome = await attempt(deps, doc, progress).catch((err: unknown) => ({
       kind: 'failed' as const,
       err,
     }));
@@ -52,23 +73,36 @@ export async function deliverOnce(deps: DeliveryDeps, deliveryId: string): Promi
     const now = new Date(deps.now());
     if (outcome.kind === 'sent') {
       const note = outcome.note ? { key: outcome.note.key, params: outcome.note.params } : null;
-      await write(() => deps.repo.succeed(deliveryId, token, now, note));
+      finishAttempt(span, doc.channel, 'ok');
+      // Counted once: a claim that lapsed meanwhile leaves the delivery to its next holder.
+      if (await write(() => deps.repo.succeed(deliveryId, token, now, note)))
+        countFinal(doc.channel, note ? 'delivered_partially' : 'delivered', doc.created_at, now);
     } else if (outcome.kind === 'more') {
+      finishAttempt(span, doc.channel, 'partial');
       await write(() => deps.repo.reschedule(deliveryId, token, now, now, null, false));
       await deps.submit(deliveryId).catch(() => undefined); // the reconciler submits otherwise
     } else if (outcome.kind === 'wait') {
+      finishAttempt(span, doc.channel, 'rate_limited');
+      countRateLimitWait(doc.channel, outcome.ms);
       await write(() =>
         deps.repo.reschedule(deliveryId, token, now, new Date(now.getTime() + outcome.ms), null, false),
       );
     } else {
-      await write(() => recordFailure(deps, doc, token, now, outcome.err));
+      await write(() => recordFailure(deps, doc, token, now, outcome.err, span));
     }
   } finally {
     clearInterval(heartbeat);
   }
 }
 
-async function recordFailure(deps: DeliveryDeps, doc: DeliveryDoc, token: string, now: Date, err: unknown) {
+async function recordFailure(
+  deps: DeliveryDeps,
+  doc: DeliveryDoc,
+  token: string,
+  now: Date,
+  err: unknown,
+  span: Span,
+) {
   const failure =
     err instanceof SendFailure
       ? err
@@ -82,11 +116,20 @@ async function recordFailure(deps: DeliveryDeps, doc: DeliveryDoc, token: string
   const delay = failure.transient
     ? nextRetryDelay(RETRY_SCHEDULES[doc.channel], doc.retry_count + 1, failure.retryAfterMs, deps.random)
     : null;
+  const throttled = isVendorThrottle(failure);
+  finishAttempt(
+    span,
+    doc.channel,
+    throttled ? 'rate_limited' : failure.transient ? 'retryable_error' : 'permanent_error',
+    failure,
+  );
   if (delay === null) {
-    await deps.repo.fail(doc._id, token, now, record, true);
+    if (await deps.repo.fail(doc._id, token, now, record, true))
+      countFinal(doc.channel, failure.transient ? 'retries_exhausted' : 'failed', doc.created_at, now);
     deps.logger.warn({ delivery_id: doc._id, channel: doc.channel, error: failure.key }, 'delivery failed');
   } else {
     await deps.repo.reschedule(doc._id, token, now, new Date(now.getTime() + delay), record, true);
+    if (throttled) countRateLimitWait(doc.channel, delay);
   }
 }
 
@@ -117,6 +160,7 @@ async function sendToChat(deps: DeliveryDeps, doc: DeliveryDoc, settings: Channe
     const wait = await deps.limiter.take(limit.key, limit.windows);
     if (wait === 0) break;
     if (wait > deps.inlineWaitMs) return { kind: 'wait', ms: wait + Math.floor(deps.random() * 250) };
+    countRateLimitWait(channel, wait);
     await sleep(wait);
   }
   const message: ChannelMessage = {

@@ -2,11 +2,12 @@ import { isDuplicateKeyError } from '@platform/mongo';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import type { ChannelName, DeliverableNotification } from '../domain/delivery-port.js';
 import type { DeliveryErrorKey, FailureParams } from '../adapters/channels/send-failure.js';
+import type { DeliveryOrigin } from './delivery-origin.js';
 
 export type DeliveryStatus = 'pending' | 'sending' | 'success' | 'failed';
 
 /** One delivery of one notification over one channel (collection `deliveries`). */
-export interface DeliveryDoc {
+export interface DeliveryDoc extends DeliveryOrigin {
   _id: string;
   notification_id: string;
   channel: ChannelName;
@@ -59,6 +60,8 @@ const schema = new mongoose.Schema<DeliveryDoc>(
     email_failed: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    trace_parent: { type: String, default: null },
+    request_id: { type: String, default: null },
   },
   { versionKey: false, minimize: false },
 );
@@ -106,6 +109,9 @@ export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
     connection.model('Delivery', schema, 'deliveries')
   );
 }
+
+/** A delivery due for (re)submission and where it came from. */
+export type DueDelivery = { _id: string } & Partial<DeliveryOrigin>;
 
 export interface FailureRecord {
   key: DeliveryErrorKey;
@@ -242,20 +248,24 @@ export class DeliveriesRepository {
     return result.modifiedCount === 1 || result.matchedCount === 1;
   }
 
-  /** Deliveries the reconciler should (re)submit: due `pending` ones and `sending` ones whose lease ran out. */
-  async dueForSubmission(now: Date, limit: number): Promise<string[]> {
+  /**
+   * Deliveries the reconciler should (re)submit: due `pending` ones and `sending` ones whose lease
+   * ran out, with their origin (older documents have none: undefined fields).
+   */
+  async dueForSubmission(now: Date, limit: number): Promise<DueDelivery[]> {
+    const fields = { _id: 1, trace_parent: 1, request_id: 1 };
     const [pending, stale] = await Promise.all([
       this.model
-        .find({ status: 'pending', next_attempt_at: { $lte: now } }, { _id: 1 })
+        .find({ status: 'pending', next_attempt_at: { $lte: now } }, fields)
         .sort({ next_attempt_at: 1 })
         .limit(limit)
-        .lean<{ _id: string }[]>(),
+        .lean<DueDelivery[]>(),
       this.model
-        .find({ status: 'sending', lease_until: { $lt: now } }, { _id: 1 })
+        .find({ status: 'sending', lease_until: { $lt: now } }, fields)
         .limit(limit)
-        .lean<{ _id: string }[]>(),
+        .lean<DueDelivery[]>(),
     ]);
-    return [...pending, ...stale].map((d) => d._id);
+    return [...pending, ...stale];
   }
 
   /** Claim rows older than `before` (their deliveries finished or moved on long ago). */

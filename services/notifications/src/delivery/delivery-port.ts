@@ -9,6 +9,7 @@ import type {
 import type { SettingsSource } from '../adapters/effective-settings.js';
 import { assertChannelsReady, channelSettingsFrom } from './channel-settings.js';
 import type { DeliveriesRepository, DeliveryDoc } from './deliveries-repository.js';
+import { currentOrigin, type DeliveryOrigin } from './delivery-origin.js';
 
 export function toDeliveryView(doc: DeliveryDoc, locale: string): DeliveryView {
   return {
@@ -30,6 +31,7 @@ function pendingDeliveries(
   notification: DeliverableNotification,
   channels: readonly ChannelName[],
   now: Date,
+  origin: DeliveryOrigin,
 ): DeliveryDoc[] {
   return channels.map((channel) => ({
     _id: randomUUID(),
@@ -59,6 +61,7 @@ function pendingDeliveries(
     email_failed: 0,
     created_at: now,
     updated_at: now,
+    ...origin,
   }));
 }
 
@@ -77,10 +80,19 @@ export function deliveryPort(deps: {
   const scheduleMany: DeliveryPort['scheduleManyDeliveries'] = async (notifications, channels) => {
     const now = new Date(deps.now());
     const unique = [...new Set(channels)];
-    const docs = notifications.flatMap((notification) => pendingDeliveries(notification, unique, now));
-    await deps.repo.insert(docs);
-    for (const doc of docs) {
-      deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
+    // Built and submitted as the work of the notification's origin (an event's own span and
+    // request id), which each delivery also keeps for its later attempts (delivery-origin.ts).
+    const perNotification = notifications.map((notification) => {
+      const run = notification.origin ?? (<R>(work: () => R) => work());
+      return { run, docs: run(() => pendingDeliveries(notification, unique, now, currentOrigin())) };
+    });
+    await deps.repo.insert(perNotification.flatMap((entry) => entry.docs));
+    for (const { run, docs } of perNotification) {
+      run(() => {
+        for (const doc of docs) {
+          deps.submit(doc._id).catch((err: unknown) => deps.onSubmitError(err, doc._id));
+        }
+      });
     }
   };
   return {

@@ -1,6 +1,7 @@
 import type { Logger } from '@platform/logger';
 import { RedisLock, type Redis } from '@platform/redis';
 import type { DeliveriesRepository } from './deliveries-repository.js';
+import { runAsOrigin } from './delivery-origin.js';
 
 export interface ReconcilerOptions {
   repo: DeliveriesRepository;
@@ -46,11 +47,12 @@ export function startReconciler(options: ReconcilerOptions): Reconciler {
     let submitted = 0;
     try {
       const now = new Date(options.now());
-      const ids = await options.repo.dueForSubmission(now, options.batchSize ?? 500);
-      for (const id of ids) {
+      const due = await options.repo.dueForSubmission(now, options.batchSize ?? 500);
+      for (const delivery of due) {
         if (stopped) break;
-        // Kafka down: the enqueue throws and ends this pass; the next pass tries again.
-        if (await options.submit(id)) submitted += 1;
+        // Kafka down: the enqueue throws and ends this pass; the next pass tries again. Submitted
+        // as work of its origin, so the next attempt is in the trace that scheduled the delivery.
+        if (await runAsOrigin(delivery, () => options.submit(delivery._id))) submitted += 1;
       }
       if (now.getTime() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = now.getTime();

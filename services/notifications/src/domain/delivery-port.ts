@@ -17,6 +17,12 @@ export interface DeliverableNotification {
   link_url: string | null;
   type: string;
   level: string;
+  /**
+   * Runs the scheduling of this notification's deliveries (synchronous steps) as the work of what
+   * caused it — an event's own request id and trace when a batch of events is handled at once;
+   * absent: the caller's context (the request's).
+   */
+  origin?: <R>(work: () => R) => R;
 }
 
 /** One element of a notification's `deliveries` (spec: Delivery record), plus its own id. */

@@ -2,7 +2,7 @@ import type { notificationEventsV1 } from '@platform/contracts';
 import type { EventKeyDoc, NotificationDoc } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { readAutoConfig, type AutoConfig } from './auto-config.js';
-import type { ChannelName } from './delivery-port.js';
+import type { ChannelName, DeliverableNotification } from './delivery-port.js';
 import { claimKeys, completeKeys, failedOnlyOnDuplicateKeys } from './event-keys.js';
 import { recordCreated } from './inbox-read-model.js';
 import { isSafeLinkUrl } from './link-url.js';
@@ -92,14 +92,21 @@ async function deliverableChannels(deps: Deps, channels: readonly ChannelName[])
  * the configured channels' deliveries. A redelivered event (also twice in one batch) creates
  * nothing new; an attempt that stopped half-way is finished (notification → read model →
  * deliveries → completed). The configuration is read once, and each step is one round trip for
- * the whole batch. Returns each event's outcome, in order.
+ * the whole batch. Returns each event's outcome, in order. `origins[i]`, when given, runs the
+ * submission of event i's deliveries as that event's own work (its request id and trace).
  */
 export async function handleNotificationEvents(
   deps: Deps,
   events: readonly NotificationEvent[],
+  origins: ReadonlyArray<DeliverableNotification['origin']> = [],
 ): Promise<EventOutcome[]> {
+  const originOf = new Map(events.map((event, index) => [event, origins[index]]));
   const config = await readAutoConfig(deps);
-  const outcomes: Array<EventOutcome | null> = events.map((event) => rejection(deps, config, event));
+  // Checked as each event's own work, so a dropped event's warning carries its request id.
+  const outcomes: Array<EventOutcome | null> = events.map((event, index) => {
+    const check = () => rejection(deps, config, event);
+    return origins[index] ? origins[index](check) : check();
+  });
   const firsts = new Map<string, NotificationEvent>();
   events.forEach((event, index) => {
     if (outcomes[index] !== null) return;
@@ -116,7 +123,11 @@ export async function handleNotificationEvents(
     // Also after a redelivery: a previous attempt may have stopped before its read-model write.
     await recordCreated(deps, docs);
     const channels = await deliverableChannels(deps, config.channels);
-    if (channels.length > 0) await deps.delivery.scheduleManyDeliveries(docs.map(toDeliverable), channels);
+    const deliverables = docs.map((doc, index) => ({
+      ...toDeliverable(doc),
+      origin: originOf.get(pending[index]!),
+    }));
+    if (channels.length > 0) await deps.delivery.scheduleManyDeliveries(deliverables, channels);
     await completeKeys(
       deps,
       pending.map((event) => event.id),

@@ -43,8 +43,16 @@ export async function startNotificationEventsConsumer(
     fromBeginning: true,
     logger: deps.logger,
     decode: decodeEvent,
-    handle: async (events) => {
-      const outcomes = await handleNotificationEvents(deps, events);
+    handle: async (events, _topic, messages) => {
+      // The steps are batched, but each event's deliveries are submitted as that event's own work:
+      // under its request id and a span that is a child of its sender's, so a delivery shows up
+      // in the trace of whatever raised the event (the batch span only links to its senders).
+      const origins = messages.map(
+        (message) =>
+          <R>(work: () => R) =>
+            message.run(work),
+      );
+      const outcomes = await handleNotificationEvents(deps, events, origins);
       deps.logger.debug({ events: events.length, outcomes }, 'notification events handled');
     },
   });

@@ -1,3 +1,4 @@
+import { SpanKind, withSpan } from '@platform/telemetry';
 import nodemailer from 'nodemailer';
 import type { ChannelSettings } from '../../delivery/channel-settings.js';
 import { mailFromAddress } from '../../delivery/channel-settings.js';
@@ -70,26 +71,34 @@ export function smtpTransportOptions(
  * Sends one mail over a fresh SMTP connection (a settings change applies to the next mail), to
  * the host's address as checked by the outbound address rule (smtp-destination.ts).
  * SMTP 4xx replies and connection trouble are transient; 5xx replies, bad credentials and TLS
- * failures are permanent.
+ * failures are permanent. nodemailer has no OpenTelemetry instrumentation, so the send is a
+ * CLIENT span of its own (`smtp send`, host and port; never the recipient).
  */
 export async function sendSmtpMail(settings: SmtpSettings, mail: OutgoingMail, options: SmtpOptions = {}) {
-  // Checked (and pinned) before anything connects: the stored credentials go nowhere unchecked.
-  const target = await smtpConnectTarget(settings.smtp_host, options);
-  const transport = nodemailer.createTransport(smtpTransportOptions(settings, options, target));
-  try {
-    await transport.sendMail({
-      from: { name: settings.email_from_name, address: mailFromAddress(settings as ChannelSettings) },
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      ...(mail.html ? { html: mail.html } : {}),
-      ...(mail.locale ? { headers: { 'Content-Language': mail.locale } } : {}),
-    });
-  } catch (err) {
-    throw smtpFailure(err as Error & { code?: string; responseCode?: number; response?: string });
-  } finally {
-    transport.close();
-  }
+  const attributes = {
+    'server.address': settings.smtp_host.trim(),
+    'server.port': settings.smtp_port,
+    'smtp.encryption': settings.smtp_encryption,
+  };
+  await withSpan('smtp send', { kind: SpanKind.CLIENT, attributes }, async () => {
+    // Checked (and pinned) before anything connects: the stored credentials go nowhere unchecked.
+    const target = await smtpConnectTarget(settings.smtp_host, options);
+    const transport = nodemailer.createTransport(smtpTransportOptions(settings, options, target));
+    try {
+      await transport.sendMail({
+        from: { name: settings.email_from_name, address: mailFromAddress(settings as ChannelSettings) },
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.locale ? { headers: { 'Content-Language': mail.locale } } : {}),
+      });
+    } catch (err) {
+      throw smtpFailure(err as Error & { code?: string; responseCode?: number; response?: string });
+    } finally {
+      transport.close();
+    }
+  });
 }
 
 function smtpFailure(err: Error & { code?: string; responseCode?: number; response?: string }) {
