@@ -4,7 +4,8 @@
 # env.sh), keeps traces in memory (the newest 100,000; gone on restart) and serves the UI and the
 # query API (/api/traces, /api/v3/traces) on HOST:JAEGER_QUERY_PORT. Config written to
 # STACK_DIR/jaeger.yaml; pid in RUN_DIR/jaeger.pid. The binary: JAEGER_BIN, else
-# deploy/tools/install-jaeger.sh.
+# deploy/tools/install-jaeger.sh. A Go-module build has no UI assets (they come from a separate
+# JavaScript build): JAEGER_UI_ASSETS=<dir of an unpacked Jaeger UI> serves them.
 
 JAEGER_CONFIG="$STACK_DIR/jaeger.yaml"
 
@@ -51,6 +52,7 @@ extensions:
   jaeger_query:
     storage:
       traces: memstore
+$(jaeger_ui_config)
     http:
       endpoint: $HOST:$JAEGER_QUERY_PORT
     grpc:
@@ -67,6 +69,10 @@ exporters:
   jaeger_storage_exporter:
     trace_storage: memstore
 YAML
+}
+
+jaeger_ui_config() {
+  if [ -n "${JAEGER_UI_ASSETS:-}" ]; then printf '    ui:\n      assets_path: %s\n' "$JAEGER_UI_ASSETS"; fi
 }
 
 jaeger_start() {
