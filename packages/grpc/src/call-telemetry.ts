@@ -50,9 +50,6 @@ export interface TrackedCall {
   finish(code: number | undefined, error?: unknown): void;
 }
 
-/** TELEMETRY_ENABLED=false: a call that records nothing (no span, no histogram, no metadata). */
-const UNTRACKED: TrackedCall = { span: NOOP_SPAN, run: (fn) => fn(), finish: () => undefined };
-
 function tracked(
   fullMethod: string,
   kind: SpanKind,
@@ -83,6 +80,9 @@ function tracked(
     },
   };
 }
+
+/** TELEMETRY_ENABLED=false: a call that records nothing (no span, no histogram, no metadata). */
+const UNTRACKED: TrackedCall = { span: NOOP_SPAN, run: (fn) => fn(), finish: () => undefined };
 
 /** A served call: its span continues the caller's trace (`traceparent` metadata). */
 export function trackServerCall(fullMethod: string, metadata: Metadata): TrackedCall {

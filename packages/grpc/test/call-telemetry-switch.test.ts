@@ -6,7 +6,12 @@ import { trackClientCall, trackServerCall } from '../src/call-telemetry.js';
 async function observations(name: string, grpcService: string): Promise<number> {
   const metric = metricsRegistry.getSingleMetric(name);
   if (!metric) return 0;
-  const { values } = await metric.get();
+  // A histogram's values name their series (`_bucket`, `_sum`, `_count`).
+  const values = (await metric.get()).values as Array<{
+    metricName?: string;
+    labels: Record<string, string | number>;
+    value: number;
+  }>;
   return values
     .filter((v) => v.metricName === `${name}_count` && v.labels.grpc_service === grpcService)
     .reduce((sum, v) => sum + v.value, 0);
