@@ -249,13 +249,16 @@ telemetry_wait() { # server...
   done
 }
 
-# `stack.sh up|down|status prometheus jaeger`: those servers only (the rest of the stack untouched).
+# `stack.sh up|down prometheus jaeger`: those servers only (the rest of the stack untouched);
+# `stack.sh status <server>...`: the named servers (any of them) and whether they all run.
 cmd_only() { # command server...
-  local command="$1" s
+  local command="$1" s allowed
   shift
+  allowed=("${TELEMETRY_SERVERS[@]}")
+  [ "$command" != status ] || allowed=("${SERVERS[@]}")
   for s in "$@"; do
-    [[ " ${TELEMETRY_SERVERS[*]} " == *" $s "* ]] ||
-      die "'$s' cannot be handled alone; only: ${TELEMETRY_SERVERS[*]} (or no name: the whole stack)"
+    [[ " ${allowed[*]} " == *" $s "* ]] ||
+      die "'$s' cannot be handled alone by '$command'; only: ${allowed[*]} (or no name: the whole stack)"
   done
   case "$command" in
     up)
