@@ -8,7 +8,8 @@
 #   Jaeger v2 (in-memory traces)                   127.0.0.1:54318 (OTLP/HTTP), 127.0.0.1:56686 (UI + query API)
 #
 # Usage: deploy/local/stack.sh install|up|down|status|reset|versions|kafka-tool
-#        deploy/local/stack.sh up|down|status prometheus|jaeger...   (only those two, alone)
+#        deploy/local/stack.sh up|down prometheus|jaeger...   (only those two, alone)
+#        deploy/local/stack.sh status <server>...              (only the named servers)
 # Data, logs and pid files live in <repo>/.stack; downloads are cached in ~/.cache/agent-platform
 # (Kafka jars, FerretDB binary) and ~/.m2 / Go's module cache. See deploy/local/README.md.
 # The ports and the state directory can be overridden from the environment: STACK_PG_PORT,
