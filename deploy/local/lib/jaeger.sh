@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # Jaeger v2 (the all-in-one on the OpenTelemetry Collector) for deploy/local/stack.sh (sourced by
 # it): receives OTLP over HTTP on HOST:JAEGER_OTLP_PORT (what OTEL_EXPORTER_OTLP_ENDPOINT names in
-# env.sh), keeps traces in memory (the newest 100,000; gone on restart) and serves the UI and the
-# query API (/api/traces, /api/v3/traces) on HOST:JAEGER_QUERY_PORT. Config written to
+# env.sh), keeps traces in memory (the newest 20,000, so a whole test run cannot grow it without
+# bound; gone on restart) and serves the UI and the query API (/api/traces, /api/v3/traces) on
+# HOST:JAEGER_QUERY_PORT. Config written to
 # STACK_DIR/jaeger.yaml; pid in RUN_DIR/jaeger.pid. The binary: JAEGER_BIN, else
 # deploy/tools/install-jaeger.sh. A Go-module build has no UI assets (they come from a separate
 # JavaScript build): JAEGER_UI_ASSETS=<dir of an unpacked Jaeger UI> serves them.
@@ -48,7 +49,7 @@ extensions:
     backends:
       memstore:
         memory:
-          max_traces: 100000
+          max_traces: 20000
   jaeger_query:
     storage:
       traces: memstore
