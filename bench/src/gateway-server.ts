@@ -1,6 +1,8 @@
 // Child process (bench only): a gateway replica built like production — the whole route table, JWT
 // + Redis revocation + identity principals, the access log at `info` on stdout (a file, see
 // startChild) — plus the probe routes at the END of the table, on GATEWAY_PORT, calling PROBE_ADDR.
+// BENCH_TELEMETRY=1 (telemetry-overhead.ts): telemetry started as the real gateway starts it, from
+// TELEMETRY_ENABLED / OTEL_* (lib/bench-telemetry.ts); otherwise none is started.
 import { SessionRegistry, TokenService } from '@platform/auth';
 import { conformanceV1 } from '@platform/contracts';
 import { ApiKeysVerifier, Authenticator, IdentityPrincipalResolver } from '@platform/gateway';
@@ -8,6 +10,9 @@ import { createServiceClient } from '@platform/grpc';
 import { Redis } from 'ioredis';
 import { probeRoutes } from './probe/index.js';
 import { productionClients, representativeGatewayApp } from './lib/representative-gateway.js';
+import { startBenchTelemetry } from './lib/bench-telemetry.js';
+
+if (process.env.BENCH_TELEMETRY === '1') await startBenchTelemetry('gateway');
 
 const env = (name: string) => process.env[name] ?? '';
 const probe = createServiceClient(

@@ -100,6 +100,14 @@ export MODELS_METRICS_PORT="${MODELS_METRICS_PORT:-9474}"
 export WORKFLOWS_METRICS_PORT="${WORKFLOWS_METRICS_PORT:-9475}"
 export OBSERVABILITY_METRICS_PORT="${OBSERVABILITY_METRICS_PORT:-9476}"
 
+# --- Prometheus and Jaeger of the local stack (deploy/local/stack.sh; docs/operations.md) -------
+# Prometheus scrapes the seven ports above every 2 s; the services export every trace (ratio 1, so
+# a test finds the trace of the request it made) to Jaeger over OTLP/HTTP.
+export PROMETHEUS_URL="${PROMETHEUS_URL:-http://127.0.0.1:59090}"
+export JAEGER_QUERY_URL="${JAEGER_QUERY_URL:-http://127.0.0.1:56686}"
+export OTEL_EXPORTER_OTLP_ENDPOINT="${OTEL_EXPORTER_OTLP_ENDPOINT:-http://127.0.0.1:54318}"
+export OTEL_TRACES_SAMPLER_ARG="${OTEL_TRACES_SAMPLER_ARG:-1}"
+
 # --- PostgreSQL 127.0.0.1:55432, superuser platform/platform: one database per service ---------
 export POSTGRES_ADMIN_URL="${POSTGRES_ADMIN_URL:-postgres://platform:platform@127.0.0.1:55432/postgres}"
 export IDENTITY_DATABASE_URL="${IDENTITY_DATABASE_URL:-postgres://platform:platform@127.0.0.1:55432/identity}"

@@ -4,16 +4,22 @@
 #   Redis 7                                       127.0.0.1:56379
 #   Apache Kafka 3.9 (KRaft, single node)         127.0.0.1:59092 (broker), 127.0.0.1:59093 (controller)
 #   FerretDB 1.24 (MongoDB wire, on Postgres)     127.0.0.1:57017
+#   Prometheus 0.316 (scrapes 9470…9476 every 2 s) 127.0.0.1:59090
+#   Jaeger v2 (in-memory traces)                   127.0.0.1:54318 (OTLP/HTTP), 127.0.0.1:56686 (UI + query API)
 #
 # Usage: deploy/local/stack.sh install|up|down|status|reset|versions|kafka-tool
+#        deploy/local/stack.sh up|down prometheus|jaeger...   (only those two, alone)
+#        deploy/local/stack.sh status <server>...              (only the named servers)
 # Data, logs and pid files live in <repo>/.stack; downloads are cached in ~/.cache/agent-platform
 # (Kafka jars, FerretDB binary) and ~/.m2 / Go's module cache. See deploy/local/README.md.
 # The ports and the state directory can be overridden from the environment: STACK_PG_PORT,
-# STACK_REDIS_PORT, STACK_KAFKA_PORT, STACK_KAFKA_CONTROLLER_PORT, STACK_FERRETDB_PORT, STACK_DIR.
+# STACK_REDIS_PORT, STACK_KAFKA_PORT, STACK_KAFKA_CONTROLLER_PORT, STACK_FERRETDB_PORT,
+# STACK_PROMETHEUS_PORT, STACK_JAEGER_OTLP_PORT, STACK_JAEGER_QUERY_PORT, STACK_JAEGER_QUERY_GRPC_PORT,
+# STACK_DIR; the Prometheus and Jaeger binaries from PROMETHEUS_BIN / JAEGER_BIN (else deploy/tools).
 #
 # This file holds the settings, the commands and the dispatch; the work is done by lib/common.sh
 # (logging, pids, ports, waits), lib/install.sh and one file per server (lib/postgres.sh,
-# lib/redis.sh, lib/kafka.sh, lib/ferretdb.sh).
+# lib/redis.sh, lib/kafka.sh, lib/ferretdb.sh, lib/prometheus.sh, lib/jaeger.sh).
 set -euo pipefail
 
 # ----------------------------------------------------------------------------------------------
@@ -39,11 +45,19 @@ FERRETDB_VERSION="v1.24.2"
 FERRETDB_MODULE="github.com/FerretDB/FerretDB"
 FERRETDB_BIN="$CACHE_DIR/bin/ferretdb"
 
+# pinned in deploy/tools/install-{prometheus,jaeger}.sh (the binaries are cached in CACHE_DIR/go-bin)
+PROMETHEUS_VERSION="v0.316.0"
+JAEGER_VERSION="v1.76.0"
+
 PG_PORT="${STACK_PG_PORT:-55432}"
 REDIS_PORT="${STACK_REDIS_PORT:-56379}"
 KAFKA_PORT="${STACK_KAFKA_PORT:-59092}"
 KAFKA_CONTROLLER_PORT="${STACK_KAFKA_CONTROLLER_PORT:-59093}"
 FERRETDB_PORT="${STACK_FERRETDB_PORT:-57017}"
+PROMETHEUS_PORT="${STACK_PROMETHEUS_PORT:-59090}"
+JAEGER_OTLP_PORT="${STACK_JAEGER_OTLP_PORT:-54318}"
+JAEGER_QUERY_PORT="${STACK_JAEGER_QUERY_PORT:-56686}"
+JAEGER_QUERY_GRPC_PORT="${STACK_JAEGER_QUERY_GRPC_PORT:-56685}" # the query API over gRPC (unused here)
 HOST=127.0.0.1
 
 PG_SUPERUSER=platform
@@ -75,13 +89,19 @@ source "$SCRIPT_DIR/lib/redis.sh"
 source "$SCRIPT_DIR/lib/kafka.sh"
 # shellcheck source=lib/ferretdb.sh
 source "$SCRIPT_DIR/lib/ferretdb.sh"
+# shellcheck source=lib/prometheus.sh
+source "$SCRIPT_DIR/lib/prometheus.sh"
+# shellcheck source=lib/jaeger.sh
+source "$SCRIPT_DIR/lib/jaeger.sh"
 
 check_settings
 
 # ----------------------------------------------------------------------------------------------
 # commands
 # ----------------------------------------------------------------------------------------------
-SERVERS=(postgres redis kafka ferretdb)
+SERVERS=(postgres redis kafka ferretdb prometheus jaeger)
+# The two that start (and stop) alone: `stack.sh up prometheus jaeger`.
+TELEMETRY_SERVERS=(prometheus jaeger)
 
 server_port() {
   case "$1" in
@@ -89,6 +109,8 @@ server_port() {
     redis) echo "$REDIS_PORT" ;;
     kafka) echo "$KAFKA_PORT" ;;
     ferretdb) echo "$FERRETDB_PORT" ;;
+    prometheus) echo "$PROMETHEUS_PORT" ;;
+    jaeger) echo "$JAEGER_QUERY_PORT" ;;
   esac
 }
 
@@ -98,6 +120,8 @@ server_running() {
     redis) redis_running ;;
     kafka) kafka_running ;;
     ferretdb) ferretdb_running ;;
+    prometheus) prometheus_running ;;
+    jaeger) jaeger_running ;;
   esac
 }
 
@@ -116,7 +140,7 @@ print_versions() {
   kafkav="$(basename "${jars[0]}" .jar)"
   kafkav="${kafkav#kafka_"$KAFKA_SCALA"-}"
   ferretv="$("$FERRETDB_BIN" --version | sed -n 's/^version: //p')"
-  log "versions: $pgv | Redis $redisv | Apache Kafka $kafkav (Scala $KAFKA_SCALA, $("$(java_cmd)" -version 2>&1 | sed -n 1p)) | FerretDB $ferretv"
+  log "versions: $pgv | Redis $redisv | Apache Kafka $kafkav (Scala $KAFKA_SCALA, $("$(java_cmd)" -version 2>&1 | sed -n 1p)) | FerretDB $ferretv | Prometheus $PROMETHEUS_VERSION | Jaeger $JAEGER_VERSION"
 }
 
 cmd_up() {
@@ -128,7 +152,7 @@ cmd_up() {
 
   # drop pid files whose process is gone (killed, rebooted)
   local s
-  for s in redis kafka ferretdb; do
+  for s in redis kafka ferretdb prometheus jaeger; do
     if [ -f "$(pidfile "$s")" ] && ! server_running "$s"; then
       warn "removing stale pid file $(pidfile "$s")"
       rm -f "$(pidfile "$s")"
@@ -153,6 +177,7 @@ cmd_up() {
     redis_start
     started_redis=1
   fi
+  telemetry_start prometheus jaeger
 
   pg_wait
   if [ "$started_pg" -eq 1 ]; then log "postgres ready"; fi
@@ -176,6 +201,7 @@ cmd_up() {
   fi
   ferretdb_wait
   if [ "$started_ferret" -eq 1 ]; then log "ferretdb ready"; fi
+  telemetry_wait prometheus jaeger
 
   print_versions
   cmd_status
@@ -185,6 +211,8 @@ cmd_up() {
 cmd_down() {
   stack_lock
   pg_resolve_paths
+  jaeger_stop
+  prometheus_stop
   ferretdb_stop
   kafka_stop
   redis_stop
@@ -192,21 +220,81 @@ cmd_down() {
   log "down: all servers stopped (data kept in $STACK_DIR)"
 }
 
-# exit status: 0 when all four run, 1 otherwise (./platform uses it to tell whether the stack was up)
+# --- Prometheus and Jaeger, alone or as part of 'up' -------------------------------------------
+STARTED_TELEMETRY=" "
+
+telemetry_start() { # server...
+  local s
+  for s in "$@"; do
+    if server_running "$s"; then continue; fi
+    rm -f "$(pidfile "$s")"
+    case "$s" in
+      prometheus)
+        check_ports_free prometheus "$PROMETHEUS_PORT"
+        prometheus_start
+        ;;
+      jaeger)
+        check_ports_free jaeger "$JAEGER_OTLP_PORT" "$JAEGER_QUERY_PORT" "$JAEGER_QUERY_GRPC_PORT"
+        jaeger_start
+        ;;
+    esac
+    STARTED_TELEMETRY+="$s "
+  done
+}
+
+telemetry_wait() { # server...
+  local s
+  for s in "$@"; do
+    "${s}_wait"
+    if [[ "$STARTED_TELEMETRY" == *" $s "* ]]; then log "$s ready"; fi
+  done
+}
+
+# `stack.sh up|down prometheus jaeger`: those servers only (the rest of the stack untouched);
+# `stack.sh status <server>...`: the named servers (any of them) and whether they all run.
+cmd_only() { # command server...
+  local command="$1" s allowed
+  shift
+  allowed=("${TELEMETRY_SERVERS[@]}")
+  [ "$command" != status ] || allowed=("${SERVERS[@]}")
+  for s in "$@"; do
+    [[ " ${allowed[*]} " == *" $s "* ]] ||
+      die "'$s' cannot be handled alone by '$command'; only: ${allowed[*]} (or no name: the whole stack)"
+  done
+  case "$command" in
+    up)
+      stack_lock
+      telemetry_start "$@"
+      telemetry_wait "$@"
+      cmd_status "$@"
+      ;;
+    down)
+      stack_lock
+      for s in "$@"; do "${s}_stop"; done
+      ;;
+    status) cmd_status "$@" ;;
+  esac
+}
+
+# exit status: 0 when all (or all named) run, 1 otherwise (./platform uses it to tell whether the
+# stack was up)
 cmd_status() {
-  local s pid port extra rc=0
-  for s in "${SERVERS[@]}"; do
+  local s pid port extra rc=0 servers=("$@")
+  [ ${#servers[@]} -gt 0 ] || servers=("${SERVERS[@]}")
+  for s in "${servers[@]}"; do
     port="$(server_port "$s")"
     extra=""
     [ "$s" = kafka ] && extra=" (controller $HOST:$KAFKA_CONTROLLER_PORT)"
+    [ "$s" = prometheus ] && extra=" (UI and API: http://$HOST:$PROMETHEUS_PORT)"
+    [ "$s" = jaeger ] && extra=" (UI and query API; OTLP/HTTP $HOST:$JAEGER_OTLP_PORT)"
     if server_running "$s"; then
       pid="$(server_pid "$s")"
-      printf '%-9s running  pid %-7s %s:%s%s\n' "$s" "$pid" "$HOST" "$port" "$extra"
+      printf '%-10s running  pid %-7s %s:%s%s\n' "$s" "$pid" "$HOST" "$port" "$extra"
     else
       if port_listening "$port"; then
         extra="$extra — port held by another process"
       fi
-      printf '%-9s stopped  pid %-7s %s:%s%s\n' "$s" "-" "$HOST" "$port" "$extra"
+      printf '%-10s stopped  pid %-7s %s:%s%s\n' "$s" "-" "$HOST" "$port" "$extra"
       rc=1
     fi
   done
@@ -229,9 +317,13 @@ usage() {
   cat <<EOF
 usage: $0 <command>
   install   install what is missing (Postgres, Redis via apt; Kafka jars via Maven; FerretDB via Go)
-  up        install, start every server that is not running, wait until all are ready
-  down      stop all servers (data kept)
-  status    one line per server
+  up [prometheus|jaeger...]
+            install, start every server that is not running, wait until all are ready
+            (with names: only Prometheus and/or Jaeger)
+  down [prometheus|jaeger...]
+            stop all servers (data kept); with names: only those
+  status [server...]
+            one line per server
   reset     down, then delete $STACK_DIR
   versions  print the server versions
   kafka-tool <class> [args]
@@ -239,7 +331,9 @@ usage: $0 <command>
             kafka-tool org.apache.kafka.tools.TopicCommand --bootstrap-server $HOST:$KAFKA_PORT --list
 environment (defaults in brackets): STACK_DIR [$REPO_ROOT/.stack], STACK_PG_PORT [55432],
   STACK_REDIS_PORT [56379], STACK_KAFKA_PORT [59092], STACK_KAFKA_CONTROLLER_PORT [59093],
-  STACK_FERRETDB_PORT [57017], STACK_REDIS_MAXMEMORY [1gb], STACK_START_TIMEOUT [90];
+  STACK_FERRETDB_PORT [57017], STACK_PROMETHEUS_PORT [59090], STACK_JAEGER_OTLP_PORT [54318],
+  STACK_JAEGER_QUERY_PORT [56686], STACK_JAEGER_QUERY_GRPC_PORT [56685], PROMETHEUS_BIN, JAEGER_BIN,
+  STACK_REDIS_MAXMEMORY [1gb], STACK_START_TIMEOUT [90];
   see deploy/local/README.md
 EOF
 }
@@ -247,9 +341,13 @@ EOF
 main() {
   case "${1:-}" in
     install) cmd_install ;;
-    up) cmd_up ;;
-    down) cmd_down ;;
-    status) cmd_status ;;
+    up | down | status)
+      if [ $# -gt 1 ]; then
+        cmd_only "$@"
+      else
+        "cmd_$1"
+      fi
+      ;;
     reset) cmd_reset ;;
     versions) print_versions ;;
     kafka-tool)

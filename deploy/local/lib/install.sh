@@ -148,6 +148,21 @@ install_ferretdb() {
   ferretdb_installed || die "FerretDB build finished but $FERRETDB_BIN --version does not report $FERRETDB_VERSION"
 }
 
+# --- Prometheus and Jaeger (built from their Go modules by deploy/tools, cached) -------------
+# Resolved once here so the start functions find them in PROMETHEUS_BIN / JAEGER_BIN (./platform
+# exports both already; then nothing is checked again).
+install_telemetry_tools() {
+  local dir
+  if [ -z "${PROMETHEUS_BIN:-}" ]; then
+    dir="$(bash "$REPO_ROOT/deploy/tools/install-prometheus.sh")" || die "Prometheus could not be installed (see above)"
+    export PROMETHEUS_BIN="$dir/prometheus"
+  fi
+  if [ -z "${JAEGER_BIN:-}" ]; then
+    JAEGER_BIN="$(bash "$REPO_ROOT/deploy/tools/install-jaeger.sh")" || die "Jaeger could not be installed (see above)"
+    export JAEGER_BIN
+  fi
+}
+
 # --- the 'install' command (also the first step of 'up') --------------------------------------
 cmd_install() {
   local t0
@@ -160,6 +175,7 @@ cmd_install() {
   install_redis
   install_kafka
   install_ferretdb
+  install_telemetry_tools
   exec 8>&-
   log "install: everything present ($(elapsed "$t0"))"
 }

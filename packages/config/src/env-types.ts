@@ -45,11 +45,14 @@ export const env = {
 };
 
 /**
- * Telemetry (docs/operations.md): the metrics port (never the public one; 0 picks a free port),
- * and the OTLP/HTTP endpoint traces go to (unset: not exported) with the share of new traces kept.
+ * Telemetry (docs/operations.md): the switch (`TELEMETRY_ENABLED=false`: no metrics port, no
+ * tracing, no span or histogram work on the hot paths; what the overhead bench compares against),
+ * the metrics port (never the public one; 0 picks a free port), and the OTLP/HTTP endpoint traces
+ * go to (unset: not exported) with the share of new traces kept.
  * The two OTEL_* names are the OpenTelemetry SDK's own, so operators configure them as elsewhere.
  */
 export const telemetryShape = {
+  TELEMETRY_ENABLED: env.boolean(true),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   METRICS_HOST: z.string().min(1).default('0.0.0.0'),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),

@@ -3,11 +3,13 @@ import {
   extractTraceContext,
   histogram,
   injectTraceContext,
+  NOOP_SPAN,
   recordFailure,
   runInSpan,
   secondsSince,
   SpanKind,
   startSpan,
+  telemetryEnabled,
   type Context,
   type Span,
 } from '@platform/telemetry';
@@ -108,8 +110,12 @@ function tracked(
   };
 }
 
+/** TELEMETRY_ENABLED=false: a call that records nothing (no span, no histogram, no metadata). */
+const UNTRACKED: TrackedCall = { span: NOOP_SPAN, run: (fn) => fn(), finish: () => undefined };
+
 /** A served call: its span continues the caller's trace (`traceparent` metadata). */
 export function trackServerCall(fullMethod: string, metadata: Metadata): TrackedCall {
+  if (!telemetryEnabled()) return UNTRACKED;
   const carrier: Record<string, string | undefined> = {};
   for (const key of TRACE_KEYS) {
     const value = metadata.get(key)[0];
@@ -122,6 +128,7 @@ export function trackServerCall(fullMethod: string, metadata: Metadata): Tracked
 
 /** A call made: a client span whose context travels in the outgoing metadata. */
 export function trackClientCall(service: string, method: string, metadata: Metadata): TrackedCall {
+  if (!telemetryEnabled()) return UNTRACKED;
   const call = tracked(`${service}/${method}`, SpanKind.CLIENT, undefined, (labels, seconds) =>
     clientHandling.observe(labels, seconds),
   );

@@ -4,10 +4,12 @@ import {
   histogram,
   injectTraceContext,
   linkFromHeaders,
+  NOOP_SPAN,
   ROOT_CONTEXT,
   secondsSince,
   SpanKind,
   startSpan,
+  telemetryEnabled,
   type Context,
   type Span,
 } from '@platform/telemetry';
@@ -37,15 +39,21 @@ const produced = counter({
 
 export type ConsumeOutcome = 'handled' | 'failed' | 'dead_lettered' | 'duplicate';
 
+// TELEMETRY_ENABLED=false: every function below returns at once (no counter, histogram or span
+// work); spans handed back are NOOP_SPAN, and no `traceparent` is added to messages.
+
 export function countConsumed(topic: string, group: string, outcome: ConsumeOutcome, count = 1): void {
+  if (!telemetryEnabled()) return;
   consumed.inc({ topic, group, outcome }, count);
 }
 
 export function observeHandling(topic: string, group: string, startedAt: number): void {
+  if (!telemetryEnabled()) return;
   handling.observe({ topic, group }, secondsSince(startedAt));
 }
 
 export function countProduced(topic: string, outcome: 'ok' | 'failed', count = 1): void {
+  if (!telemetryEnabled()) return;
   produced.inc({ topic, outcome }, count);
 }
 
@@ -57,6 +65,7 @@ export function consumerSpan(
   message: { topic: string; partition: number; offset: string; headers: Record<string, string> },
   group: string,
 ): { span: Span; parent: Context } {
+  if (!telemetryEnabled()) return { span: NOOP_SPAN, parent: ROOT_CONTEXT };
   const parent = extractTraceContext(message.headers);
   const span = startSpan(`${message.topic} process`, {
     kind: SpanKind.CONSUMER,
@@ -81,6 +90,7 @@ const MAX_BATCH_LINKS = 32;
  * spans of its first messages.
  */
 export function batchSpan(batch: Batch, group: string): Span {
+  if (!telemetryEnabled()) return NOOP_SPAN;
   const links = [];
   for (const message of batch.messages.slice(0, MAX_BATCH_LINKS)) {
     const link = linkFromHeaders(decodeHeaders(message.headers));
@@ -103,6 +113,7 @@ export function batchSpan(batch: Batch, group: string): Span {
 
 /** A PRODUCER span for sending to `topic`, whose context the message headers then carry. */
 export function producerSpan(topic: string, parent?: Context): Span {
+  if (!telemetryEnabled()) return NOOP_SPAN;
   return startSpan(`${topic} publish`, {
     kind: SpanKind.PRODUCER,
     parent,
@@ -116,6 +127,6 @@ export function producerSpan(topic: string, parent?: Context): Span {
 
 /** Adds `traceparent` (of `from`, else the active context) unless the headers already hold one. */
 export function addTraceHeaders(headers: Record<string, string>, from?: Context): void {
-  if (headers.traceparent) return;
+  if (!telemetryEnabled() || headers.traceparent) return;
   injectTraceContext(headers, from);
 }

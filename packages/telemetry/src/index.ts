@@ -31,4 +31,5 @@ export {
   type Attributes,
   type SpanSpec,
 } from './spans.js';
+export { telemetryEnabled, setTelemetryEnabled, NOOP_SPAN } from './switch.js';
 export { startTelemetry, type TelemetryConfig, type RunningTelemetry } from './start-telemetry.js';

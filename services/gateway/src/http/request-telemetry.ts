@@ -1,5 +1,14 @@
 import type { Logger } from '@platform/logger';
-import { histogram, recordFailure, ROOT_CONTEXT, runInSpan, SpanKind, startSpan } from '@platform/telemetry';
+import {
+  histogram,
+  recordFailure,
+  ROOT_CONTEXT,
+  runInSpan,
+  SpanKind,
+  startSpan,
+  telemetryEnabled,
+  type Span,
+} from '@platform/telemetry';
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { API_PREFIX } from './api-prefix.js';
@@ -42,28 +51,18 @@ function routeTemplate(req: Request): string {
 export function requestTelemetry(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
-    const span = startSpan(`${req.method} gateway`, {
-      kind: SpanKind.SERVER,
-      parent: ROOT_CONTEXT,
-      attributes: { 'http.request.method': req.method, request_id: res.locals.requestId as string },
-    });
+    // TELEMETRY_ENABLED=false: the access log only (no span, no histogram).
+    const span = telemetryEnabled()
+      ? startSpan(`${req.method} gateway`, {
+          kind: SpanKind.SERVER,
+          parent: ROOT_CONTEXT,
+          attributes: { 'http.request.method': req.method, request_id: res.locals.requestId as string },
+        })
+      : undefined;
     res.on('finish', () => {
       const seconds = (performance.now() - started) / 1000;
-      const route = routeTemplate(req);
       const code = res.locals.code as number | undefined;
-      const method = KNOWN_METHODS.has(req.method) ? req.method : 'OTHER';
-      requestDuration.observe(
-        { route, method, status: String(res.statusCode), code_class: codeClass(code) },
-        seconds,
-      );
-      if (span.isRecording()) {
-        span.updateName(`${method} ${route}`);
-        span.setAttribute('http.route', route);
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (code !== undefined) span.setAttribute('platform.error_code', code);
-        if (res.statusCode >= 500) recordFailure(span, new Error(`status ${res.statusCode}`));
-      }
-      span.end();
+      if (span) recordRequest(req, res, span, seconds, code);
       const line = {
         request_id: res.locals.requestId as string,
         method: req.method,
@@ -76,6 +75,31 @@ export function requestTelemetry(logger: Logger) {
       if (res.statusCode >= 500) logger.warn(line, 'request failed');
       else logger.info(line, 'request');
     });
-    runInSpan(span, () => next(), ROOT_CONTEXT);
+    if (span) runInSpan(span, () => next(), ROOT_CONTEXT);
+    else next();
   };
+}
+
+/** The histogram observation and the span's closing attributes of one finished request. */
+function recordRequest(
+  req: Request,
+  res: Response,
+  span: Span,
+  seconds: number,
+  code: number | undefined,
+): void {
+  const route = routeTemplate(req);
+  const method = KNOWN_METHODS.has(req.method) ? req.method : 'OTHER';
+  requestDuration.observe(
+    { route, method, status: String(res.statusCode), code_class: codeClass(code) },
+    seconds,
+  );
+  if (span.isRecording()) {
+    span.updateName(`${method} ${route}`);
+    span.setAttribute('http.route', route);
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (code !== undefined) span.setAttribute('platform.error_code', code);
+    if (res.statusCode >= 500) recordFailure(span, new Error(`status ${res.statusCode}`));
+  }
+  span.end();
 }
