@@ -59,6 +59,9 @@ describe('the local Prometheus scrapes the platform', () => {
     // Prometheus 3 writes bucket bounds as floats (`le="10.0"`); prom-client sends `le="10"`.
     const count = `sum(http_server_request_duration_seconds_count{${selector}})`;
     const underTenSeconds = `sum(http_server_request_duration_seconds_bucket{${selector},le=~"10(.0)?"})`;
+    // One request first, scraped before `before`: on a fresh gateway the series starts with it, and
+    // increase() below needs a sample of the series from before this test's requests.
+    expect((await fetch(`${GATEWAY_URL}/api/v1/health`, { method: 'HEAD' })).status).toBe(200);
     await nextScrape('gateway');
     const before = { count: (await promValue(count)) ?? 0, bucket: (await promValue(underTenSeconds)) ?? 0 };
 
