@@ -82,7 +82,7 @@ export async function modelRequest(
   init: OutboundRequestInit,
 ): Promise<OutboundResponse> {
   try {
-    return await outboundRequest(url, init, {
+    return await outboundRequest(url, { purpose: 'model_check', ...init }, {
       allowlist: () => deps.allowlist.origins(),
       requireAllowlisted: true,
       resolve: officialHostsPublicOnly(deps.resolve ?? systemResolver),
