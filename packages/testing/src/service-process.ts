@@ -21,6 +21,8 @@ export interface ServiceProcessOptions {
 export interface ServiceProcess {
   /** `127.0.0.1:<port>` of its gRPC server. */
   address: string;
+  /** `http://127.0.0.1:<port>/metrics`: its Prometheus metrics (a free port the harness picked). */
+  metricsUrl: string;
   /** Its own fresh database (dropped by `stop`). */
   database: FreshDatabase;
   /** The child's process id. */
@@ -55,6 +57,7 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const database = await freshDatabase(`${name}_proc`);
   const port = await freePort();
+  const metricsPort = options.env?.METRICS_PORT ?? String(await freePort());
   const output: string[] = [];
   const child = spawn(process.execPath, [options.main ?? `${ROOT}services/${name}/dist/main.js`], {
     env: {
@@ -66,7 +69,7 @@ export async function startServiceProcess(
       SECRET_KEY: stackEnv.secretKey,
       TASK_SEAL_KEY: stackEnv.taskSealKey,
       GRPC_PORT: String(port),
-      METRICS_PORT: '0',
+      METRICS_PORT: metricsPort,
       // Its own private key and its callers' public keys, never another service's private key.
       ...stackEnv.serviceTrustEnv(name),
       // Own work-queue topics, so no other running copy consumes this one's tasks.
@@ -96,6 +99,7 @@ export async function startServiceProcess(
   }
   return {
     address,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     database,
     pid: child.pid ?? 0,
     async kill(signal = 'SIGKILL') {
