@@ -248,12 +248,12 @@ describe('a run through the gateway is one trace in Jaeger', () => {
     const producer = one(
       spans,
       'the task published',
-      (s) => s.tags['span.kind'] === 'producer' && s.name.includes('workflow'),
+      (s) => s.tags['span.kind'] === 'producer' && s.name.endsWith('queue.workflow publish'),
     );
     const consumer = one(
       spans,
       'the task consumed',
-      (s) => s.tags['span.kind'] === 'consumer' && s.name.includes('workflow'),
+      (s) => s.tags['span.kind'] === 'consumer' && s.name.endsWith('queue.workflow process'),
     );
     const run = one(spans, 'workflow.run', (s) => s.name === 'workflow.run');
     const llmNode = one(spans, 'the llm node', (s) => s.name === 'workflow.node llm');
