@@ -9,6 +9,7 @@ import {
   startIdentityProcess,
   startServiceProcess,
   startTraceBackend,
+  openSse,
   uniqueName,
   waitUntil,
   type FakeOpenAi,
@@ -44,6 +45,7 @@ let request: Requester;
 let fake: FakeOpenAi;
 let workflowId: string;
 let ownerToken: string;
+let finishedRun: { id: string; streamUrl: string } | undefined;
 
 async function ok(res: { body: { code: number; data: unknown } }, what: string) {
   if (res.body.code !== 0) throw new Error(`${what}: ${JSON.stringify(res.body)}`);
@@ -216,6 +218,7 @@ describe('a run through the gateway is one trace in Jaeger', () => {
     );
     expect(started).toMatchObject({ status: 'success', outputs: { answer: 'Hello Oslo' } });
     const runId = String(started.run_id);
+    finishedRun = { id: runId, streamUrl: String(started.stream_url) };
 
     // Spans reach Jaeger in batches (about a second per process): wait for the model call's.
     const spans = await waitUntil(
@@ -279,5 +282,48 @@ describe('a run through the gateway is one trace in Jaeger', () => {
       'server.address': '127.0.0.1',
       'http.response.status_code': 200,
     });
+  });
+
+  it('an SSE stream is a child span of its request with the resume point and the events sent; its gRPC call below', async () => {
+    expect(finishedRun).toBeDefined();
+    const sse = await openSse(`${http.baseUrl}/api/v1${finishedRun!.streamUrl}`, {
+      authorization: `Bearer ${ownerToken}`,
+      'last-event-id': '2',
+    });
+    await sse.ended;
+    expect(sse.events.length).toBeGreaterThan(2);
+    const spans = await waitUntil(
+      async () => {
+        const [traceId] = await backend.findTraceIds('gateway', 'sse.last_event_id', '2');
+        if (!traceId) return undefined;
+        const all = await backend.traceSpans(traceId);
+        return all.some((s) => s.service === 'workflows' && s.tags['span.kind'] === 'server')
+          ? all
+          : undefined;
+      },
+      30_000,
+      'no trace of the stream in Jaeger',
+      250,
+    );
+    const request = one(
+      spans,
+      'the stream request',
+      (s) => s.service === 'gateway' && s.tags['span.kind'] === 'server',
+    );
+    const stream = one(spans, 'sse stream', (s) => s.name === 'sse stream');
+    expect(stream.parentSpanId).toBe(request.spanId);
+    expect(stream.tags).toMatchObject({ 'sse.events_sent': sse.events.length, 'sse.end': 'completed' });
+    const call = one(
+      spans,
+      'the stream call',
+      (s) => s.service === 'gateway' && s.tags['span.kind'] === 'client',
+    );
+    expect(call.parentSpanId).toBe(stream.spanId);
+    const served = one(
+      spans,
+      'the stream served',
+      (s) => s.service === 'workflows' && s.tags['span.kind'] === 'server',
+    );
+    expect(served.parentSpanId).toBe(call.spanId);
   });
 });
