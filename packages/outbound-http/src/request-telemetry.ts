@@ -19,18 +19,11 @@ import { OutboundHttpError, isPolicyRefusal } from './errors.js';
  * types for deliveries, `other` anything not named.
  */
 export type OutboundPurpose =
-  | 'llm'
-  | 'http_request'
-  | 'model_check'
-  | 'webhook'
-  | 'slack'
-  | 'dingtalk'
-  | 'feishu'
-  | 'wecom'
-  | 'other';
+  'llm' | 'http_request' | 'model_check' | 'webhook' | 'slack' | 'dingtalk' | 'feishu' | 'wecom' | 'other';
 
 /** How a request ended: a closed set (metric label and span attribute). */
-export type OutboundOutcome = 'ok' | 'http_error' | 'timeout' | 'refused' | 'network_error' | 'aborted' | 'limit';
+export type OutboundOutcome =
+  'ok' | 'http_error' | 'timeout' | 'refused' | 'network_error' | 'aborted' | 'limit';
 
 const requestDuration = histogram<'purpose' | 'outcome'>({
   name: 'outbound_http_request_duration_seconds',

@@ -10,7 +10,9 @@ let server: LoopbackServer;
 
 async function sampleCount(purpose: string, outcome: string): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric('outbound_http_request_duration_seconds')!.get();
-  const count = metric.values.find(
+  const count = (
+    metric.values as { metricName?: string; labels: Record<string, unknown>; value: number }[]
+  ).find(
     (v) =>
       v.metricName === 'outbound_http_request_duration_seconds_count' &&
       v.labels.purpose === purpose &&
