@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsRegistry, recordSpansInMemory, withSpan } from '@platform/telemetry';
+import { metricsRegistry, withSpan } from '@platform/telemetry';
+import { captureSpans } from '@platform/testing';
 import { OutboundBlockedError, outboundRequest } from '../src/index.js';
 import { startServer, type LoopbackServer } from './support/loopback-server.js';
 
-const spans = recordSpansInMemory();
+const capture = captureSpans();
+const spans = { finished: () => capture.spans() };
 const policy = { allowlist: [] as string[], requireAllowlisted: false, resolve: undefined };
 const open = { ...policy, allowlist: () => [server.origin] };
 let server: LoopbackServer;

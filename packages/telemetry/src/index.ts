@@ -30,4 +30,3 @@ export {
   type SpanSpec,
 } from './spans.js';
 export { startTelemetry, type TelemetryConfig, type RunningTelemetry } from './start-telemetry.js';
-export { recordSpansInMemory, type MemorySpans, type ReadableSpan } from './memory-spans.js';

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { recordSpansInMemory, withSpan, currentTraceIds, injectTraceContext } from '@platform/telemetry';
+import { withSpan, currentTraceIds, injectTraceContext } from '@platform/telemetry';
+import { captureSpans } from '@platform/testing';
 import { executeRun } from '../../src/domain/runs/engine/execute-run.js';
 import { runParentContext } from '../../src/events/run-trace.js';
 import { definition, edge, node } from '../support/definitions.js';
 import { MemoryJournal, runContext } from '../support/memory-journal.js';
 import { setup, signal } from '../support/probe-node.js';
 
-const spans = recordSpansInMemory();
+const capture = captureSpans();
+const spans = { finished: () => capture.spans(), reset: () => capture.reset() };
 
 const traceparentOfActive = () => {
   const carrier: Record<string, string> = {};

@@ -1,11 +1,9 @@
-import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
 import { createKafka, groupIsStable, workerGroup, type KafkaClient } from '@platform/kafka';
-import { initTracing, type Tracing } from '@platform/telemetry';
 import {
-  listen,
   requester,
   stackEnv,
   startFakeOpenAi,
+  startGatewayProcess,
   startIdentityProcess,
   startServiceProcess,
   startTraceBackend,
@@ -13,34 +11,31 @@ import {
   uniqueName,
   waitUntil,
   type FakeOpenAi,
+  type GatewayProcess,
   type IdentityProcess,
   type JaegerSpan,
   type Requester,
-  type RunningHttp,
   type ServiceProcess,
   type TraceBackend,
 } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
-import { commonEnv, testLogger } from '../support/harness.js';
+import { testLogger } from '../support/harness.js';
 
 // The issue's trace proof: a run with an llm node started through the gateway is ONE trace in a
 // real Jaeger, from the gateway's request span through StartRun, the `workflow.run` task's Kafka
 // hop (outbox relay producer → worker consumer), the worker's run and node spans, the llm node's
-// call to the models service and the model provider's HTTP call. The gateway runs in this process
-// (its spans exported as `gateway`); identity, models, the workflows API (no worker, so the run
-// must cross Kafka) and a workflows worker are the built services as child processes, exporting to
-// the same Jaeger: the local stack's when JAEGER_QUERY_URL and OTEL_EXPORTER_OTLP_ENDPOINT are
+// call to the models service and the model provider's HTTP call. The gateway, identity, models, the
+// workflows API (no worker, so the run must cross Kafka) and a workflows worker are the built
+// services as child processes (this process records no spans), exporting to the same Jaeger: the local stack's when JAEGER_QUERY_URL and OTEL_EXPORTER_OTLP_ENDPOINT are
 // set, else one started for this file.
 let backend: TraceBackend;
-let tracing: Tracing;
 let identity: IdentityProcess;
 let models: ServiceProcess;
 let api: ServiceProcess;
 let worker: ServiceProcess;
 let kafka: KafkaClient;
-let gateway: Gateway;
-let http: RunningHttp;
+let gateway: GatewayProcess;
 let request: Requester;
 let fake: FakeOpenAi;
 let workflowId: string;
@@ -80,32 +75,20 @@ async function startProcesses(): Promise<void> {
     'the worker did not join the workflow queue group',
     250,
   );
-  gateway = buildGateway(
-    loadGatewayConfig({
-      ...commonEnv(),
-      ...stackEnv.serviceTrustEnv('gateway'),
-      IDENTITY_GRPC_ADDR: identity.address,
-      APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
-      NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
-      MODELS_GRPC_ADDR: models.address,
-      WORKFLOWS_GRPC_ADDR: api.address,
-      OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
-    }),
-    testLogger,
-    'test',
-  );
-  http = await listen(gateway.app);
-  request = requester(http.baseUrl);
+  gateway = await startGatewayProcess({
+    IDENTITY_GRPC_ADDR: identity.address,
+    APIKEYS_GRPC_ADDR: '127.0.0.1:50062',
+    NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:50063',
+    MODELS_GRPC_ADDR: models.address,
+    WORKFLOWS_GRPC_ADDR: api.address,
+    OBSERVABILITY_GRPC_ADDR: '127.0.0.1:50066',
+    ...otel,
+  });
+  request = requester(gateway.baseUrl);
 }
 
 beforeAll(async () => {
   backend = await startTraceBackend();
-  tracing = initTracing({
-    service: 'gateway',
-    endpoint: backend.otlpEndpoint,
-    sampleRatio: 1,
-    logger: testLogger,
-  });
   fake = await startFakeOpenAi({
     apiKey: 'sk-trace',
     model: 'trace-chat',
@@ -177,14 +160,12 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await http?.close();
-  await gateway?.close();
+  await gateway?.stop();
   await kafka?.disconnect();
   await Promise.all([worker, api].map((p) => p?.stop().catch(() => undefined)));
   await models?.stop();
   await identity?.stop();
   await fake?.close();
-  await tracing?.shutdown();
   await backend?.stop();
 });
 
@@ -286,7 +267,7 @@ describe('a run through the gateway is one trace in Jaeger', () => {
 
   it('an SSE stream is a child span of its request with the resume point and the events sent; its gRPC call below', async () => {
     expect(finishedRun).toBeDefined();
-    const sse = await openSse(`${http.baseUrl}/api/v1${finishedRun!.streamUrl}`, {
+    const sse = await openSse(`${gateway.baseUrl}/api/v1${finishedRun!.streamUrl}`, {
       authorization: `Bearer ${ownerToken}`,
       'last-event-id': '2',
     });
