@@ -4,6 +4,12 @@ export {
   type OutboundRequestInit,
   type OutboundResponse,
 } from './outbound-request.js';
+export {
+  outcomeOfError,
+  outcomeOfStatus,
+  type OutboundPurpose,
+  type OutboundOutcome,
+} from './request-telemetry.js';
 export { OUTBOUND_DEFAULTS, type OutboundPolicy } from './policy.js';
 export { checkUrl, checkTarget } from './target-check.js';
 export {

@@ -4,6 +4,7 @@ import { OutboundBlockedError, redactUrl } from './errors.js';
 import { loadAllowlist } from './origin.js';
 import { OUTBOUND_DEFAULTS, type OutboundPolicy } from './policy.js';
 import { isRedirect, nextHop, requestHeaders, type HopState } from './redirects.js';
+import { startOutboundTelemetry, type OutboundPurpose } from './request-telemetry.js';
 import { sendHop } from './send-hop.js';
 import { checkTarget } from './target-check.js';
 
@@ -18,6 +19,13 @@ export interface OutboundRequestInit {
    * while it is produced); the body is still collected, under the same size cap.
    */
   onData?: (chunk: Buffer, response: { status: number; headers: IncomingHttpHeaders }) => void;
+  /** What the request is for (metric label `purpose`, span attribute); default `other`. */
+  purpose?: OutboundPurpose;
+  /**
+   * Send the W3C `traceparent` of the request's span to the target. Off by default: a
+   * user-configured URL must not learn our trace ids; only for servers we run ourselves.
+   */
+  propagateTrace?: boolean;
 }
 
 export interface OutboundResponse {
@@ -39,6 +47,29 @@ export interface OutboundResponse {
  * Throws `OutboundBlockedError` (refusals and limits) or `OutboundHttpError` (`connection_failed`).
  */
 export async function outboundRequest(
+  input: string | URL,
+  init: OutboundRequestInit,
+  policy: OutboundPolicy,
+): Promise<OutboundResponse> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const telemetry = startOutboundTelemetry({
+    url: safeUrl(input),
+    method,
+    purpose: init.purpose ?? 'other',
+    headers: init.headers ?? {},
+    propagateTrace: init.propagateTrace === true,
+  });
+  try {
+    const response = await sendGuarded(input, { ...init, method, headers: telemetry.headers }, policy);
+    telemetry.succeeded(response.status);
+    return response;
+  } catch (error) {
+    telemetry.failed(error);
+    throw error;
+  }
+}
+
+async function sendGuarded(
   input: string | URL,
   init: OutboundRequestInit,
   policy: OutboundPolicy,
@@ -95,6 +126,14 @@ export function createOutboundHttp(policy: OutboundPolicy): {
   request: (url: string | URL, init?: OutboundRequestInit) => Promise<OutboundResponse>;
 } {
   return { request: (url, init = {}) => outboundRequest(url, init, policy) };
+}
+
+function safeUrl(input: string | URL): URL | undefined {
+  try {
+    return new URL(input);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseUrl(input: string | URL): URL {

@@ -21,6 +21,8 @@ export interface ServiceProcessOptions {
 export interface ServiceProcess {
   /** `127.0.0.1:<port>` of its gRPC server. */
   address: string;
+  /** `http://127.0.0.1:<port>/metrics`: its Prometheus metrics (a free port the harness picked). */
+  metricsUrl: string;
   /** Its own fresh database (dropped by `stop`). */
   database: FreshDatabase;
   /** The child's process id. */

@@ -8,6 +8,7 @@ import { FollowerSlots } from './data/follower-slots.js';
 import { PlanCache } from './domain/runs/plan-cache.js';
 import { RunEventsListener } from './events/run-events-listener.js';
 import { RunExecutor } from './events/run-executor.js';
+import { watchRunQueue } from './events/run-queue-gauges.js';
 import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
 import { runStreamGrpc } from './grpc/run-stream-grpc.js';
 import { workflowRunsGrpc } from './grpc/workflow-runs-grpc.js';
@@ -32,6 +33,8 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
   // Open streams and `wait: true` calls per user, counted in Redis across replicas.
   const followers = new FollowerSlots(deps.redis);
   const relay = new OutboxRelay({ pool, producer: deps.producer, logger });
+  // Every replica, worker or not, serves the (global) queue gauges.
+  watchRunQueue(pool, logger);
   void relay.start();
   let executor: RunExecutor | undefined;
   let reconciler: { stop(): void } | undefined;

@@ -4,6 +4,7 @@ import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { sendOk, sendRedirect } from '../http/respond.js';
 import { sendEventStream } from '../http/sse.js';
+import { StreamSpan } from '../http/stream-span.js';
 import { whileAccessHolds } from '../http/stream-access.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
 import { collectUnsafeText, fieldErrors, parsePart, validationFailure } from './validation.js';
@@ -100,7 +101,8 @@ export function routeHandler<Clients>(
           return req.header('user-agent') ?? '';
         },
       };
-      if (route.events) {
+      const openEvents = route.events?.bind(route);
+      if (openEvents) {
         // `upstream` cancels the service call: the client went away or lost access; `clientGone`
         // only the former (then no error event is written to a closed socket).
         const upstream = new AbortController();
@@ -109,24 +111,34 @@ export function routeHandler<Clients>(
           clientGone.abort(new Error('client disconnected'));
           upstream.abort(clientGone.signal.reason);
         });
-        let events = route.events(input, context, req.header('last-event-id'), upstream.signal);
-        if (authenticated && options.streamRecheckMs) {
-          const recheck = async () => {
-            const again = await authenticator!.authenticate(
-              req.header('authorization'),
-              route.auth as Exclude<typeof route.auth, 'public'>,
-              route.permission,
-              apiKeyCheckFor(route as RouteDefinition<unknown>, req.params),
-            );
-            await route.recheck?.(input, {
-              ...context,
-              principal: again.principal,
-              credential: again.credential,
-            });
-          };
-          events = whileAccessHolds(events, recheck, options.streamRecheckMs, upstream);
+        const lastEventId = req.header('last-event-id');
+        const stream = new StreamSpan(lastEventId);
+        try {
+          await stream.run(async () => {
+            let events = openEvents(input, context, lastEventId, upstream.signal);
+            if (authenticated && options.streamRecheckMs) {
+              const recheck = async () => {
+                const again = await authenticator!.authenticate(
+                  req.header('authorization'),
+                  route.auth as Exclude<typeof route.auth, 'public'>,
+                  route.permission,
+                  apiKeyCheckFor(route as RouteDefinition<unknown>, req.params),
+                );
+                await route.recheck?.(input, {
+                  ...context,
+                  principal: again.principal,
+                  credential: again.credential,
+                });
+              };
+              events = whileAccessHolds(events, recheck, options.streamRecheckMs, upstream);
+            }
+            await sendEventStream(res, stream.counted(events), clientGone, context.locale);
+          });
+          stream.end(clientGone.signal.aborted ? 'client_gone' : 'completed');
+        } catch (error) {
+          stream.end('failed', error);
+          throw error;
         }
-        await sendEventStream(res, events, clientGone, context.locale);
         return;
       }
       const response = await route.invoke(input, context);

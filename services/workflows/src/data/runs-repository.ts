@@ -23,6 +23,8 @@ export interface RunRow {
   workflow_team_id: string | null;
   /** The X-Request-Id of the StartRun call: the run's logs and events carry it (null: older runs). */
   request_id: string | null;
+  /** The W3C `traceparent` of the StartRun call: the worker's `workflow.run` span continues its trace. */
+  trace_context: string | null;
   total_tokens: string;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -82,6 +84,7 @@ export type NewRun = { definition: string } & Pick<
   | 'timeout_seconds'
   | 'workflow_team_id'
   | 'request_id'
+  | 'trace_context'
 >;
 
 /** `startedByKey`: only runs that API key started (domain/runs/run-visibility.ts); null: every run. */

@@ -11,6 +11,9 @@ import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs
 import type { RunLimits } from '../domain/runs/engine/limits.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
 import { planRun, type RunPlan } from '../domain/runs/engine/plan.js';
+import { observeClaim, observeRunEnd, runsInFlightChange } from './run-metrics.js';
+import { runParentContext } from './run-trace.js';
+import { withSpan } from '@platform/telemetry';
 
 export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'nodeModules' | 'now'> & {
   leaseMs: number;
@@ -161,7 +164,10 @@ export class RunExecutor {
   private adopt(run: RunRow): void {
     const runId = run.id;
     this.rememberClaim(`${run.id}:${run.attempts - 1}`);
+    observeClaim(run);
+    runsInFlightChange(1);
     const execution = this.execute(run).finally(() => {
+      runsInFlightChange(-1);
       this.running.delete(runId);
       this.waiters.shift()?.();
       // The place this run held (its user's, its team's, this slot) is free: whoever is next.
@@ -205,10 +211,29 @@ export class RunExecutor {
    */
   private execute(run: RunRow): Promise<void> {
     const context = { requestId: run.request_id ?? requestContext.newRequestId(), userId: run.user_id };
-    return requestContext.run(context, () => this.executeInContext(run));
+    return requestContext.run(context, () =>
+      // In the trace of the StartRun call (run-trace.ts): its nodes and their calls are children.
+      withSpan(
+        'workflow.run',
+        {
+          parent: runParentContext(run.trace_context),
+          attributes: {
+            'workflow.run.id': run.id,
+            'workflow.id': run.workflow_id,
+            'workflow.run.mode': run.mode,
+            'workflow.run.attempt': run.attempts,
+          },
+        },
+        async (span) => {
+          const ended = await this.executeInContext(run);
+          span.setAttribute('workflow.run.end', ended);
+        },
+      ),
+    );
   }
 
-  private async executeInContext(run: RunRow): Promise<void> {
+  /** Executes the run; says how this worker's part ended: the run's status, `handed_over` or `interrupted`. */
+  private async executeInContext(run: RunRow): Promise<string> {
     const { pool, logger } = this.deps;
     const fence = { owner: this.workerId };
     const log = logger.child({ run_id: run.id, workflow_id: run.workflow_id, attempt: run.attempts });
@@ -234,13 +259,16 @@ export class RunExecutor {
     try {
       if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');
       const outcome = await this.outcomeOf(run, journal, lease.signal);
-      await finishRun(pool, run, fence, outcome, this.deps.now(), journal.takeForFinish());
+      const endedAt = this.deps.now();
+      await finishRun(pool, run, fence, outcome, endedAt, journal.takeForFinish());
+      observeRunEnd(outcome.status, run.started_at, endedAt);
       this.deps.onRunEnded?.(run.id);
       log.info({ status: outcome.status, total_tokens: outcome.totalTokens }, 'run finished');
+      return outcome.status;
     } catch (error) {
       if (error instanceof LeaseLostError || lease.signal.aborted) {
         log.warn('run handed over: this worker no longer holds its lease');
-        return;
+        return 'handed_over';
       }
       // Postgres unreachable or the like: keep the lease until it expires; the reconciler then
       // hands the run to a worker (maybe this one) that resumes after the last finished node.
@@ -248,6 +276,7 @@ export class RunExecutor {
         { err: error },
         'run interrupted by an infrastructure failure; it resumes after its lease expires',
       );
+      return 'interrupted';
     } finally {
       clearInterval(renew);
       this.stopping.signal.removeEventListener('abort', onStop);

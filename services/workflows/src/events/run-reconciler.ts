@@ -5,6 +5,7 @@ import { enqueueEvent, type OutboxEvent, type Queryable } from '@platform/outbox
 import { finishRun } from '../data/run-finish.js';
 import { findRunById, HANDOVER, purgeRunEvents, takeStrandedRuns } from '../data/runs-repository.js';
 import { LeaseLostError } from '../domain/runs/engine/contract.js';
+import { observeRunEnd } from './run-metrics.js';
 
 export const RUN_TASK = 'workflow.run';
 
@@ -69,6 +70,7 @@ export async function reconcileRuns(
       const run = await findRunById(pool, entry.id);
       if (!run) continue;
       try {
+        const endedAt = options.now();
         await finishRun(
           pool,
           run,
@@ -82,8 +84,9 @@ export async function reconcileRuns(
               data: { reason: 'run_timeout' },
             },
           },
-          options.now(),
+          endedAt,
         );
+        observeRunEnd('timeout', run.started_at, endedAt);
         timedOut += 1;
       } catch (error) {
         if (!(error instanceof LeaseLostError)) throw error;

@@ -82,12 +82,16 @@ export async function modelRequest(
   init: OutboundRequestInit,
 ): Promise<OutboundResponse> {
   try {
-    return await outboundRequest(url, init, {
-      allowlist: () => deps.allowlist.origins(),
-      requireAllowlisted: true,
-      resolve: officialHostsPublicOnly(deps.resolve ?? systemResolver),
-      ...LIMITS,
-    });
+    return await outboundRequest(
+      url,
+      { purpose: 'model_check', ...init },
+      {
+        allowlist: () => deps.allowlist.origins(),
+        requireAllowlisted: true,
+        resolve: officialHostsPublicOnly(deps.resolve ?? systemResolver),
+        ...LIMITS,
+      },
+    );
   } catch (error) {
     if (error instanceof OutboundHttpError && isPolicyRefusal(error)) throw endpointNotAllowed(error);
     throw error;

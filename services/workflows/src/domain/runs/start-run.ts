@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requestContext } from '@platform/logger';
+import { injectTraceContext } from '@platform/telemetry';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot } from '../../data/snapshots-repository.js';
@@ -166,6 +167,7 @@ async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToIn
         timeout_seconds: run.plan.timeoutSeconds,
         workflow_team_id: run.workflow.team_id,
         request_id: requestContext.current()?.requestId ?? null,
+        trace_context: startersTraceparent(),
       },
       { perUser: config.RUN_MAX_UNFINISHED_PER_USER, perTeam: config.RUN_MAX_UNFINISHED_PER_TEAM },
       runTask(id, 0, config.QUEUE_TOPIC_PREFIX),
@@ -181,6 +183,13 @@ async function insertCounted(deps: StartRunDeps, caller: Principal, run: RunToIn
   } finally {
     slot?.settle(claimed);
   }
+}
+
+/** The `traceparent` of this StartRun call's span (null outside a trace): the run's execution continues it. */
+function startersTraceparent(): string | null {
+  const carrier: Record<string, string> = {};
+  injectTraceContext(carrier);
+  return carrier.traceparent ?? null;
 }
 
 const TERMINAL = new Set(['success', 'failed', 'timeout']);

@@ -10,6 +10,7 @@ import {
 } from './contract.js';
 import { ByteMeter, jsonBytes } from './limits.js';
 import type { PlannedNode, RunPlan } from './plan.js';
+import { countResume, tracedNode } from './node-telemetry.js';
 import { nodeError, notStorableOutcome, runNode, runTimeoutOutcome } from './run-node.js';
 
 interface NodeState {
@@ -42,6 +43,7 @@ export async function executeRun(args: {
   const { plan, run, journal, modules, signal } = args;
   const now = args.now ?? (() => new Date());
   const recorded = new Map((await journal.recorded()).map((row) => [row.nodeId, row]));
+  if (recorded.size > 0) countResume();
   const states = new Map<string, NodeState>();
   const variables: Record<string, unknown> = { inputs: run.inputs };
   let totalTokens = 0;
@@ -91,20 +93,23 @@ export async function executeRun(args: {
     }
     const startedAt = now();
     await journal.nodeStarted({ ...ref, startedAt });
-    const { outcome: ran, runTimedOut } = await runNode({
-      module,
-      node: planned.node,
-      input: {
+    const attempt = row?.status === 'running' ? (row.attempts ?? 1) + 1 : 1;
+    const { outcome: ran, runTimedOut } = await tracedNode(planned, attempt, () =>
+      runNode({
+        module,
         node: planned.node,
-        variables: { ...variables },
-        run,
-        idempotencyKey: `${run.runId}:${planned.id}`,
-      },
-      journal,
-      signal,
-      now,
-      budget,
-    });
+        input: {
+          node: planned.node,
+          variables: { ...variables },
+          run,
+          idempotencyKey: `${run.runId}:${planned.id}`,
+        },
+        journal,
+        signal,
+        now,
+        budget,
+      }),
+    );
     const durationMs = Math.max(0, now().getTime() - startedAt.getTime());
     const outcome = await recordFinished(journal, { ...ref, outcome: ran, startedAt, durationMs }, planned);
     totalTokens += outcome.tokens ?? 0;

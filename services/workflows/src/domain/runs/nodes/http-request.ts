@@ -121,6 +121,8 @@ export function httpRequestNode(deps: HttpNodeDependencies): NodeModule {
             headers,
             ...(body.text !== undefined && method !== 'GET' && method !== 'HEAD' ? { body: body.text } : {}),
             signal,
+            // A user's URL: no `traceparent` is sent (request-telemetry.ts in @platform/outbound-http).
+            purpose: 'http_request',
           },
           {
             allowlist: deps.httpAllowlist ?? [],

@@ -185,6 +185,7 @@ async function streamCompletion(
         },
         body: JSON.stringify(body),
         signal: AbortSignal.any([signal, local.signal]),
+        purpose: 'llm',
         onData: (chunk, { status }) => {
           if (status >= 200 && status < 300) parser.push(chunk);
         },
