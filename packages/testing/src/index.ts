@@ -1,6 +1,5 @@
 export { stackEnv, uniqueName } from './stack-env.js';
 export { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
-export { startTraceBackend, type TraceBackend, type JaegerSpan } from './trace-backend.js';
 export { DEV_SERVICES, servicePublicKey, type DevService } from './service-keys.js';
 export { listen, type RunningHttp } from './http-server.js';
 export { requester, type HttpResult, type RequestOptions, type Requester } from './requester.js';
@@ -34,5 +33,13 @@ export { testClock, type TestClock } from './test-clock.js';
 export { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi } from './fake-openai.js';
 export { openSse, type SseMessage, type SseSession } from './sse-client.js';
 export { parseMetrics, scrapeMetrics, metricValue, type MetricSample } from './metrics-scrape.js';
-export { startJaeger, JAEGER_BINARY, type Jaeger, type JaegerSpan, type JaegerTrace } from './jaeger.js';
+export {
+  startJaeger,
+  startTraceBackend,
+  JAEGER_BINARY,
+  type Jaeger,
+  type JaegerSpan,
+  type JaegerTrace,
+  type TraceSpan,
+} from './jaeger.js';
 export { captureSpans, type SpanCapture } from './span-capture.js';

@@ -24,6 +24,16 @@ export interface JaegerTrace {
   processes: Record<string, { serviceName: string }>;
 }
 
+/** A span of a trace with its parent and service resolved (what assertions on a trace's shape want). */
+export interface TraceSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  name: string;
+  service: string;
+  tags: Record<string, unknown>;
+}
+
 export interface Jaeger {
   /** OTLP/HTTP base URL for `OTEL_EXPORTER_OTLP_ENDPOINT` (spans go to `<it>/v1/traces`). */
   otlpEndpoint: string;
@@ -32,6 +42,10 @@ export interface Jaeger {
   /** Traces of `service` whose spans carry all `tags` (Jaeger's search), newest first. */
   findTraces(service: string, tags?: Record<string, string>): Promise<JaegerTrace[]>;
   trace(traceId: string): Promise<JaegerTrace | undefined>;
+  /** Ids of the traces of `service` holding a span with the tag `key` = `value` (newest first). */
+  findTraceIds(service: string, key: string, value: string): Promise<string[]>;
+  /** Every span of a trace, flattened (empty when Jaeger has none yet). */
+  traceSpans(traceId: string): Promise<TraceSpan[]>;
   stop(): Promise<void>;
 }
 
@@ -117,16 +131,50 @@ export async function startJaeger(binary = JAEGER_BINARY): Promise<Jaeger> {
     await stop();
     throw new Error(`${(error as Error).message}\n${output.join('').slice(-2_000)}`);
   }
+  return queryApi(`http://127.0.0.1:${otlpPort}`, queryUrl, stop);
+}
+
+/**
+ * A real Jaeger to export spans to and read them back: the local stack's when the environment names
+ * it (`JAEGER_QUERY_URL` with `OTEL_EXPORTER_OTLP_ENDPOINT`, deploy/local/env.sh), else a private
+ * one (`startJaeger`), stopped by `stop`.
+ */
+export async function startTraceBackend(): Promise<Jaeger> {
+  const queryUrl = process.env.JAEGER_QUERY_URL;
+  const otlp = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (queryUrl && otlp) return queryApi(otlp, queryUrl, async () => undefined);
+  return startJaeger();
+}
+
+function flatten(trace: JaegerTrace): TraceSpan[] {
+  return trace.spans.map((span) => ({
+    traceId: span.traceID,
+    spanId: span.spanID,
+    parentSpanId: span.references.find((r) => r.refType === 'CHILD_OF')?.spanID,
+    name: span.operationName,
+    service: trace.processes[span.processID]?.serviceName ?? '',
+    tags: Object.fromEntries(span.tags.map((tag) => [tag.key, tag.value])),
+  }));
+}
+
+function queryApi(otlpEndpoint: string, queryUrl: string, stop: () => Promise<void>): Jaeger {
+  const findTraces = async (service: string, tags: Record<string, string> = {}) => {
+    const query = new URLSearchParams({ service, limit: '50', lookback: '1h' });
+    if (Object.keys(tags).length > 0) query.set('tags', JSON.stringify(tags));
+    return (await getJson(`${queryUrl}/api/traces?${query}`)).data ?? [];
+  };
+  const trace = async (traceId: string) => (await getJson(`${queryUrl}/api/traces/${traceId}`)).data?.[0];
   return {
-    otlpEndpoint: `http://127.0.0.1:${otlpPort}`,
+    otlpEndpoint,
     queryUrl,
-    async findTraces(service, tags = {}) {
-      const query = new URLSearchParams({ service, limit: '50', lookback: '1h' });
-      if (Object.keys(tags).length > 0) query.set('tags', JSON.stringify(tags));
-      return (await getJson(`${queryUrl}/api/traces?${query}`)).data ?? [];
+    findTraces,
+    trace,
+    async findTraceIds(service, key, value) {
+      return (await findTraces(service, { [key]: value })).map((t) => t.traceID);
     },
-    async trace(traceId) {
-      return (await getJson(`${queryUrl}/api/traces/${traceId}`)).data?.[0];
+    async traceSpans(traceId) {
+      const found = await trace(traceId);
+      return found ? flatten(found) : [];
     },
     stop,
   };

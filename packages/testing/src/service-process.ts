@@ -27,8 +27,6 @@ export interface ServiceProcess {
   database: FreshDatabase;
   /** The child's process id. */
   pid: number;
-  /** `http://127.0.0.1:<port>/metrics`: its Prometheus endpoint (the metrics port, off the public one). */
-  metricsUrl: string;
   /** Sends `signal` (default SIGKILL: a crash, no shutdown hooks) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;

@@ -13,10 +13,10 @@ import {
   type FakeOpenAi,
   type GatewayProcess,
   type IdentityProcess,
-  type JaegerSpan,
+  type TraceSpan,
   type Requester,
   type ServiceProcess,
-  type TraceBackend,
+  type Jaeger,
 } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
@@ -29,7 +29,7 @@ import { testLogger } from '../support/harness.js';
 // workflows API (no worker, so the run must cross Kafka) and a workflows worker are the built
 // services as child processes (this process records no spans), exporting to the same Jaeger: the local stack's when JAEGER_QUERY_URL and OTEL_EXPORTER_OTLP_ENDPOINT are
 // set, else one started for this file.
-let backend: TraceBackend;
+let backend: Jaeger;
 let identity: IdentityProcess;
 let models: ServiceProcess;
 let api: ServiceProcess;
@@ -170,9 +170,9 @@ afterAll(async () => {
 });
 
 /** The chain of `span`'s ancestors (nearest first), by parent ids within the trace. */
-function ancestors(span: JaegerSpan, spans: JaegerSpan[]): JaegerSpan[] {
+function ancestors(span: TraceSpan, spans: TraceSpan[]): TraceSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
-  const chain: JaegerSpan[] = [];
+  const chain: TraceSpan[] = [];
   for (
     let at = span.parentSpanId && byId.get(span.parentSpanId);
     at;
@@ -182,7 +182,7 @@ function ancestors(span: JaegerSpan, spans: JaegerSpan[]): JaegerSpan[] {
   return chain;
 }
 
-const one = (spans: JaegerSpan[], what: string, test: (s: JaegerSpan) => boolean): JaegerSpan => {
+const one = (spans: TraceSpan[], what: string, test: (s: TraceSpan) => boolean): TraceSpan => {
   const found = spans.filter(test);
   if (found.length !== 1) {
     const names = spans.map((s) => `${s.service}:${s.name}(${String(s.tags['span.kind'])})`).join(', ');
