@@ -72,3 +72,4 @@ export {
   type AgentDirectoryConsumerOptions,
 } from './agent-directory.js';
 export { runBatchConsumer, type RunBatchConsumerOptions } from './batch-consumer.js';
+export { producerSpan } from './message-telemetry.js';

@@ -24,6 +24,8 @@ export {
   extractTraceContext,
   linkFromHeaders,
   currentTraceIds,
+  currentTraceparent,
+  contextFromTraceparent,
   type Span,
   type Context,
   type Attributes,
