@@ -50,6 +50,7 @@ export {
   type Topic,
 } from './topics.js';
 export {
+  consumerGroupLags,
   groupIsStable,
   groupMembers,
   pendingCounts,

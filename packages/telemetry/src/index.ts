@@ -32,3 +32,4 @@ export {
   type SpanSpec,
 } from './spans.js';
 export { startTelemetry, type TelemetryConfig, type RunningTelemetry } from './start-telemetry.js';
+export { cachedReading, type CachedReading, type CachedReadingOptions } from './cached-reading.js';
