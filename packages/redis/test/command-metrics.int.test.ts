@@ -11,7 +11,7 @@ const logger = createLogger('redis-metrics-test', process.env.TEST_LOG_LEVEL ?? 
 async function commandCounts(): Promise<Record<string, number>> {
   const { values } = await metricsRegistry.getSingleMetric('redis_command_duration_seconds')!.get();
   const counts: Record<string, number> = {};
-  for (const v of values) {
+  for (const v of values as { metricName?: string; labels: Record<string, unknown>; value: number }[]) {
     if (v.metricName === 'redis_command_duration_seconds_count') counts[String(v.labels.command)] = v.value;
   }
   return counts;

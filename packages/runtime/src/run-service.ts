@@ -36,7 +36,8 @@ export function serviceTrust(name: string, config: ServiceTrustConfig): ServerTr
   });
 }
 
-export type BaseServiceConfig = { GRPC_PORT: number; LOG_LEVEL: string } & ServiceTrustConfig & TelemetryConfig;
+export type BaseServiceConfig = { GRPC_PORT: number; LOG_LEVEL: string } & ServiceTrustConfig &
+  TelemetryConfig;
 
 export interface RunServiceOptions<C extends BaseServiceConfig> {
   /** The service's name: its log name and the audience its callers' tokens must name. */
