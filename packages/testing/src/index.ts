@@ -31,4 +31,4 @@ export {
 export { testClock, type TestClock } from './test-clock.js';
 export { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi } from './fake-openai.js';
 export { openSse, type SseMessage, type SseSession } from './sse-client.js';
-export { captureSpans, type SpanCapture } from './span-capture.js';
+export { captureSpans, SpanKind, type SpanCapture } from './span-capture.js';
