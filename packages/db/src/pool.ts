@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { createLogger, type Logger } from '@platform/logger';
+import { watchPool } from './pool-metrics.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -14,6 +15,11 @@ export interface CreatePoolOptions {
   idleInTransactionTimeoutMs?: number;
   /** Shown in `pg_stat_activity.application_name`. */
   applicationName?: string;
+  /**
+   * The pool's `pool` label in the pool gauges (`pg_pool_connections` …): `main` unless a process
+   * opens a second pool for another purpose. A fixed name, never derived from data.
+   */
+  metricsName?: string;
   /** How long `connect()`/`query()` wait for a free or new connection. Default 5000 ms. */
   connectionTimeoutMs?: number;
   /** Idle connections are closed after this long. Default 30 000 ms. */
@@ -41,6 +47,7 @@ export function createPool(url: string, options: CreatePoolOptions = {}): Pool {
   pool.on('error', (err) => {
     logger.error({ err }, 'idle postgres client failed');
   });
+  watchPool(pool, options.metricsName ?? 'main');
   return pool;
 }
 

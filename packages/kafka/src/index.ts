@@ -50,6 +50,7 @@ export {
   type Topic,
 } from './topics.js';
 export {
+  consumerGroupLags,
   groupIsStable,
   groupMembers,
   pendingCounts,
@@ -73,3 +74,4 @@ export {
 } from './agent-directory.js';
 export { runBatchConsumer, type RunBatchConsumerOptions } from './batch-consumer.js';
 export type { BatchMessage } from './batch-message.js';
+export { producerSpan } from './message-telemetry.js';

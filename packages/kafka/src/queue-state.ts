@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KafkaClient } from './client.js';
-import { consumerLag, type PartitionLag } from './admin.js';
+import { consumerLag, type ConsumerLag, type PartitionLag } from './admin.js';
 import { rawKafka, retryRetriable, sleep, withAdmin } from './internal.js';
 
 /** Members per consumer group (0 for a group that is empty, dead or unknown). */
@@ -26,17 +26,31 @@ export async function groupIsStable(client: KafkaClient, groupId: string, member
   });
 }
 
-/** Consumer-group lag per topic, 0 for a topic nobody created yet (one metadata call for all). */
+/**
+ * Consumer-group lag per (group, topic) pair, by partition; a topic nobody created yet has no
+ * partitions and no lag (one metadata call for all: asking for a missing topic's offsets would
+ * retry for seconds). What `/system/workers` reports and `kafka_consumer_group_lag` exports.
+ */
+export async function consumerGroupLags(
+  client: KafkaClient,
+  pairs: { groupId: string; topic: string }[],
+): Promise<ConsumerLag[]> {
+  const existing = new Set(await withAdmin(client, (admin) => admin.listTopics()));
+  return Promise.all(
+    pairs.map(({ groupId, topic }) =>
+      existing.has(topic)
+        ? consumerLag(client, groupId, topic)
+        : Promise.resolve({ groupId, topic, total: 0, partitions: [] }),
+    ),
+  );
+}
+
+/** Consumer-group lag per topic (summed over partitions), 0 for a topic nobody created yet. */
 export async function pendingCounts(
   client: KafkaClient,
   pairs: { groupId: string; topic: string }[],
 ): Promise<number[]> {
-  const existing = new Set(await withAdmin(client, (admin) => admin.listTopics()));
-  return Promise.all(
-    pairs.map(async ({ groupId, topic }) =>
-      existing.has(topic) ? (await consumerLag(client, groupId, topic)).total : 0,
-    ),
-  );
+  return (await consumerGroupLags(client, pairs)).map((lag) => lag.total);
 }
 
 export interface PendingScanOptions {

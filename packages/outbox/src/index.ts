@@ -4,6 +4,7 @@ export {
   enqueueTask,
   OUTBOX_CHANNEL,
   OUTBOX_TABLE_SQL,
+  outboxTraceContext,
   type OutboxEvent,
   type OutboxTask,
   type Queryable,

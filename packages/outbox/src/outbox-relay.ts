@@ -1,7 +1,9 @@
 import { openListenConnection, withTransaction, type ListenConnection, type Pool } from '@platform/db';
 import type { Producer } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
+import { countRelayed, watchOutbox } from './outbox-metrics.js';
 import { OUTBOX_CHANNEL } from './outbox-store.js';
+import { publishSpans } from './relay-spans.js';
 
 export interface OutboxRelayOptions {
   pool: Pool;
@@ -13,6 +15,8 @@ export interface OutboxRelayOptions {
   /** Back-off after a failed publish, doubling up to `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** How long the outbox gauges reuse one reading (default 5 s; tests shorten it). */
+  gaugeCacheMs?: number;
 }
 
 interface OutboxRow {
@@ -23,6 +27,7 @@ interface OutboxRow {
   event_id: string;
   value: object;
   request_id: string | null;
+  trace_context: string | null;
 }
 
 /**
@@ -39,7 +44,9 @@ export class OutboxRelay {
   private wakeRequested = false;
   private backoff = 0;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  constructor(private readonly options: OutboxRelayOptions) {
+    watchOutbox(options.pool, options.logger, options.gaugeCacheMs);
+  }
 
   async start(): Promise<void> {
     if (this.running) return;
@@ -132,24 +139,37 @@ export class OutboxRelay {
       const { rows } = await client.query<OutboxRow>(
         `DELETE FROM outbox WHERE seq IN (
            SELECT seq FROM outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING seq, topic, key, type, event_id, value, request_id`,
+         RETURNING seq, topic, key, type, event_id, value, request_id, trace_context`,
         [batchSize],
       );
       // RETURNING has no order: publish in the outbox's.
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-      // One produce request for the whole batch (not one acknowledged round trip per row).
-      await this.options.producer.publishMany(
-        rows.map((row) => ({
-          topic: row.topic,
-          message: {
-            key: row.key,
-            value: row.value,
-            type: row.type,
-            id: row.event_id,
-            headers: row.request_id ? { 'x-request-id': row.request_id } : undefined,
-          },
-        })),
-      );
+      // Each row under a producer span that continues the trace of the request that wrote it.
+      const spans = publishSpans(rows);
+      try {
+        // One produce request for the whole batch (not one acknowledged round trip per row).
+        await this.options.producer.publishMany(
+          rows.map((row, i) => ({
+            topic: row.topic,
+            message: {
+              key: row.key,
+              value: row.value,
+              type: row.type,
+              id: row.event_id,
+              headers: {
+                ...(row.request_id ? { 'x-request-id': row.request_id } : {}),
+                ...spans.headers[i],
+              },
+            },
+          })),
+        );
+      } catch (error) {
+        spans.end(error);
+        countRelayed('failed', rows.length);
+        throw error;
+      }
+      spans.end();
+      countRelayed('ok', rows.length);
       return rows.length === batchSize;
     });
   }

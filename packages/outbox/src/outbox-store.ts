@@ -1,5 +1,6 @@
 import { buildTask, type EnqueueOptions, type QueueName } from '@platform/kafka';
 import { requestContext } from '@platform/logger';
+import { currentTraceparent } from '@platform/telemetry';
 
 /** A pool or a client inside a transaction: enqueue in the same transaction as the state change. */
 export interface Queryable {
@@ -29,6 +30,7 @@ CREATE TABLE outbox (
   event_id text NOT NULL,
   value jsonb NOT NULL,
   request_id text,
+  trace_context text,
   attempts integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT now()
 );`;
@@ -53,8 +55,8 @@ export async function enqueueEvents(db: Queryable, events: OutboxEvent[]): Promi
   const requestId = requestContext.current()?.requestId ?? null;
   await db.query(
     `WITH inserted AS (
-       INSERT INTO outbox (topic, key, type, event_id, value, request_id)
-       SELECT e.topic, e.key, e.type, e.event_id, e.value, $6
+       INSERT INTO outbox (topic, key, type, event_id, value, request_id, trace_context)
+       SELECT e.topic, e.key, e.type, e.event_id, e.value, $6, $7
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
               WITH ORDINALITY AS e(topic, key, type, event_id, value, ord)
         ORDER BY e.ord
@@ -68,8 +70,19 @@ export async function enqueueEvents(db: Queryable, events: OutboxEvent[]): Promi
       events.map((event) => event.id),
       events.map((event) => JSON.stringify(event.value)),
       requestId,
+      outboxTraceContext(),
     ],
   );
+}
+
+/**
+ * What an outbox row stores in `trace_context`: the W3C `traceparent` of the span that wrote it
+ * (null outside a trace). The relay publishes the row under a producer span parented by it, so the
+ * trace runs from the request through the outbox into the consumer. Code that inserts outbox rows
+ * in its own SQL passes this too.
+ */
+export function outboxTraceContext(): string | null {
+  return currentTraceparent() ?? null;
 }
 
 export interface OutboxTask<A extends object> extends EnqueueOptions {

@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { createLogger, type Logger } from '@platform/logger';
+import { timeCommands } from './command-metrics.js';
 
 export type { Redis };
 
@@ -49,6 +50,7 @@ export function createRedis(url: string, options: CreateRedisOptions = {}): Redi
   if (options.connectionName) redisOptions.connectionName = options.connectionName;
 
   const client = new Redis(url, redisOptions);
+  timeCommands(client);
 
   let lastMessage = '';
   let lastLoggedAt = 0;

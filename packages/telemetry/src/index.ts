@@ -25,6 +25,8 @@ export {
   linkFromHeaders,
   currentTraceIds,
   validSpanContext,
+  currentTraceparent,
+  contextFromTraceparent,
   type Span,
   type SpanContext,
   type Context,
@@ -33,3 +35,4 @@ export {
 } from './spans.js';
 export { telemetryEnabled, setTelemetryEnabled, NOOP_SPAN } from './switch.js';
 export { startTelemetry, type TelemetryConfig, type RunningTelemetry } from './start-telemetry.js';
+export { cachedReading, type CachedReading, type CachedReadingOptions } from './cached-reading.js';

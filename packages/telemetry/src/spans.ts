@@ -99,6 +99,21 @@ export function validSpanContext(from: Context = context.active()): SpanContext 
   return spanContext && trace.isSpanContextValid(spanContext) ? spanContext : undefined;
 }
 
+/**
+ * The W3C `traceparent` of the active (or given) context, to store beside work that continues
+ * later in another process (an outbox row); undefined outside a trace.
+ */
+export function currentTraceparent(from: Context = context.active()): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(from, carrier);
+  return carrier.traceparent;
+}
+
+/** The context a stored `traceparent` names (the root context when null or broken). */
+export function contextFromTraceparent(traceparent: string | null | undefined): Context {
+  return traceparent ? extractTraceContext({ traceparent }) : ROOT_CONTEXT;
+}
+
 /** `trace_id` / `span_id` of the active span, for logs and API answers; undefined outside a trace. */
 export function currentTraceIds(): { traceId: string; spanId: string } | undefined {
   const spanContext = trace.getSpan(context.active())?.spanContext();

@@ -42,4 +42,4 @@ export {
   type JaegerTrace,
   type TraceSpan,
 } from './jaeger.js';
-export { captureSpans, type SpanCapture } from './span-capture.js';
+export { captureSpans, SpanKind, type SpanCapture } from './span-capture.js';

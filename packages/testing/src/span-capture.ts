@@ -1,4 +1,7 @@
 import { trace } from '@opentelemetry/api';
+
+/** Span kinds, to pick captured spans by kind without a dependency on the tracing packages. */
+export { SpanKind } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,

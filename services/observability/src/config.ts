@@ -82,6 +82,28 @@ const schema = z.object({
   TELEMETRY_GROUP: name('observability.telemetry'),
   /** Consumer group that fills agent_directory from `platform.agent-directory`. */
   AGENT_DIRECTORY_GROUP: name('observability.agent-directory'),
+  /**
+   * Other services' event consumer groups whose lag `kafka_consumer_group_lag` exports, beside the
+   * five worker groups and this service's own two: `group:topic` pairs, comma-separated (the
+   * defaults of notifications' and apikeys' config). Empty: none.
+   */
+  CONSUMER_LAG_EVENT_GROUPS: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+:[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+:[A-Za-z0-9._-]+)*)?$/, 'group:topic,…')
+    .default(
+      'notifications.notification-events:platform.notification-events,apikeys.agent-directory:platform.agent-directory',
+    )
+    .transform((value) =>
+      value
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => {
+          const [groupId, topic] = pair.split(':') as [string, string];
+          return { groupId, topic };
+        }),
+    ),
+  /** How long the consumer-lag gauges reuse one reading of the brokers (several scrapers, one Kafka). */
+  CONSUMER_LAG_CACHE_MS: env.positiveInt().default(5_000),
 });
 
 export type ObservabilityConfig = z.infer<typeof schema>;

@@ -8,6 +8,7 @@ import type { ObservabilityConfig } from './config.js';
 import { PayloadCache } from './data/payload-cache.js';
 import type { ObservabilityDependencies } from './deps.js';
 import { AggregateGate } from './domain/aggregate-gate.js';
+import { exportConsumerLag, lagGroups } from './domain/system/consumer-lag-gauges.js';
 import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
 import { startTelemetryConsumer } from './events/telemetry-consumer.js';
 import { startWindowAdvancer } from './data/window-advance.js';
@@ -70,6 +71,12 @@ export async function startObservability(
     await Promise.all(running.map((handle) => handle.ready));
     consumersStarted();
   });
+  const stopLagGauges = exportConsumerLag({
+    kafka: connections.kafka,
+    logger,
+    groups: lagGroups(config),
+    cacheMs: config.CONSUMER_LAG_CACHE_MS,
+  });
   const advancer = startWindowAdvancer({
     pool: connections.pool,
     logger,
@@ -85,6 +92,7 @@ export async function startObservability(
     ],
     consumersReady: started,
     async stop() {
+      stopLagGauges();
       advancer.stop();
       dependencies.workflowNames.close();
       dependencies.quotaUsage.close();

@@ -2,7 +2,7 @@ import type { notificationEventsV1, telemetryEventsV1 } from '@platform/contract
 import type { Pool } from '@platform/db';
 import { Topics } from '@platform/kafka';
 import { requestContext } from '@platform/logger';
-import { OUTBOX_CHANNEL, type OutboxEvent } from '@platform/outbox';
+import { OUTBOX_CHANNEL, outboxTraceContext, type OutboxEvent } from '@platform/outbox';
 import { LeaseLostError, type RunOutcome } from '../domain/runs/engine/contract.js';
 import { NODE_ROW_COLUMNS, NODE_ROWS_UPSERT } from './node-rows.js';
 import {
@@ -119,6 +119,7 @@ export async function finishRun(
       published.map((event) => event.id),
       published.map((event) => JSON.stringify(event.value)),
       requestContext.current()?.requestId ?? null,
+      outboxTraceContext(),
     ],
   });
   if (finished.rowCount !== 1) throw new LeaseLostError(run.id);
@@ -138,8 +139,8 @@ events AS (
   SELECT $1, finished.last_event_seq - $3 + e.ord, e.type, e.data
     FROM finished, unnest($10::text[], $11::jsonb[]) WITH ORDINALITY AS e(type, data, ord)),
 outboxed AS (
-  INSERT INTO outbox (topic, key, type, event_id, value, request_id)
-  SELECT o.topic, o.key, o.type, o.event_id, o.value, $17
+  INSERT INTO outbox (topic, key, type, event_id, value, request_id, trace_context)
+  SELECT o.topic, o.key, o.type, o.event_id, o.value, $17, $18
     FROM finished, unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::jsonb[])
          WITH ORDINALITY AS o(topic, key, type, event_id, value, ord)
    ORDER BY o.ord)

@@ -1,6 +1,6 @@
 import type { Pool } from '@platform/db';
 import { requestContext } from '@platform/logger';
-import type { OutboxEvent } from '@platform/outbox';
+import { outboxTraceContext, type OutboxEvent } from '@platform/outbox';
 import type { NewRun, RunRow } from './runs-repository.js';
 
 /**
@@ -91,7 +91,11 @@ export async function startCountedRun(
         definition,
         limits.perUser,
         limits.perTeam,
-        JSON.stringify({ ...task, request_id: requestContext.current()?.requestId ?? null }),
+        JSON.stringify({
+          ...task,
+          request_id: requestContext.current()?.requestId ?? null,
+          trace_context: outboxTraceContext(),
+        }),
         claim
           ? JSON.stringify({
               owner: claim.owner,
