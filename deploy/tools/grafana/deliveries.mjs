@@ -23,7 +23,7 @@ export const deliveriesRows = [
         'percentunit',
         [
           q(
-            `sum by (channel) (rate(notification_deliveries_total{outcome="failed"}[${RI}])) / sum by (channel) (rate(notification_deliveries_total{outcome=~"delivered|failed"}[${RI}]))`,
+            `sum by (channel) (rate(notification_deliveries_total{outcome=~"failed|retries_exhausted"}[${RI}])) / sum by (channel) (rate(notification_deliveries_total[${RI}]))`,
             '{{channel}}',
           ),
         ],
