@@ -219,8 +219,8 @@ describe('delivery spans in Jaeger', () => {
     expect(chain).toEqual([
       `${stack.topicPrefix}queue.default process`,
       `${stack.topicPrefix}queue.default publish`,
-      'platform.notifications.v1.NotificationsService/createNotification', // server, in notifications
-      'platform.notifications.v1.NotificationsService/createNotification', // client, in the gateway
+      'platform.notifications.v1.NotificationsService/CreateNotification', // server, in notifications
+      'platform.notifications.v1.NotificationsService/CreateNotification', // client, in the gateway
       'POST /api/v1/admin/notifications',
     ]);
   });

@@ -227,7 +227,7 @@ describe('a run through the gateway is one trace in Jaeger', () => {
     const startRun = one(
       spans,
       'StartRun served',
-      (s) => s.service === 'workflows' && s.tags['span.kind'] === 'server' && s.name.endsWith('/startRun'),
+      (s) => s.service === 'workflows' && s.tags['span.kind'] === 'server' && s.name.endsWith('/StartRun'),
     );
     const producer = one(
       spans,
