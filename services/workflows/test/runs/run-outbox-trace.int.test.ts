@@ -53,7 +53,7 @@ describe('a queued run through the outbox', () => {
     expect(producer.spanContext().traceId).toBe(request!.spanContext().traceId);
     // Its parent is the span that wrote the row: workflows' server span of StartRun.
     const parent = capture.spans().find((s) => s.spanContext().spanId === capture.parentOf(producer));
-    expect(parent?.name).toMatch(/WorkflowRunsService\/startRun$/);
+    expect(parent?.name).toMatch(/WorkflowRunsService\/StartRun$/);
     expect(parent?.kind).toBe(SpanKind.SERVER);
     expect(parent?.spanContext().traceId).toBe(request!.spanContext().traceId);
   });
