@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -108,5 +110,28 @@ describe('a service started with a bad environment', { timeout: 30_000 }, () => 
     expect(gateway.stderr).toMatch(
       /PRINCIPAL_SIGNING_PRIVATE_KEY is invalid: .*Ed25519 private key in PKCS8 PEM/,
     );
+  });
+});
+
+describe('a service given its secrets as files (<NAME>_FILE, mounted secrets)', { timeout: 30_000 }, () => {
+  it('reads them, and names a file it cannot read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'service-secrets-'));
+    try {
+      const keyFile = join(dir, 'principal-public-key');
+      writeFileSync(keyFile, `${PUBLIC_PEM.replace(/\\n/g, '\n')}\n`);
+      const result = run('workflows', {
+        PATH: process.env.PATH,
+        PRINCIPAL_SIGNING_PUBLIC_KEY_FILE: keyFile,
+        DATABASE_URL_FILE: join(dir, 'no-such-file'),
+      });
+      expect(result.status).toBe(78);
+      // The key came from its file: it is neither missing nor invalid.
+      expect(result.stderr).not.toContain('PRINCIPAL_SIGNING_PUBLIC_KEY is');
+      expect(result.stderr).toContain(
+        `DATABASE_URL_FILE names ${join(dir, 'no-such-file')}, which cannot be read (ENOENT)`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
