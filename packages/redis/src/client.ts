@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { createLogger, type Logger } from '@platform/logger';
+import { watchEvictionPolicy } from './eviction-policy.js';
 import { timeCommands } from './command-metrics.js';
 
 export type { Redis };
@@ -66,6 +67,7 @@ export function createRedis(url: string, options: CreateRedisOptions = {}): Redi
     lastLoggedAt = now;
     suppressed = 0;
   });
+  watchEvictionPolicy(client, logger);
   let wasReady = false;
   client.on('ready', () => {
     if (wasReady) logger.info('redis reconnected');

@@ -1,6 +1,6 @@
 import { SessionRegistry, TokenService } from '@platform/auth';
 import type { Logger } from '@platform/logger';
-import { timeCommands } from '@platform/redis';
+import { timeCommands, watchEvictionPolicy } from '@platform/redis';
 import { Redis } from 'ioredis';
 import type { Express } from 'express';
 import { createGatewayApp } from './app.js';
@@ -38,6 +38,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
   });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   timeCommands(redis);
+  watchEvictionPolicy(redis, logger);
   // ...but not while the first connection is being made (see firstConnection).
   const redisStarted = firstConnection(redis, REDIS_FIRST_CONNECTION_WAIT_MS);
   const principals = new IdentityPrincipalResolver(clients.identity, config.PRINCIPAL_CACHE_TTL_MS);
