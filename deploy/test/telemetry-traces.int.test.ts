@@ -77,4 +77,30 @@ describe('traces in the local Jaeger', () => {
     const tagged = await jaegerFind('gateway', 'request_id', requestId);
     expect(tagged.map((t) => t.traceID)).toEqual([line.trace_id]);
   });
+
+  it("does not let a client's traceparent steer the trace: the gateway starts its own", async () => {
+    const requestId = `trace-foreign-${randomUUID()}`;
+    const foreignTraceId = randomUUID().replace(/-/g, '');
+    const response = await fetch(`${GATEWAY_URL}${ROUTE}`, {
+      headers: { 'x-request-id': requestId, traceparent: `00-${foreignTraceId}-00f067aa0ba902b7-01` },
+    });
+    expect(response.status).toBe(200);
+    const line = await waitFor(
+      async () => accessLogLine(requestId),
+      10_000,
+      `the access log line of ${requestId}`,
+    );
+    expect(line.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(line.trace_id).not.toBe(foreignTraceId);
+    const trace = await waitFor(
+      async () => {
+        const found = await jaegerTrace(line.trace_id!);
+        return found && requestSpans(found) ? found : undefined;
+      },
+      20_000,
+      `trace ${line.trace_id}`,
+    );
+    expect(parentOf(requestSpans(trace)!.gateway)).toBeUndefined();
+    expect(await jaegerTrace(foreignTraceId)).toBeUndefined();
+  });
 });
