@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { stackEnv } from './stack-env.js';
 import { waitUntil } from './wait-until.js';
 
@@ -19,7 +19,7 @@ export interface GatewayProcess {
  * the services (`*_GRPC_ADDR`) and anything else; the stack's Redis and keys are the defaults.
  */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const [port, metricsPort] = [await freePort(), await freePort()];
+  const [port, metricsPort] = (await freePorts(2)) as [number, number];
   const output: string[] = [];
   const child = spawn(process.execPath, [`${ROOT}services/gateway/dist/main.js`], {
     env: {

@@ -20,7 +20,7 @@ export {
   type ScriptedAnswer,
 } from './http-receiver.js';
 export { freshDatabase, type FreshDatabase } from './fresh-database.js';
-export { freePort } from './free-port.js';
+export { freePort, freePorts } from './free-port.js';
 export { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 export { startIdentityProcess, type IdentityProcess } from './identity-process.js';
 export {

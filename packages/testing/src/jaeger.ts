@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { waitUntil } from './wait-until.js';
 
 /** Where `./platform` builds Jaeger (v2, from its Go module) once. */
@@ -98,7 +98,7 @@ async function getJson(url: string): Promise<{ data?: JaegerTrace[] | null }> {
  * process exports over OTLP. Never the stack's ports.
  */
 export async function startJaeger(binary = JAEGER_BINARY): Promise<Jaeger> {
-  const [otlpPort, queryPort, grpcPort] = [await freePort(), await freePort(), await freePort()];
+  const [otlpPort, queryPort, grpcPort] = (await freePorts(3)) as [number, number, number];
   const dir = await mkdtemp(join(tmpdir(), 'jaeger-test-'));
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, config(otlpPort, queryPort, grpcPort));

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { checkHealth } from '@platform/grpc';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { freshDatabase, type FreshDatabase } from './fresh-database.js';
 import { stackEnv, uniqueName } from './stack-env.js';
 import { waitUntil } from './wait-until.js';
@@ -56,10 +56,11 @@ export async function startServiceProcess(
   options: ServiceProcessOptions = {},
 ): Promise<ServiceProcess> {
   const database = await freshDatabase(`${name}_proc`);
-  const port = await freePort();
+  // Both at once, so the two can never be the same port.
+  const [port, freeMetricsPort] = (await freePorts(2)) as [number, number];
   // A free port chosen here (not METRICS_PORT=0) so the harness knows where to scrape without
   // reading the child's logs, which tests keep at `warn`.
-  const metricsPort = options.env?.METRICS_PORT ?? String(await freePort());
+  const metricsPort = options.env?.METRICS_PORT ?? String(freeMetricsPort);
   const output: string[] = [];
   const child = spawn(process.execPath, [options.main ?? `${ROOT}services/${name}/dist/main.js`], {
     env: {
