@@ -13,3 +13,4 @@ export { connectInfrastructure, type Infrastructure, type InfrastructureConfig }
 export { startWhenKafkaIsReachable, type BackgroundStartOptions } from './kafka-background.js';
 export { DailyTask, type DailyTaskOptions } from './daily-task.js';
 export { calendarDaysBetween, localDate, nextLocalTime } from './local-calendar.js';
+export { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';

@@ -7,6 +7,7 @@ import {
 } from '@platform/grpc';
 import { createLogger, type Logger } from '@platform/logger';
 import { startTelemetry, type TelemetryConfig, type RunningTelemetry } from '@platform/telemetry';
+import { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';
 
 export interface ServiceStartContext<C> {
   config: C;
@@ -46,6 +47,8 @@ export interface RunServiceOptions<C extends BaseServiceConfig> {
   start: (context: ServiceStartContext<C>) => Promise<StartedService>;
   /** How long calls in flight may take to finish on SIGTERM. */
   shutdownGraceMs?: number;
+  /** The service's own one-shot commands, beside BUILTIN_COMMANDS (`node dist/main.js <command>`). */
+  commands?: Record<string, ServiceCommand>;
 }
 
 /** Exit code for a configuration error (EX_CONFIG), so orchestrators can tell it from a crash. */
@@ -64,12 +67,17 @@ function loadOrExit<C>(name: string, load: () => C): C {
 }
 
 /**
- * The composition root every domain service shares: config → logger → telemetry (metrics port,
+ * The composition root every domain service shares (`node dist/main.js [serve]`; any other first
+ * argument runs a one-shot command, see commands.ts): config → logger → telemetry (metrics port,
  * tracing; docs/operations.md) → the service's own wiring →
  * gRPC server (with health and the trust checks) → graceful shutdown on SIGTERM/SIGINT. A failure to start exits 1 with
  * the cause logged.
  */
 export async function runService<C extends BaseServiceConfig>(options: RunServiceOptions<C>): Promise<void> {
+  const [command = 'serve', ...args] = process.argv.slice(2);
+  if (command !== 'serve') {
+    await runCommandAndExit(options.name, command, args, { ...BUILTIN_COMMANDS, ...options.commands });
+  }
   const config = loadOrExit(options.name, options.loadConfig);
   const logger = createLogger(options.name, config.LOG_LEVEL);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
