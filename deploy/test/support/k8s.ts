@@ -295,7 +295,8 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
   const gatewayService = find('Service', 'gateway')[0];
   const backends = [...ingressBackends(objects), ...httpRouteBackends(objects)];
   const toGateway = backends.filter((b) => b?.name === 'gateway');
-  if (toGateway.length === 0) problems.push(`${label}: no Ingress or HTTPRoute routes to the gateway Service`);
+  if (toGateway.length === 0)
+    problems.push(`${label}: no Ingress or HTTPRoute routes to the gateway Service`);
   for (const b of toGateway) {
     const ok = gatewayService?.spec?.ports?.some(
       (p) => p.name === b?.port?.name || p.port === b?.port?.number,
