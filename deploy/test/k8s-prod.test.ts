@@ -127,6 +127,10 @@ describe('the production overlay', () => {
         objects.splice(objects.indexOf(named(objects, 'NetworkPolicy', 'default-deny-egress')!), 1);
         const grpc = named(objects, 'NetworkPolicy', 'workflows-worker-egress-grpc')!;
         grpc.spec.egress = grpc.spec.egress.slice(0, 1);
+        const identity = named(objects, 'NetworkPolicy', 'identity-grpc')!;
+        identity.spec.ingress[0].from = identity.spec.ingress[0].from.filter(
+          (peer: Obj) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] !== 'notifications-worker',
+        );
         delete named(objects, 'Job', 'identity-migrate')!.spec.template.metadata.labels[
           'agent-platform.io/postgres'
         ];
@@ -134,6 +138,7 @@ describe('the production overlay', () => {
       expect(out).toMatch(/no default-deny egress NetworkPolicy/);
       expect(out).toMatch(/workflows-worker cannot reach models:50064, expected allowed/);
       expect(out).toMatch(/identity-migrate cannot reach postgres, expected allowed/);
+      expect(out).toMatch(/identity's ingress policy refuses notifications-worker on 50061/);
     });
 
     it('a worker without its role or with another environment, an API still running workers', () => {

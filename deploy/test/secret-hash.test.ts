@@ -63,7 +63,7 @@ describe('secret-hash.mjs', () => {
     expect(hashes.size).toBe(10);
     for (const hash of hashes.values()) expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(new Set(hashes.values()).size).toBeGreaterThan(1);
-  });
+  }, 60_000);
 
   it("a changed Secret changes exactly its readers' hashes", () => {
     const before = run(manifests, secrets).hashes;
@@ -72,7 +72,7 @@ describe('secret-hash.mjs', () => {
     const after = run(manifests, changed).hashes;
     const rolled = [...before.keys()].filter((name) => before.get(name) !== after.get(name)).sort();
     expect(rolled).toEqual(['identity', 'notifications', 'notifications-worker']);
-  });
+  }, 60_000);
 
   it('refuses a Secret or a key that does not exist', () => {
     const missing = structuredClone(secrets);
@@ -80,5 +80,5 @@ describe('secret-hash.mjs', () => {
     const out = run(manifests, missing);
     expect(out.status).toBe(1);
     expect(out.stderr).toMatch(/Secret platform-redis does not exist/);
-  });
+  }, 60_000);
 });

@@ -4,7 +4,9 @@
 // to private, loopback or link-local ranges; each pod only to the gRPC services it calls, its stores
 // and DNS.
 import { BlockList, isIP } from 'node:net';
+import type { K8sObject } from './k8s.js';
 import { byKind, DEPLOYMENTS, type Obj } from './k8s-prod.js';
+import { ingressAllowed } from './k8s-security.js';
 import { GRPC_CALLERS, SERVICES, type Store } from './topology.js';
 
 type Labels = Record<string, string>;
@@ -138,7 +140,11 @@ export function checkEgress(objects: Obj[]): string[] {
     check(name, from, KUBE_DNS, true, 'DNS');
     for (const target of SERVICES.filter((s) => s.protocol === 'grpc')) {
       const to = { pod: podLabels(objects, 'Deployment', target.name), port: target.port };
-      check(name, from, to, grpcCallees(name).includes(target.name), `${target.name}:${target.port}`);
+      const expected = grpcCallees(name).includes(target.name);
+      check(name, from, to, expected, `${target.name}:${target.port}`);
+      // The callee's ingress policy must let the caller in too (the workers are extra callers).
+      if (expected && !ingressAllowed(objects as K8sObject[], { labels: from }, to.pod, target.port))
+        problems.push(`${target.name}'s ingress policy refuses ${name} on ${target.port}`);
     }
     for (const store of ['postgres', 'redis', 'kafka', 'mongo'] as Store[]) {
       const to = storeDestination(objects, store);
