@@ -20,12 +20,16 @@ describe('kubernetes manifests against the Kubernetes API schemas (kubeconform)'
     for (const dir of dirs) rendered.set(dir, renderKustomization(dir));
   }, 600_000);
 
-  it.each(dirs.map((d) => [relative(REPO, d), d] as const))('%s validates strictly', (_, dir) => {
-    const objects = rendered.get(dir)!;
-    const result = validateWithKubeconform(objects);
-    expect(result.problems).toEqual([]);
-    expect(result).toMatchObject({ valid: objects.length, invalid: 0, errors: 0, skipped: 0 });
-  });
+  it.each(dirs.map((d) => [relative(REPO, d), d] as const))(
+    '%s validates strictly',
+    (_, dir) => {
+      const objects = rendered.get(dir)!;
+      const result = validateWithKubeconform(objects);
+      expect(result.problems).toEqual([]);
+      expect(result).toMatchObject({ valid: objects.length, invalid: 0, errors: 0, skipped: 0 });
+    },
+    60_000,
+  );
 
   describe('catches', () => {
     const base = () => clone(rendered.get(dirs.find((d) => relative(K8S, d) === 'base')!)!);
@@ -62,6 +66,21 @@ describe('kubernetes manifests against the Kubernetes API schemas (kubeconform)'
       expect(result.problems.join('\n')).toMatch(/ServiceMonitor agent-platform: statusInvalid .*intervall/);
       expect(result.problems.join('\n')).toMatch(/PrometheusRule agent-platform-alerts: statusInvalid/);
     });
+
+    it('a misspelt field or a wrong type in the KEDA and Gateway API objects (CRD schemas)', () => {
+      const objects = clone(rendered.get(dirs.find((d) => relative(K8S, d) === 'overlays/prod')!)!);
+      const scaled = objects.find((o) => o.kind === 'ScaledObject') as any;
+      scaled.spec.maxReplicaCont = 12;
+      const auth = objects.find((o) => o.kind === 'TriggerAuthentication') as any;
+      auth.spec.secretTargetRef = 'keda-kafka';
+      const route = objects.find((o) => o.kind === 'HTTPRoute') as any;
+      route.spec.rules[0].backendRefs[0].port = 'http';
+      const result = validateWithKubeconform(objects);
+      const problems = result.problems.join('\n');
+      expect(problems).toMatch(/ScaledObject [a-z-]+-worker: statusInvalid .*maxReplicaCont/);
+      expect(problems).toMatch(/TriggerAuthentication kafka-lag-reader: statusInvalid/);
+      expect(problems).toMatch(/HTTPRoute gateway: statusInvalid/);
+    }, 60_000);
 
     it('a kind the schemas do not know', () => {
       const objects = base();

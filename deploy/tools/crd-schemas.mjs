@@ -1,5 +1,6 @@
 // Turns CustomResourceDefinitions (JSON, as the prometheus-operator Go module ships them in
-// jsonnet/prometheus-operator/*-crd.json) into the standalone JSON schemas kubeconform reads, named
+// jsonnet/prometheus-operator/*-crd.json, or YAML, as KEDA's and Gateway API's modules ship them in
+// config/crd/…/*.yaml) into the standalone JSON schemas kubeconform reads, named
 // like deploy/tools/k8s-schemas.mjs names the built-in kinds: `<kind>-<first label of the
 // group>-<version>.json` (`servicemonitor-monitoring-v1.json`).
 //
@@ -10,6 +11,7 @@
 // fails validation instead of being pruned by the API server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 
 const [outDir, ...crdPaths] = process.argv.slice(2);
 if (!outDir || crdPaths.length === 0) {
@@ -36,7 +38,12 @@ function strict(schema) {
 mkdirSync(outDir, { recursive: true });
 let written = 0;
 for (const path of crdPaths) {
-  const crd = JSON.parse(readFileSync(path, 'utf8'));
+  const text = readFileSync(path, 'utf8');
+  const crd = /\.ya?ml$/.test(path)
+    ? parseAllDocuments(text)
+        .map((d) => d.toJS())
+        .find((d) => d?.kind === 'CustomResourceDefinition')
+    : JSON.parse(text);
   const { group, names, versions } = crd.spec;
   for (const version of versions) {
     const file = `${names.kind}-${group.split('.')[0]}-${version.name}.json`.toLowerCase();

@@ -14,7 +14,11 @@
 #   deploy/tools/crd-schemas.mjs from jsonnet/prometheus-operator/*-crd.json of the
 #   github.com/prometheus-operator/prometheus-operator module at $PROM_OPERATOR_VERSION (also
 #   checked against its pinned hash), into $K8S_CRD_SCHEMA_DIR or the cached folder beside them.
-# Later runs reuse all three (a few seconds); the first takes about a minute.
+# - the KEDA CRD schemas (ScaledObject, TriggerAuthentication, …) from config/crd/bases/*.yaml of
+#   github.com/kedacore/keda/v2 at $KEDA_VERSION, and the Gateway API CRD schemas (HTTPRoute,
+#   Gateway, …; standard channel) from config/crd/standard/*.yaml of sigs.k8s.io/gateway-api at
+#   $GATEWAY_API_VERSION, each hash-pinned, into $CACHE_DIR/k8s-schemas/<name>-<version>.
+# Later runs reuse all of them (a few seconds); the first takes about a minute.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,6 +31,10 @@ SCHEMAS="${K8S_SCHEMA_DIR:-$CACHE_DIR/k8s-schemas/$K8S_VERSION}"
 PROM_OPERATOR_VERSION=v0.85.0
 PROM_OPERATOR_ZIP_HASH='h1:M5xLCLEoaW2IJfnuCwFzzpL+jSVQu3KGT84Pye+fW8s='
 CRD_SCHEMAS="${K8S_CRD_SCHEMA_DIR:-$CACHE_DIR/k8s-schemas/prometheus-operator-$PROM_OPERATOR_VERSION}"
+KEDA_VERSION=v2.18.0
+KEDA_ZIP_HASH='h1:ttR223fii/4QJ0YvtrhcWHaEoezByb/t5CeFopjl6EI='
+GATEWAY_API_VERSION=v1.4.1
+GATEWAY_API_ZIP_HASH='h1:NPxFutNkKNa8UfLd2CMlEuhIPMQgDQ6DXNKG9sHbJU8='
 
 say() { printf '[kubeconform] %s\n' "$*" >&2; }
 
@@ -79,4 +87,28 @@ if ! [ -f "$CRD_SCHEMAS/.complete" ]; then
   node "$HERE/crd-schemas.mjs" "$CRD_SCHEMAS" "$dir"/jsonnet/prometheus-operator/*-crd.json
   touch "$CRD_SCHEMAS/.complete"
 fi
+# A module's CRDs as strict schemas: crd_schemas <module> <version> <h1: hash> <output dir> <glob in module>.
+crd_schemas() {
+  local module="$1" version="$2" hash="$3" out="$4" glob="$5" work info dir sum
+  [ -f "$out/.complete" ] && return 0
+  need_go "the $module CRD schemas"
+  say "generating the $module $version CRD schemas into $out"
+  work="$(mktemp -d)"
+  info="$(cd "$work" && GOFLAGS=-mod=mod "$go" mod download -json "$module@$version")"
+  rm -rf "$work"
+  dir="$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  sum="$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Sum": "\(.*\)",$/\1/p')"
+  if [ "$sum" != "$hash" ]; then
+    say "$module@$version has hash '$sum', expected '$hash': refusing it"
+    exit 1
+  fi
+  rm -rf "$out"
+  # shellcheck disable=SC2086 # the glob is expanded inside the module folder on purpose
+  node "$HERE/crd-schemas.mjs" "$out" $dir/$glob
+  touch "$out/.complete"
+}
+crd_schemas github.com/kedacore/keda/v2 "$KEDA_VERSION" "$KEDA_ZIP_HASH" \
+  "$CACHE_DIR/k8s-schemas/keda-$KEDA_VERSION" 'config/crd/bases/keda.sh_*.yaml'
+crd_schemas sigs.k8s.io/gateway-api "$GATEWAY_API_VERSION" "$GATEWAY_API_ZIP_HASH" \
+  "$CACHE_DIR/k8s-schemas/gateway-api-$GATEWAY_API_VERSION" 'config/crd/standard/*.yaml'
 printf '%s\n' "$BIN"

@@ -220,9 +220,12 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
         problems.push(`${where} ${key} must come from a Secret`);
       }
     }
-    // Behind the Ingress, req.ip must be the address the Ingress saw, not the Ingress pod's.
-    if (spec.name === 'gateway' && values.get('TRUST_PROXY') !== '1') {
-      problems.push(`${where} TRUST_PROXY=${values.get('TRUST_PROXY')}, expected 1 (the Ingress hop)`);
+    // Behind the Ingress (or a Gateway), req.ip must be the address the proxy saw, not the proxy
+    // pod's: one trusted hop, or the proxies' address ranges (the production overlay).
+    if (spec.name === 'gateway' && !isTrustedProxySetting(values.get('TRUST_PROXY'))) {
+      problems.push(
+        `${where} TRUST_PROXY=${values.get('TRUST_PROXY')}, expected 1 (the Ingress hop) or the proxies' CIDRs`,
+      );
     }
     const portVar = spec.protocol === 'http' ? 'HTTP_PORT' : 'GRPC_PORT';
     if (values.has(portVar) && Number(values.get(portVar)) !== spec.port) {
@@ -288,15 +291,12 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
     }
   }
 
-  // The gateway is reached from outside through an Ingress on its Service.
+  // The gateway is reached from outside through an Ingress or a Gateway API HTTPRoute on its Service.
   const gatewayService = find('Service', 'gateway')[0];
-  const backends = objects
-    .filter((o) => o.kind === 'Ingress')
-    .flatMap((o) => o.spec?.rules ?? [])
-    .flatMap((r) => r.http?.paths ?? [])
-    .map((p) => p.backend?.service);
+  const backends = [...ingressBackends(objects), ...httpRouteBackends(objects)];
   const toGateway = backends.filter((b) => b?.name === 'gateway');
-  if (toGateway.length === 0) problems.push(`${label}: no Ingress routes to the gateway Service`);
+  if (toGateway.length === 0)
+    problems.push(`${label}: no Ingress or HTTPRoute routes to the gateway Service`);
   for (const b of toGateway) {
     const ok = gatewayService?.spec?.ports?.some(
       (p) => p.name === b?.port?.name || p.port === b?.port?.number,
@@ -307,6 +307,33 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
       );
   }
   if (backends.some((b) => b?.name !== 'gateway'))
-    problems.push(`${label}: an Ingress routes to something other than the gateway`);
+    problems.push(`${label}: an Ingress or HTTPRoute routes to something other than the gateway`);
   return problems;
+}
+
+type Backend = { name?: string; port?: { name?: string; number?: number } } | undefined;
+
+const ingressBackends = (objects: K8sObject[]): Backend[] =>
+  objects
+    .filter((o) => o.kind === 'Ingress')
+    .flatMap((o) => o.spec?.rules ?? [])
+    .flatMap((r) => r.http?.paths ?? [])
+    .map((p) => p.backend?.service);
+
+/** HTTPRoute backendRefs (kind Service, the default), as Ingress-style backends. */
+function httpRouteBackends(objects: K8sObject[]): Backend[] {
+  type Rule = { backendRefs?: { kind?: string; name?: string; port?: number }[] };
+  return objects
+    .filter((o) => o.kind === 'HTTPRoute')
+    .flatMap((o) => (o.spec as { rules?: Rule[] } | undefined)?.rules ?? [])
+    .flatMap((r) => r.backendRefs ?? [])
+    .filter((ref) => (ref.kind ?? 'Service') === 'Service')
+    .map((ref) => ({ name: ref.name, port: { number: ref.port } }));
+}
+
+/** `1` (one hop: the Ingress controller) or a comma-separated list of IPv4/IPv6 CIDRs (the proxies). */
+export function isTrustedProxySetting(value: string | undefined): boolean {
+  if (value === '1') return true;
+  const cidr = /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-f:]+:[0-9a-f:]*\/\d{1,3})$/i;
+  return !!value && value.split(',').every((part) => cidr.test(part.trim()));
 }

@@ -27,6 +27,12 @@ export const k8sSchemaDir = (): string =>
 export const crdSchemaDir = (): string =>
   process.env.K8S_CRD_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'prometheus-operator-v0.85.0');
 
+/** The KEDA (ScaledObject, TriggerAuthentication) and Gateway API (HTTPRoute, Gateway) CRD schemas. */
+export const extraCrdSchemaDirs = (): string[] => [
+  join(cacheDir(), 'k8s-schemas', 'keda-v2.18.0'),
+  join(cacheDir(), 'k8s-schemas', 'gateway-api-v1.4.1'),
+];
+
 export interface KubeconformResult {
   valid: number;
   invalid: number;
@@ -55,6 +61,10 @@ export function validateWithKubeconform(objects: K8sObject[]): KubeconformResult
       join(k8sSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
       '-schema-location',
       join(crdSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
+      ...extraCrdSchemaDirs().flatMap((dir) => [
+        '-schema-location',
+        join(dir, '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
+      ]),
       '-',
     ],
     { input, encoding: 'utf8', timeout: 120_000 },
