@@ -50,7 +50,8 @@ async function shutdown(signal: string): Promise<void> {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     hurry: hurry.signal,
   });
-  if (report.connectionsCut) logger.warn(report, 'requests still in flight after SHUTDOWN_TIMEOUT_MS were cut');
+  if (report.connectionsCut)
+    logger.warn(report, 'requests still in flight after SHUTDOWN_TIMEOUT_MS were cut');
   await gateway.close();
   await telemetry.shutdown();
   logger.info(

@@ -42,7 +42,11 @@ const IDLE_SWEEP_MS = 50;
  * `retry:` hint and ends (EventSource comes back elsewhere with its Last-Event-ID), idle keep-alive
  * connections close, and requests in flight get `timeoutMs` before their sockets are cut.
  */
-export async function drainAndClose(server: Server, drain: ShutdownDrain, plan: ShutdownPlan): Promise<ShutdownReport> {
+export async function drainAndClose(
+  server: Server,
+  drain: ShutdownDrain,
+  plan: ShutdownPlan,
+): Promise<ShutdownReport> {
   const started = performance.now();
   drain.begin();
   await wait(plan.drainMs, plan.hurry);

@@ -90,14 +90,18 @@ async function get(baseUrl: string, path: string, token?: string) {
   const response = await fetch(`${baseUrl}/api/v1${path}`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
-  return { status: response.status, connection: response.headers.get('connection'), body: await response.json() };
+  const body = (await response.json()) as { code: number; data: Record<string, unknown> | null };
+  return { status: response.status, connection: response.headers.get('connection'), body };
 }
 
 describe('gateway SIGTERM mid-stream (two replicas behind a balancer)', () => {
   it('goes not-ready at once, serves through the drain window, sends the stream away; the client resumes on the other replica', async () => {
     const [first, second] = replicas as [GatewayProcess, GatewayProcess];
     for (const replica of replicas) {
-      expect((await get(replica.baseUrl, '/health/ready')).body).toMatchObject({ code: 0, data: { status: 'ready' } });
+      expect((await get(replica.baseUrl, '/health/ready')).body).toMatchObject({
+        code: 0,
+        data: { status: 'ready' },
+      });
     }
     const runId = await insertHeldRun(harness.workflows.dependencies.pool, workflowId, owner.id);
     const streamPath = `/workflows/${workflowId}/runs/${runId}/stream`;
@@ -110,16 +114,21 @@ describe('gateway SIGTERM mid-stream (two replicas behind a balancer)', () => {
     const signalledAt = performance.now();
     first.kill('SIGTERM');
     // Readiness turns at once; liveness (the spec's /health) does not.
-    await expect.poll(async () => (await get(first.baseUrl, '/health/ready')).status, { interval: 20 }).toBe(503);
+    await expect
+      .poll(async () => (await get(first.baseUrl, '/health/ready')).status, { interval: 20 })
+      .toBe(503);
     const notReadyAfterMs = Math.round(performance.now() - signalledAt);
     expect((await get(first.baseUrl, '/health/ready')).body).toMatchObject({
       code: 1003,
       data: { error_key: 'shutting_down' },
     });
-    expect(await get(first.baseUrl, '/health')).toMatchObject({ status: 200, body: { data: { status: 'healthy' } } });
+    expect(await get(first.baseUrl, '/health')).toMatchObject({
+      status: 200,
+      body: { data: { status: 'healthy' } },
+    });
     // Ordinary requests are still served, each telling the client not to keep the connection.
     const during = await get(first.baseUrl, `/workflows/${workflowId}`, owner.token);
-    expect([during.status, during.body.code, during.body.data.id, during.connection]).toEqual([
+    expect([during.status, during.body.code, during.body.data?.id, during.connection]).toEqual([
       200,
       0,
       workflowId,
@@ -130,7 +139,10 @@ describe('gateway SIGTERM mid-stream (two replicas behind a balancer)', () => {
     const bounced = await fetch(`${first.baseUrl}/api/v1${streamPath}`, {
       headers: { authorization: `Bearer ${owner.token}`, 'last-event-id': '2' },
     });
-    expect([bounced.status, bounced.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    expect([bounced.status, bounced.headers.get('content-type')]).toEqual([
+      200,
+      'text/event-stream; charset=utf-8',
+    ]);
     expect(await bounced.text()).toMatch(/^retry: \d+\n: shutting down, reconnect\n\n$/);
     // The open stream still flows through the draining replica.
     await append(runId, 'text_chunk', { text: 'during the drain' });
@@ -162,9 +174,9 @@ describe('gateway SIGTERM mid-stream (two replicas behind a balancer)', () => {
     ]);
     expect((await get(second.baseUrl, '/health/ready')).status).toBe(200);
     // What the k8s part sizes terminationGracePeriodSeconds from (the drain window plus this).
-    console.info(
+    process.stdout.write(
       `gateway drain: not ready after ${notReadyAfterMs} ms, exit 0 after ${exitedAfterMs} ms ` +
-        `(SHUTDOWN_DRAIN_MS ${DRAIN_MS}: ${exitedAfterMs - DRAIN_MS} ms to close)`,
+        `(SHUTDOWN_DRAIN_MS ${DRAIN_MS}: ${exitedAfterMs - DRAIN_MS} ms to close)\n`,
     );
   });
 });
