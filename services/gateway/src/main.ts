@@ -60,5 +60,11 @@ async function shutdown(signal: string): Promise<void> {
   );
   process.exit(0);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+function onSignal(signal: string): void {
+  shutdown(signal).catch((error: unknown) => {
+    logger.fatal({ err: error }, 'gateway shutdown failed');
+    process.exit(1);
+  });
+}
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+process.on('SIGINT', () => onSignal('SIGINT'));
