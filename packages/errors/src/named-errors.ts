@@ -96,6 +96,7 @@ export const NAMED_ERRORS = {
   payload_too_large: { code: ErrorCode.BAD_REQUEST, httpStatus: 413 },
   service_unavailable: { code: ErrorCode.INTERNAL_ERROR, httpStatus: 503 },
   service_timeout: { code: ErrorCode.INTERNAL_ERROR, httpStatus: 504 },
+  shutting_down: { code: ErrorCode.INTERNAL_ERROR, httpStatus: 503 },
 } as const satisfies Partial<Record<MsgKey, NamedError>>;
 
 /** Keys accepted by `BusinessError.named()`. */

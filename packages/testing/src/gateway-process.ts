@@ -10,6 +10,10 @@ export interface GatewayProcess {
   /** `http://127.0.0.1:<port>`. */
   baseUrl: string;
   metricsUrl: string;
+  /** Sends `signal` and returns at once (a drain test watches what happens meanwhile). */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code (`null`: ended by a signal) once the process has exited. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -31,6 +35,8 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
       HTTP_HOST: '127.0.0.1',
       HTTP_PORT: String(port),
       METRICS_PORT: String(metricsPort),
+      // No balancer in front of a test's gateway to wait for; a drain test sets its own window.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,10 +44,10 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
   const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
   };
   try {
     await waitUntil(
@@ -57,5 +63,11 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n${output.join('').slice(-2_000)}`);
   }
-  return { baseUrl, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, stop };
+  return {
+    baseUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    kill: (signal) => child.kill(signal),
+    exited,
+    stop,
+  };
 }

@@ -1,5 +1,6 @@
 export { stackEnv, uniqueName } from './stack-env.js';
 export { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
+export { startFailoverProxy, type FailoverProxy } from './failover-proxy.js';
 export { DEV_SERVICES, servicePublicKey, type DevService } from './service-keys.js';
 export { listen, type RunningHttp } from './http-server.js';
 export { requester, type HttpResult, type RequestOptions, type Requester } from './requester.js';

@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import swaggerUi from 'swagger-ui-express';
 import type { Authenticator } from './auth/authenticator.js';
 import { API_PREFIX } from './http/api-prefix.js';
+import type { ShutdownDrain } from './http/drain.js';
 import { errorHandler, FORM_PARAMETER_LIMIT } from './http/error-handler.js';
 import { requestContextMiddleware } from './http/request-context.js';
 import { requestTelemetry } from './http/request-telemetry.js';
@@ -28,6 +29,8 @@ export interface GatewayAppOptions<Clients> {
   trustProxy?: boolean | number | string;
   /** How often an open event stream re-checks its caller's access (routes/route-handler.ts). */
   streamRecheckMs?: number;
+  /** The replica's shutdown state (SIGTERM): readiness, `Connection: close`, streams sent away. */
+  drain?: ShutdownDrain;
   /** Handlers outside `/api/v1`: the account pages (src/pages), mounted before the 404. */
   pages?: express.Router;
 }
@@ -64,6 +67,7 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
   app.set('query parser', 'simple');
 
   app.use(requestContextMiddleware);
+  if (options.drain) app.use(options.drain.middleware);
   app.use(requestTelemetry(logger));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -78,6 +82,7 @@ export function createGatewayApp<Clients>(options: GatewayAppOptions<Clients>): 
     path: route.path,
     handler: routeHandler(route, options.clients, options.authenticator, {
       streamRecheckMs: options.streamRecheckMs,
+      drain: options.drain,
     }),
   }));
   // The table's routes by one lookup (http/route-dispatch.ts); what it leaves goes down the chain.

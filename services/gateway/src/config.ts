@@ -22,6 +22,15 @@ const schema = z.object({
   BODY_LIMIT_BYTES: env.positiveInt().default(1024 * 1024),
   /** API-key verification answers cached per replica (docs/apikeys.md); 0 disables the cache. */
   API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  /**
+   * SIGTERM: for this long the replica answers not-ready (`/api/v1/health/ready`) but keeps serving,
+   * so the load balancer stops sending before streams close and the listener goes (docs/gateway.md).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
+  /** After the drain window: how long requests still in flight may finish before sockets are cut. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** The `retry:` hint an event stream gets when the replica drains (each one between this and twice it). */
+  SSE_RETRY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Deadline for one gRPC call from the gateway. */
   GRPC_TIMEOUT_MS: env.positiveInt().default(10_000),
   /** Which hops may name the client address (X-Forwarded-For); http/trust-proxy.ts, docs/gateway.md. */

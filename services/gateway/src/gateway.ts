@@ -9,6 +9,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { firstConnection } from './auth/redis-first-connection.js';
 import { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js';
 import type { GatewayConfig } from './config.js';
+import { ShutdownDrain } from './http/drain.js';
 import { accountPages } from './pages/index.js';
 import { routeTable } from './routes/index.js';
 import { closeServiceClients, createServiceClients, type ServiceClients } from './service-clients.js';
@@ -17,6 +18,8 @@ export interface Gateway {
   app: Express;
   clients: ServiceClients;
   principals: IdentityPrincipalResolver;
+  /** SIGTERM: readiness false, then event streams sent away (main.ts, docs/gateway.md "Shutdown"). */
+  drain: ShutdownDrain;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     new ApiKeysVerifier(clients.apikeys, redis, principals, { maxEntries: config.API_KEY_CACHE_MAX_ENTRIES }),
     redisStarted,
   );
+  const drain = new ShutdownDrain(config.SSE_RETRY_MS);
   const app = createGatewayApp({
     logger,
     routes: routeTable,
@@ -58,6 +62,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     version,
     trustProxy: config.TRUST_PROXY,
     streamRecheckMs: config.STREAM_ACCESS_RECHECK_MS,
+    drain,
     pages: accountPages({
       clients,
       logger,
@@ -69,6 +74,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger, version = '0
     app,
     clients,
     principals,
+    drain,
     async close() {
       closeServiceClients(clients);
       redis.disconnect();

@@ -21,3 +21,5 @@ export { IdentityPrincipalResolver } from './auth/identity-principal-resolver.js
 export { ApiKeysVerifier, type ApiKeysVerifierOptions } from './auth/apikeys-verifier.js';
 export { apiKeyCheckFor, type ApiKeyCheck } from './auth/api-key-check.js';
 export { createServiceClients, type ServiceClients } from './service-clients.js';
+export { ShutdownDrain } from './http/drain.js';
+export { drainAndClose, type ShutdownPlan, type ShutdownReport } from './http/shutdown.js';

@@ -3,6 +3,7 @@ import { createLogger } from '@platform/logger';
 import { startTelemetry } from '@platform/telemetry';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { buildGateway } from './gateway.js';
+import { drainAndClose } from './http/shutdown.js';
 import { routeTable } from './routes/index.js';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
@@ -34,16 +35,36 @@ const server = gateway.app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
 });
 server.keepAliveTimeout = 65_000;
 
-function shutdown(signal: string): void {
-  logger.info({ signal }, 'gateway shutting down');
-  server.close(() => {
-    void gateway.close().then(async () => {
-      await telemetry.shutdown();
-      logger.info('gateway stopped');
-      process.exit(0);
-    });
+let stopping = false;
+const hurry = new AbortController();
+
+async function shutdown(signal: string): Promise<void> {
+  // A second signal (an impatient Ctrl-C) ends the drain window at once; the sequence stays the same.
+  if (stopping) return hurry.abort();
+  stopping = true;
+  logger.info({ signal, drain_ms: config.SHUTDOWN_DRAIN_MS }, 'gateway draining: not ready, still serving');
+  // The last resort if closing hangs (a stuck telemetry export): past every bound of the sequence.
+  setTimeout(() => process.exit(1), config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+  const report = await drainAndClose(server, gateway.drain, {
+    drainMs: config.SHUTDOWN_DRAIN_MS,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    hurry: hurry.signal,
   });
-  setTimeout(() => process.exit(1), 15_000).unref();
+  if (report.connectionsCut)
+    logger.warn(report, 'requests still in flight after SHUTDOWN_TIMEOUT_MS were cut');
+  await gateway.close();
+  await telemetry.shutdown();
+  logger.info(
+    { streams_sent_away: report.streamsSentAway, shutdown_ms: report.elapsedMs },
+    'gateway stopped',
+  );
+  process.exit(0);
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+function onSignal(signal: string): void {
+  shutdown(signal).catch((error: unknown) => {
+    logger.fatal({ err: error }, 'gateway shutdown failed');
+    process.exit(1);
+  });
+}
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+process.on('SIGINT', () => onSignal('SIGINT'));

@@ -280,6 +280,7 @@ describe('OpenAPI', () => {
         '/api/v1/down',
         '/api/v1/form-login',
         '/api/v1/health',
+        '/api/v1/health/ready',
         '/api/v1/locked',
         '/api/v1/things',
       ].sort(),

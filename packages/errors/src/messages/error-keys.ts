@@ -139,6 +139,10 @@ export const ERROR_KEY_MESSAGES = {
     en: 'The service did not respond in time; please try again later',
     zh: '服务响应超时，请稍后重试',
   },
+  shutting_down: {
+    en: 'This server is shutting down; please retry (another server will answer)',
+    zh: '该服务器正在关闭，请重试（将由其他服务器响应）',
+  },
   payload_too_large: { en: 'The request body is too large', zh: '请求体过大' },
   malformed_json: { en: 'The request body is not valid JSON', zh: '请求体不是有效的 JSON' },
   unsupported_media_type: { en: 'Unsupported request content type', zh: '不支持的请求内容类型' },

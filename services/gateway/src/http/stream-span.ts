@@ -4,7 +4,8 @@ import type { SseEvent } from '../routes/route-definition.js';
 /**
  * The life of one event stream as a child span of the request's (`sse stream`): the resume point
  * the client asked for (`sse.last_event_id`, the Last-Event-ID header), the events sent
- * (`sse.events_sent`) and how it ended (`sse.end`: `completed`, `client_gone` or `failed`). The
+ * (`sse.events_sent`) and how it ended (`sse.end`: `completed`, `client_gone`, `drained` — the replica sent it away on shutdown — or
+ * `failed`). The
  * stream's gRPC call runs inside it, so the service's side of the stream is its child.
  */
 export class StreamSpan {
@@ -35,7 +36,7 @@ export class StreamSpan {
     };
   }
 
-  end(how: 'completed' | 'client_gone' | 'failed', error?: unknown): void {
+  end(how: 'completed' | 'client_gone' | 'drained' | 'failed', error?: unknown): void {
     this.span.setAttribute('sse.events_sent', this.sent);
     this.span.setAttribute('sse.end', how);
     if (error !== undefined) recordFailure(this.span, error);

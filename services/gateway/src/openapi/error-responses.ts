@@ -25,6 +25,10 @@ export function errorStatusCodes(route: RouteDefinition<unknown>): ErrorStatusCo
   // Any request: a malformed JSON body, a path that is not valid percent-encoding.
   add(statuses, 400, ErrorCode.BAD_REQUEST);
   add(statuses, 500, ErrorCode.INTERNAL_ERROR);
+  for (const error of route.errors ?? []) {
+    const { code, status } = declared(error);
+    add(statuses, status, code);
+  }
   if (route.tags.includes('health')) return statuses;
   // Every other route calls a service: down → 503, too slow → 504.
   add(statuses, 503, ErrorCode.INTERNAL_ERROR);
@@ -40,10 +44,6 @@ export function errorStatusCodes(route: RouteDefinition<unknown>): ErrorStatusCo
     if (route.auth === 'user_or_api_key') add(statuses, 401, ErrorCode.TOKEN_EXPIRED);
     add(statuses, 403, ErrorCode.INVALID_CREDENTIALS);
     if (route.permission || route.apiKeyScope) add(statuses, 403, ErrorCode.PERMISSION_DENIED);
-  }
-  for (const error of route.errors ?? []) {
-    const { code, status } = declared(error);
-    add(statuses, status, code);
   }
   return statuses;
 }

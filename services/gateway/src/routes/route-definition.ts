@@ -31,6 +31,8 @@ export interface RouteContext<Clients> {
   /** Client IP and user agent, for login anomaly checks and audit. */
   ip: string;
   userAgent: string;
+  /** True once this replica is shutting down (SIGTERM, http/drain.ts): readiness answers 503. */
+  draining: boolean;
 }
 
 export interface RouteInput<P, Q, B> {

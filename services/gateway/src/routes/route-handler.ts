@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { apiKeyCheckFor } from '../auth/api-key-check.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { sendOk, sendRedirect } from '../http/respond.js';
-import { sendEventStream } from '../http/sse.js';
+import type { ShutdownDrain } from '../http/drain.js';
+import { sendEventStream, sendGoAwayStream } from '../http/sse.js';
 import { StreamSpan } from '../http/stream-span.js';
 import { whileAccessHolds } from '../http/stream-access.js';
 import type { RouteContext, RouteDefinition, RouteInput } from './route-definition.js';
@@ -57,6 +58,8 @@ export interface RouteHandlerOptions {
    * route's `recheck` (STREAM_ACCESS_RECHECK_MS); unset: checked only when the stream opens.
    */
   streamRecheckMs?: number;
+  /** The replica's shutdown state: readiness, and event streams sent away on SIGTERM. */
+  drain?: ShutdownDrain;
 }
 
 /** Builds the express handler for one route: auth → content type → validation → RPC → envelope. */
@@ -100,8 +103,16 @@ export function routeHandler<Clients>(
         get userAgent() {
           return req.header('user-agent') ?? '';
         },
+        get draining() {
+          return options.drain?.draining ?? false;
+        },
       };
       const openEvents = route.events?.bind(route);
+      if (openEvents && options.drain?.draining) {
+        // Accepted (auth and validation passed), but sent away before the upstream call opens.
+        sendGoAwayStream(res, options.drain.retryMs());
+        return;
+      }
       if (openEvents) {
         // `upstream` cancels the service call: the client went away or lost access; `clientGone`
         // only the former (then no error event is written to a closed socket).
@@ -114,7 +125,7 @@ export function routeHandler<Clients>(
         const lastEventId = req.header('last-event-id');
         const stream = new StreamSpan(lastEventId);
         try {
-          await stream.run(async () => {
+          const end = await stream.run(async () => {
             let events = openEvents(input, context, lastEventId, upstream.signal);
             if (authenticated && options.streamRecheckMs) {
               const recheck = async () => {
@@ -132,9 +143,9 @@ export function routeHandler<Clients>(
               };
               events = whileAccessHolds(events, recheck, options.streamRecheckMs, upstream);
             }
-            await sendEventStream(res, stream.counted(events), clientGone, context.locale);
+            return sendEventStream(res, stream.counted(events), clientGone, context.locale, options.drain);
           });
-          stream.end(clientGone.signal.aborted ? 'client_gone' : 'completed');
+          stream.end(end === 'drained' ? 'drained' : clientGone.signal.aborted ? 'client_gone' : 'completed');
         } catch (error) {
           stream.end('failed', error);
           throw error;
