@@ -217,9 +217,9 @@ describe('the production overlay', () => {
     it('a kube-score finding, an exception without its reason', () => {
       const objects = copy();
       const gateway = deployment(objects, 'gateway');
-      delete gateway.metadata.annotations['kube-score.agent-platform.io/pod-probes-identical'];
+      delete gateway.metadata.annotations['kube-score.agent-platform.io/deployment-has-host-podantiaffinity'];
       expect(checkIgnoreReasons(objects)).toEqual([
-        'Deployment gateway ignores pod-probes-identical without a reason',
+        'Deployment gateway ignores deployment-has-host-podantiaffinity without a reason',
       ]);
       delete gateway.metadata.annotations['kube-score/ignore'];
       const { status, findings } = scoreObjects(objects);

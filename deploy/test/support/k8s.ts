@@ -155,8 +155,10 @@ export function checkK8s(objects: K8sObject[], label: string, secrets: Map<strin
         continue;
       }
       if (spec.protocol === 'http') {
-        if (probe.httpGet?.path !== '/api/v1/health')
-          problems.push(`${where} ${kind} is not httpGet /api/v1/health`);
+        // Readiness has its own route (503 from the first moment of SIGTERM); startup and liveness
+        // use the spec's health check, which stays 200 through the drain.
+        const path = kind === 'readinessProbe' ? '/api/v1/health/ready' : '/api/v1/health';
+        if (probe.httpGet?.path !== path) problems.push(`${where} ${kind} is not httpGet ${path}`);
       } else if (!probe.grpc) {
         problems.push(`${where} ${kind} is not a grpc probe`);
       } else if (typeof probe.grpc.port !== 'number') {
