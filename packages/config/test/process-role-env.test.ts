@@ -11,7 +11,9 @@ describe('PROCESS_ROLE and SHUTDOWN_DELAY_MS', () => {
     expect(withWorkers({}).PROCESS_ROLE).toBe('all');
     expect(withWorkers({ PROCESS_ROLE: 'api' }).PROCESS_ROLE).toBe('api');
     expect(withWorkers({ PROCESS_ROLE: 'worker' }).PROCESS_ROLE).toBe('worker');
-    expect(() => withWorkers({ PROCESS_ROLE: 'scheduler' })).toThrow(/PROCESS_ROLE.*must be all, api or worker/);
+    expect(() => withWorkers({ PROCESS_ROLE: 'scheduler' })).toThrow(
+      /PROCESS_ROLE.*must be all, api or worker/,
+    );
   });
 
   it('a service without workers takes all and api, and refuses worker naming the variable', () => {

@@ -143,9 +143,14 @@ function startWorkers(
 ) {
   let eventsJoined: () => void = () => undefined;
   const eventsReady = new Promise<void>((resolve) => (eventsJoined = resolve));
-  startWhenKafkaIsReachable(dependencies.kafka, dependencies.logger, 'notification-events consumer', async () => {
-    const consumer = await startNotificationEventsConsumer(dependencies);
-    void consumer.ready.then(eventsJoined);
-  });
+  startWhenKafkaIsReachable(
+    dependencies.kafka,
+    dependencies.logger,
+    'notification-events consumer',
+    async () => {
+      const consumer = await startNotificationEventsConsumer(dependencies);
+      void consumer.ready.then(eventsJoined);
+    },
+  );
   return { eventsReady, workers: startDeliveryWorkers(deliveryDeps, delivery) };
 }

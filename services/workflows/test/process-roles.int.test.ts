@@ -86,11 +86,15 @@ describe('workflows PROCESS_ROLE', () => {
     expect(await checkHealth(api.address, '')).toBe('SERVING');
     const sentAt = Date.now();
     const exit = api.kill('SIGTERM');
-    await expect.poll(() => checkHealth(api.address, ''), { timeout: 1_000, interval: 20 }).toBe('NOT_SERVING');
+    await expect
+      .poll(() => checkHealth(api.address, ''), { timeout: 1_000, interval: 20 })
+      .toBe('NOT_SERVING');
     expect(await checkHealth(api.address, SERVICE_NAME)).toBe('NOT_SERVING');
     await exit;
     const exitMs = Date.now() - sentAt;
     expect(exitMs).toBeGreaterThanOrEqual(1_500);
-    process.stdout.write(`workflows api SIGTERM idle with SHUTDOWN_DELAY_MS=1500: exited after ${exitMs} ms\n`);
+    process.stdout.write(
+      `workflows api SIGTERM idle with SHUTDOWN_DELAY_MS=1500: exited after ${exitMs} ms\n`,
+    );
   });
 });

@@ -221,7 +221,10 @@ export class RunExecutor {
     this.draining.abort(new WorkerDrainingError());
     clearInterval(this.poll);
     for (const wake of this.waiters.splice(0)) wake();
-    this.drainTimer = setTimeout(() => this.stopping.abort(new LeaseLostError('shutdown')), this.deps.drainMs);
+    this.drainTimer = setTimeout(
+      () => this.stopping.abort(new LeaseLostError('shutdown')),
+      this.deps.drainMs,
+    );
   }
 
   /** Drains (`beginDrain`, if not begun) and waits until every run here is finished or handed back. */

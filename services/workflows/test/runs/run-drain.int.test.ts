@@ -116,9 +116,10 @@ async function startRun(workflowId: string): Promise<string> {
 async function finished(runId: string): Promise<string> {
   return waitUntil(
     async () => {
-      const { rows } = await pool().query<{ status: string }>('SELECT status FROM workflow_runs WHERE id = $1', [
-        runId,
-      ]);
+      const { rows } = await pool().query<{ status: string }>(
+        'SELECT status FROM workflow_runs WHERE id = $1',
+        [runId],
+      );
       return ['success', 'failed', 'timeout'].includes(rows[0]!.status) ? rows[0]!.status : undefined;
     },
     30_000,
@@ -128,7 +129,12 @@ async function finished(runId: string): Promise<string> {
 }
 
 async function runRecord(runId: string) {
-  const events = await pool().query<{ type: string; node: string | null; data: Record<string, unknown>; at: Date }>(
+  const events = await pool().query<{
+    type: string;
+    node: string | null;
+    data: Record<string, unknown>;
+    at: Date;
+  }>(
     `SELECT type, data->>'node_id' AS node, data, created_at AS at FROM workflow_run_events
       WHERE run_id = $1 ORDER BY seq`,
     [runId],
