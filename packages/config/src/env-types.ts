@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiOnlyRoleShape, shutdownShape } from './process-role-env.js';
 
 const PORT = z.coerce.number().int().min(1).max(65535);
 
@@ -64,4 +65,7 @@ export const commonShape = {
   NODE_ENV: env.nodeEnv(),
   LOG_LEVEL: env.logLevel(),
   ...telemetryShape,
+  ...shutdownShape,
+  /** Services with workers of their own override it with `processRoleShape`. */
+  ...apiOnlyRoleShape,
 };

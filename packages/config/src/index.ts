@@ -18,3 +18,12 @@ export {
   type KafkaSecurityConfig,
   type KafkaSaslMechanism,
 } from './kafka-env.js';
+export {
+  PROCESS_ROLES,
+  processRoleShape,
+  apiOnlyRoleShape,
+  servesApi,
+  runsWorkers,
+  shutdownShape,
+  type ProcessRole,
+} from './process-role-env.js';

@@ -65,6 +65,8 @@ export interface GrpcServerOptions {
 
 export interface RunningGrpcServer {
   port: number;
+  /** Marks every `grpc.health.v1` status NOT_SERVING (readiness fails first) and keeps serving. */
+  markNotServing(): void;
   /** Marks every service NOT_SERVING, lets calls in flight finish, then closes. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -153,11 +155,15 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   });
   logger.info({ address, services: options.services.map((s) => s.name) }, 'gRPC server listening');
 
+  const markNotServing = () => {
+    health.setStatus('', 'NOT_SERVING');
+    for (const service of options.services) health.setStatus(service.name, 'NOT_SERVING');
+  };
   return {
     port,
+    markNotServing,
     async shutdown(graceMs = 10_000) {
-      health.setStatus('', 'NOT_SERVING');
-      for (const service of options.services) health.setStatus(service.name, 'NOT_SERVING');
+      markNotServing();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           logger.warn({ grace_ms: graceMs }, 'gRPC graceful shutdown timed out; forcing');

@@ -7,6 +7,7 @@ import {
 } from '@platform/grpc';
 import { createLogger, type Logger } from '@platform/logger';
 import { startTelemetry, type TelemetryConfig, type RunningTelemetry } from '@platform/telemetry';
+import { setTimeout as delay } from 'node:timers/promises';
 import { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';
 
 export interface ServiceStartContext<C> {
@@ -16,6 +17,11 @@ export interface ServiceStartContext<C> {
 
 export interface StartedService {
   services: ServiceRegistration[];
+  /**
+   * Called at once on SIGTERM, before the gRPC server drains: workers stop taking new work (a run
+   * worker stops claiming) while what is in flight goes on; `stop` then waits for it.
+   */
+  beginDrain?: () => void;
   /** Closes what `start` opened (pools, consumers, clients), after the gRPC server drained. */
   stop?: () => Promise<void>;
 }
@@ -37,7 +43,12 @@ export function serviceTrust(name: string, config: ServiceTrustConfig): ServerTr
   });
 }
 
-export type BaseServiceConfig = { GRPC_PORT: number; LOG_LEVEL: string } & ServiceTrustConfig &
+export type BaseServiceConfig = {
+  GRPC_PORT: number;
+  LOG_LEVEL: string;
+  /** Serving on after readiness went NOT_SERVING, before draining (packages/config shutdownShape). */
+  SHUTDOWN_DELAY_MS?: number;
+} & ServiceTrustConfig &
   TelemetryConfig;
 
 export interface RunServiceOptions<C extends BaseServiceConfig> {
@@ -104,7 +115,12 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Readiness first: NOT_SERVING at once so no new traffic is routed here, while calls keep
+    // being answered; the workers stop taking new work at the same moment.
+    server.markNotServing();
+    started.beginDrain?.();
     try {
+      if (config.SHUTDOWN_DELAY_MS) await delay(config.SHUTDOWN_DELAY_MS);
       await server.shutdown(options.shutdownGraceMs ?? 10_000);
       await started.stop?.();
       await telemetry.shutdown();

@@ -1,5 +1,6 @@
 import {
   commonShape,
+  processRoleShape,
   env,
   kafkaShape,
   loadConfig,
@@ -18,6 +19,8 @@ const prefix = (fallback: string) =>
 
 const schema = z.object({
   ...commonShape,
+  /** `api`: no delivery workers nor events consumer; `worker`: only those (deploy/README.md). */
+  ...processRoleShape,
   /** Principal signature checks; no internal-only methods here, so no caller keys (docs/security.md). */
   ...serviceTrustShape([]),
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */

@@ -1,4 +1,4 @@
-import { kafkaSecurity } from '@platform/config';
+import { kafkaSecurity, runsWorkers, servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import { createKafka, createProducer, ensurePlatformTopicsInBackground, TaskQueue } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
@@ -24,7 +24,10 @@ export interface StartedNotifications {
   /** The delivery side (deliveries, channels, the `default`-queue worker). */
   delivery: Delivery;
   services: ServiceRegistration[];
-  /** Resolves once the automatic-notification consumer joined its group (tests wait for it). */
+  /**
+   * Resolves once the automatic-notification consumer joined its group (tests wait for it); at
+   * once on PROCESS_ROLE=api, which runs no consumer.
+   */
   eventsReady: Promise<void>;
   stop(): Promise<void>;
 }
@@ -102,21 +105,20 @@ export async function startNotifications(
     version,
   };
   const stopWatchingRedis = moveEpochOnReconnect(dependencies);
-  // Started in the background, retried while Kafka is unreachable, so the service serves meanwhile.
-  let eventsJoined: () => void = () => undefined;
-  const eventsReady = new Promise<void>((resolve) => (eventsJoined = resolve));
-  startWhenKafkaIsReachable(kafka, logger, 'notification-events consumer', async () => {
-    const consumer = await startNotificationEventsConsumer(dependencies);
-    void consumer.ready.then(eventsJoined);
-  });
-  const workers = startDeliveryWorkers(deliveryDeps, delivery);
+  const role = config.PROCESS_ROLE;
+  const { eventsReady, workers } = runsWorkers(role)
+    ? startWorkers(dependencies, deliveryDeps, delivery)
+    : { eventsReady: Promise.resolve(), workers: undefined };
   return {
     dependencies,
     delivery,
-    services: [notificationsGrpc(dependencies), channelTestsGrpc(delivery, config.NOTIFICATION_PAGE_WINDOW)],
+    // PROCESS_ROLE=worker serves only grpc.health.v1.
+    services: servesApi(role)
+      ? [notificationsGrpc(dependencies), channelTestsGrpc(delivery, config.NOTIFICATION_PAGE_WINDOW)]
+      : [],
     eventsReady,
     async stop() {
-      await workers.stop();
+      await workers?.stop();
       await kafka.disconnect();
       directory.close();
       recipients.close();
@@ -126,4 +128,29 @@ export async function startNotifications(
       await closeMongo(connection);
     },
   };
+}
+
+/**
+ * What PROCESS_ROLE `all` and `worker` run: the automatic-notification consumer (events in,
+ * notifications and deliveries out) and the `default` queue's delivery workers with their
+ * reconciler. Started in the background, retried while Kafka is unreachable, so the process
+ * serves health meanwhile.
+ */
+function startWorkers(
+  dependencies: NotificationsDependencies,
+  deliveryDeps: Parameters<typeof startDeliveryWorkers>[0],
+  delivery: Delivery,
+) {
+  let eventsJoined: () => void = () => undefined;
+  const eventsReady = new Promise<void>((resolve) => (eventsJoined = resolve));
+  startWhenKafkaIsReachable(
+    dependencies.kafka,
+    dependencies.logger,
+    'notification-events consumer',
+    async () => {
+      const consumer = await startNotificationEventsConsumer(dependencies);
+      void consumer.ready.then(eventsJoined);
+    },
+  );
+  return { eventsReady, workers: startDeliveryWorkers(deliveryDeps, delivery) };
 }

@@ -1,5 +1,6 @@
 import {
   commonShape,
+  processRoleShape,
   env,
   kafkaShape,
   loadConfig,
@@ -17,6 +18,8 @@ const name = (fallback: string) =>
 
 const schema = z.object({
   ...commonShape,
+  /** `api`: no fact/agent-directory consumers; `worker`: only those (deploy/README.md). */
+  ...processRoleShape,
   /** Principal signature checks; no internal-only methods here, so no caller keys (docs/security.md). */
   ...serviceTrustShape([]),
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */

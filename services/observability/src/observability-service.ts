@@ -1,3 +1,4 @@
+import { runsWorkers, servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { ConsumerHandle } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
@@ -21,7 +22,10 @@ const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 export interface StartedObservability {
   dependencies: ObservabilityDependencies;
   services: ServiceRegistration[];
-  /** Resolves once the fact consumers and the agent-directory consumer joined their groups. */
+  /**
+   * Resolves once the fact consumers and the agent-directory consumer joined their groups; at once
+   * on PROCESS_ROLE=api, which runs no consumer.
+   */
   consumersReady: Promise<void>;
   stop(): Promise<void>;
 }
@@ -60,43 +64,53 @@ export async function startObservability(
     now,
     version,
   };
-  // Consumers start in the background, retried while Kafka is unreachable, so the API serves
-  // meanwhile (stopped by kafka.disconnect()).
-  const handles: Promise<ConsumerHandle>[] = [];
-  let consumersStarted: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (consumersStarted = resolve));
-  startWhenKafkaIsReachable(connections.kafka, logger, 'telemetry consumers', async () => {
-    handles.push(startTelemetryConsumer(dependencies), startAgentDirectoryConsumer(dependencies));
-    const running = await Promise.all(handles);
-    await Promise.all(running.map((handle) => handle.ready));
-    consumersStarted();
-  });
-  const stopLagGauges = exportConsumerLag({
-    kafka: connections.kafka,
-    logger,
-    groups: lagGroups(config),
-    cacheMs: config.CONSUMER_LAG_CACHE_MS,
-  });
-  const advancer = startWindowAdvancer({
-    pool: connections.pool,
-    logger,
-    intervalMs: config.WINDOW_ADVANCE_INTERVAL_MS,
-    now,
-  });
+  const role = config.PROCESS_ROLE;
+  const { consumersReady, advancer } = runsWorkers(role)
+    ? startWorkers(dependencies)
+    : { consumersReady: Promise.resolve(), advancer: undefined };
+  // The API's system monitors read the consumer lag: exported where the API is served.
+  const stopLagGauges = servesApi(role)
+    ? exportConsumerLag({
+        kafka: connections.kafka,
+        logger,
+        groups: lagGroups(config),
+        cacheMs: config.CONSUMER_LAG_CACHE_MS,
+      })
+    : () => undefined;
   return {
     dependencies,
-    services: [
-      observabilityGrpc(dependencies),
-      analyticsGrpc(dependencies),
-      systemMonitorsGrpc(dependencies),
-    ],
-    consumersReady: started,
+    // PROCESS_ROLE=worker serves only grpc.health.v1.
+    services: servesApi(role)
+      ? [observabilityGrpc(dependencies), analyticsGrpc(dependencies), systemMonitorsGrpc(dependencies)]
+      : [],
+    consumersReady,
     async stop() {
       stopLagGauges();
-      advancer.stop();
+      advancer?.stop();
       dependencies.workflowNames.close();
       dependencies.quotaUsage.close();
       await closeInfrastructure();
     },
   };
+}
+
+/**
+ * What PROCESS_ROLE `all` and `worker` run: the fact (telemetry) consumer and the agent-directory
+ * consumer, in the background and retried while Kafka is unreachable (stopped by
+ * kafka.disconnect()), and the sliding-window advancer that goes with the facts they write (safe
+ * on every replica).
+ */
+function startWorkers(dependencies: ObservabilityDependencies) {
+  const { logger, kafka, pool, config, now } = dependencies;
+  const handles: Promise<ConsumerHandle>[] = [];
+  let consumersStarted: () => void = () => undefined;
+  const consumersReady = new Promise<void>((resolve) => (consumersStarted = resolve));
+  startWhenKafkaIsReachable(kafka, logger, 'telemetry consumers', async () => {
+    handles.push(startTelemetryConsumer(dependencies), startAgentDirectoryConsumer(dependencies));
+    const running = await Promise.all(handles);
+    await Promise.all(running.map((handle) => handle.ready));
+    consumersStarted();
+  });
+  const advancer = startWindowAdvancer({ pool, logger, intervalMs: config.WINDOW_ADVANCE_INTERVAL_MS, now });
+  return { consumersReady, advancer };
 }

@@ -1,6 +1,9 @@
 import {
+  ConfigError,
   declaredCallers,
   commonShape,
+  processRoleShape,
+  runsWorkers,
   env,
   kafkaShape,
   loadConfig,
@@ -15,6 +18,8 @@ import { INTERNAL_CALLERS } from './grpc/internal-callers.js';
 
 const schema = z.object({
   ...commonShape,
+  /** `api`: no run worker; `worker`: only the run worker (deploy/README.md "API and workers apart"). */
+  ...processRoleShape,
   /** Principal signature checks and the public keys of the callers its internal methods declare (docs/security.md). */
   ...serviceTrustShape(declaredCallers(INTERNAL_CALLERS)),
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
@@ -41,8 +46,16 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9._-]*$/)
     .max(100)
     .default(''),
-  /** Whether this replica executes runs from the `workflow` queue (API-only replicas say false). */
+  /**
+   * Whether this replica executes runs from the `workflow` queue. The older switch: `false` with
+   * PROCESS_ROLE `all` is what PROCESS_ROLE=api says; with `worker` it is refused.
+   */
   RUN_WORKER_ENABLED: env.boolean(true),
+  /**
+   * On SIGTERM, how long a node in flight may still finish before it is cut and its run handed
+   * back (docs/workflows.md "Drain on shutdown"); keep it below the pod's grace period.
+   */
+  RUN_WORKER_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** Runs one replica executes at once. */
   RUN_WORKER_CONCURRENCY: env.positiveInt().max(256).default(16),
   /** A worker's lease on a run, renewed every third of it; a dead worker's runs resume after it. */
@@ -121,5 +134,14 @@ export type WorkflowsConfig = z.infer<typeof schema>;
 export function loadWorkflowsConfig(
   source: Record<string, string | undefined> = process.env,
 ): WorkflowsConfig {
-  return loadConfig('workflows', schema, source);
+  const config = loadConfig('workflows', schema, source);
+  if (config.PROCESS_ROLE === 'worker' && !config.RUN_WORKER_ENABLED)
+    throw new ConfigError('workflows', [
+      'RUN_WORKER_ENABLED=false contradicts PROCESS_ROLE=worker (a worker that runs nothing): unset RUN_WORKER_ENABLED, or use PROCESS_ROLE=api for a replica without a run worker',
+    ]);
+  return config;
 }
+
+/** True when this process executes runs (PROCESS_ROLE `all` or `worker`, and RUN_WORKER_ENABLED). */
+export const runsRunWorker = (config: WorkflowsConfig): boolean =>
+  runsWorkers(config.PROCESS_ROLE) && config.RUN_WORKER_ENABLED;

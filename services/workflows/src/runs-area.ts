@@ -1,34 +1,36 @@
 import type { ServiceRegistration } from '@platform/grpc';
-import { ensureTopics, TaskWorker } from '@platform/kafka';
+import { servesApi } from '@platform/config';
 import { OutboxRelay } from '@platform/outbox';
-import { startWhenKafkaIsReachable } from '@platform/runtime';
-import { runLimitsOf } from './config.js';
+import { runsRunWorker } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { FollowerSlots } from './data/follower-slots.js';
 import { PlanCache } from './domain/runs/plan-cache.js';
 import { RunEventsListener } from './events/run-events-listener.js';
-import { RunExecutor } from './events/run-executor.js';
+import type { RunExecutor } from './events/run-executor.js';
 import { watchRunQueue } from './events/run-queue-gauges.js';
-import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './events/run-reconciler.js';
+import { startRunWorker } from './events/run-worker.js';
 import { runStreamGrpc } from './grpc/run-stream-grpc.js';
 import { workflowRunsGrpc } from './grpc/workflow-runs-grpc.js';
 
 export interface RunsArea {
   listener: RunEventsListener;
-  /** Undefined on an API-only replica (RUN_WORKER_ENABLED=false). */
+  /** Undefined on a replica without a run worker (PROCESS_ROLE=api, or RUN_WORKER_ENABLED=false). */
   executor: RunExecutor | undefined;
   relay: OutboxRelay;
+  /** The runs API; none on PROCESS_ROLE=worker. */
   services: ServiceRegistration[];
+  /** SIGTERM: the run worker (if any) stops claiming and hands its runs back after their node. */
+  beginDrain(): void;
   stop(): Promise<void>;
 }
 
 /**
  * Runs (docs/workflows.md "Runs"): the API, the outbox relay that publishes `workflow.run` tasks,
- * facts and notification events, and on worker replicas the `workflow` queue's worker group
- * (`workers.workflow`), the executor that holds run leases, and the reconciler.
+ * facts and notification events (every role: API replicas write StartRun's tasks, workers the
+ * runs' facts), and on worker replicas the run worker (events/run-worker.ts).
  */
 export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
-  const { config, logger, pool, kafka } = deps;
+  const { config, logger, pool } = deps;
   const listener = new RunEventsListener(pool, logger);
   // Open streams and `wait: true` calls per user, counted in Redis across replicas.
   const followers = new FollowerSlots(deps.redis);
@@ -36,63 +38,26 @@ export function startRunsArea(deps: WorkflowsDependencies): RunsArea {
   // Every replica, worker or not, serves the (global) queue gauges.
   watchRunQueue(pool, logger);
   void relay.start();
-  let executor: RunExecutor | undefined;
-  let reconciler: { stop(): void } | undefined;
-  if (config.RUN_WORKER_ENABLED) {
-    const runExecutor = new RunExecutor({
+  const worker = runsRunWorker(config) ? startRunWorker(deps, (runId) => listener.wakeRun(runId)) : undefined;
+  const executor = worker?.executor;
+  const api = [
+    workflowRunsGrpc({
       ...deps,
-      leaseMs: config.RUN_LEASE_MS,
-      concurrency: config.RUN_WORKER_CONCURRENCY,
-      caps: { perUser: config.RUN_MAX_RUNNING_PER_USER, perTeam: config.RUN_MAX_RUNNING_PER_TEAM },
-      pollMs: config.RUN_CLAIM_POLL_MS,
-      limits: runLimitsOf(config),
-      onRunEnded: (runId) => listener.wakeRun(runId),
-    });
-    executor = runExecutor;
-    const worker = new TaskWorker(kafka, {
-      queue: 'workflow',
-      redis: deps.redis,
-      logger,
-      topicPrefix: config.QUEUE_TOPIC_PREFIX,
-      concurrency: 4,
-    }).register<Partial<RunTaskArgs>>(RUN_TASK, async (args, meta) => {
-      // Only a prompt to claim: the fair claim decides which run starts, the lease keeps it
-      // (run-executor.ts). A run this process committed was usually claimed here already.
-      if (typeof args.run_id === 'string' && !runExecutor.claimedHere(meta.id))
-        await runExecutor.submit(args.run_id);
-    });
-    startWhenKafkaIsReachable(kafka, logger, 'workflow queue worker', async () => {
-      await ensureTopics(kafka, [worker.topic], { logger });
-      await worker.start();
-    });
-    reconciler = startRunReconciler({
-      pool,
-      logger,
-      leaseMs: config.RUN_LEASE_MS,
-      intervalMs: config.RUN_RECONCILE_INTERVAL_MS,
-      retentionHours: config.RUN_EVENTS_RETENTION_HOURS,
-      topicPrefix: config.QUEUE_TOPIC_PREFIX,
-      now: deps.now,
-      resumeHere: (runId) => runExecutor.trySubmit(runId),
-    });
-  }
+      listener,
+      followers,
+      plans: new PlanCache(),
+      reserveClaim: () => executor?.reserveClaim() ?? null,
+    }),
+    runStreamGrpc({ ...deps, listener, followers }),
+  ];
   return {
     listener,
     executor,
     relay,
-    services: [
-      workflowRunsGrpc({
-        ...deps,
-        listener,
-        followers,
-        plans: new PlanCache(),
-        reserveClaim: () => executor?.reserveClaim() ?? null,
-      }),
-      runStreamGrpc({ ...deps, listener, followers }),
-    ],
+    services: servesApi(config.PROCESS_ROLE) ? api : [],
+    beginDrain: () => worker?.beginDrain(),
     async stop() {
-      reconciler?.stop();
-      await executor?.stop();
+      await worker?.stop();
       await relay.stop();
       await listener.close();
     },

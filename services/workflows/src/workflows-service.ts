@@ -1,3 +1,4 @@
+import { servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { connectInfrastructure } from '@platform/runtime';
@@ -17,6 +18,8 @@ export interface StartedWorkflows {
   dependencies: WorkflowsDependencies;
   runs: RunsArea;
   services: ServiceRegistration[];
+  /** SIGTERM: the run worker stops claiming at once (runService calls it before draining gRPC). */
+  beginDrain(): void;
   stop(): Promise<void>;
 }
 
@@ -62,11 +65,11 @@ export async function startWorkflows(
   return {
     dependencies,
     runs,
-    services: [
-      workflowsGrpc(dependencies),
-      workflowVersionsGrpc({ ...dependencies, versions }),
-      ...runs.services,
-    ],
+    // PROCESS_ROLE=worker serves only grpc.health.v1 (runs.services is empty there too).
+    services: servesApi(config.PROCESS_ROLE)
+      ? [workflowsGrpc(dependencies), workflowVersionsGrpc({ ...dependencies, versions }), ...runs.services]
+      : [],
+    beginDrain: () => runs.beginDrain(),
     async stop() {
       await runs.stop();
       dependencies.teams.close();

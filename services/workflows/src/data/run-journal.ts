@@ -42,6 +42,13 @@ export interface PostgresRunJournal extends RunJournal {
    * back). A run made only of instant nodes is written by its claim and its finish: two statements.
    */
   takeForFinish(): FinishWrites;
+  /**
+   * Hands the run back to the other workers (a draining worker): writes what is held (instant
+   * nodes already finished here never run again), then releases the lease in the same
+   * transaction (`hand_back_workflow_run`, which NOTIFYs the workers). False when the lease was
+   * no longer this worker's.
+   */
+  handBack(leaseMs: number): Promise<boolean>;
 }
 
 export interface JournalOptions {
@@ -254,6 +261,18 @@ export function postgresRunJournal(
           return [{ type: 'text_chunk', data: { node_id: nodeId, text: chunk, attempt } }];
         }),
       );
+    },
+
+    async handBack(leaseMs) {
+      return withTransaction(pool, async (client) => {
+        const events = await takeHeld(client);
+        if (events.length > 0) await appendEvents(client, runId, fence, events);
+        const { rows } = await client.query<{ handed: boolean }>(
+          'SELECT hand_back_workflow_run($1, $2, $3) AS handed',
+          [runId, owner, leaseMs],
+        );
+        return rows[0]!.handed;
+      });
     },
 
     takeForFinish(): FinishWrites {

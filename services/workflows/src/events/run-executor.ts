@@ -7,7 +7,12 @@ import { finishRun } from '../data/run-finish.js';
 import { claimNextRun, type ClaimRequest, type RunningCaps } from '../data/run-queue.js';
 import { renewLease, type RunRow } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { LeaseLostError, type RunContext, type RunOutcome } from '../domain/runs/engine/contract.js';
+import {
+  LeaseLostError,
+  WorkerDrainingError,
+  type RunContext,
+  type RunOutcome,
+} from '../domain/runs/engine/contract.js';
 import type { RunLimits } from '../domain/runs/engine/limits.js';
 import { executeRun } from '../domain/runs/engine/execute-run.js';
 import { planRun, type RunPlan } from '../domain/runs/engine/plan.js';
@@ -25,6 +30,8 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
   pollMs: number;
   /** What one run may hold (config RUN_MAX_*). */
   limits: RunLimits;
+  /** How long a node in flight may go on once the worker drains; then it is cut (RUN_WORKER_DRAIN_MS). */
+  drainMs: number;
   /** Called once a run's end is committed here (wakes this process's `wait: true` calls at once). */
   onRunEnded?: (runId: string) => void;
 };
@@ -37,7 +44,9 @@ export type ExecutorDeps = Pick<WorkflowsDependencies, 'pool' | 'logger' | 'node
  * prompts to claim; the task's own run may start later, behind another user's, when its user is
  * at its cap. Runs execute detached from the Kafka consumer, so a run of up to an hour never stalls
  * the partition or the consumer's session. A worker that dies leaves its lease to expire, and the
- * reconciler hands the run to another worker, which resumes it.
+ * reconciler hands the run to another worker, which resumes it. A worker that stops (SIGTERM)
+ * drains instead (`beginDrain`): it claims nothing more, lets each node in flight finish (at most
+ * `drainMs`, then cuts it) and hands its runs back at once, for another worker to resume.
  */
 export class RunExecutor {
   /** This process's lease-owner id: a restarted process is a new owner. */
@@ -46,7 +55,11 @@ export class RunExecutor {
   /** Slots taken by a claim in flight (not yet in `running`), so claims never over-fill. */
   private claiming = 0;
   private readonly waiters: Array<() => void> = [];
+  /** Aborted when the worker drains: no more claims; runs hand back before their next node. */
+  private readonly draining = new AbortController();
+  /** Aborted `drainMs` after the drain began: nodes still in flight are cut. */
   private readonly stopping = new AbortController();
+  private drainTimer: NodeJS.Timeout | undefined;
   private filling: Promise<void> | undefined;
   private fillAgain = false;
   private readonly poll: NodeJS.Timeout;
@@ -74,10 +87,10 @@ export class RunExecutor {
    * fairest claimable run (not necessarily `runId`). False when nothing could be claimed.
    */
   async submit(runId: string): Promise<boolean> {
-    if (this.running.has(runId) || this.stopping.signal.aborted) return false;
+    if (this.running.has(runId) || this.draining.signal.aborted) return false;
     while (this.free <= 0) {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
-      if (this.stopping.signal.aborted) return false;
+      if (this.draining.signal.aborted) return false;
     }
     return this.claimOne();
   }
@@ -98,7 +111,7 @@ export class RunExecutor {
    * `settle` hands over what was claimed (or null) and frees the hold; call it exactly once.
    */
   reserveClaim(): (ClaimRequest & { settle(run: RunRow | null): void }) | null {
-    if (this.free <= 0 || this.stopping.signal.aborted) return null;
+    if (this.free <= 0 || this.draining.signal.aborted) return null;
     this.claiming += 1;
     let settled = false;
     return {
@@ -109,7 +122,8 @@ export class RunExecutor {
         if (settled) return;
         settled = true;
         this.claiming -= 1;
-        if (run && !this.stopping.signal.aborted) this.adopt(run);
+        // Adopted even while draining: the run is then handed back at once, not left leased.
+        if (run) this.adopt(run);
         else this.waiters.shift()?.();
       },
     };
@@ -133,7 +147,7 @@ export class RunExecutor {
     this.filling = (async () => {
       do {
         this.fillAgain = false;
-        while (this.free > 0 && !this.stopping.signal.aborted && (await this.claimOne()));
+        while (this.free > 0 && !this.draining.signal.aborted && (await this.claimOne()));
       } while (this.fillAgain && this.free > 0);
     })()
       .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'claiming queued runs failed'))
@@ -144,7 +158,7 @@ export class RunExecutor {
   }
 
   private async claimOne(): Promise<boolean> {
-    if (this.free <= 0 || this.stopping.signal.aborted) return false;
+    if (this.free <= 0 || this.draining.signal.aborted) return false;
     this.claiming += 1;
     let run: RunRow | null;
     try {
@@ -197,12 +211,27 @@ export class RunExecutor {
     if (this.claimedTasks.size > 4096) this.claimedTasks.delete(this.claimedTasks.values().next().value!);
   }
 
-  /** Stops renewing leases and waits for runs in flight (they end at their next journal write). */
-  async stop(): Promise<void> {
-    this.stopping.abort(new LeaseLostError('shutdown'));
+  /**
+   * SIGTERM: claims nothing more from now on; each run finishes its node in flight and is handed
+   * back before the next one that calls out; a node still in flight after `drainMs` is cut (its
+   * run handed back too, the node started again by the next worker).
+   */
+  beginDrain(): void {
+    if (this.draining.signal.aborted) return;
+    this.draining.abort(new WorkerDrainingError());
     clearInterval(this.poll);
     for (const wake of this.waiters.splice(0)) wake();
+    this.drainTimer = setTimeout(
+      () => this.stopping.abort(new LeaseLostError('shutdown')),
+      this.deps.drainMs,
+    );
+  }
+
+  /** Drains (`beginDrain`, if not begun) and waits until every run here is finished or handed back. */
+  async stop(): Promise<void> {
+    this.beginDrain();
     await Promise.allSettled([...this.running.values()]);
+    clearTimeout(this.drainTimer);
   }
 
   /**
@@ -257,7 +286,7 @@ export class RunExecutor {
       firstClaim: run.attempts === 1,
     });
     try {
-      if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired)');
+      if (run.attempts > 1) log.warn('resuming a run whose worker stopped (lease expired or handed back)');
       const outcome = await this.outcomeOf(run, journal, lease.signal);
       const endedAt = this.deps.now();
       await finishRun(pool, run, fence, outcome, endedAt, journal.takeForFinish());
@@ -266,6 +295,9 @@ export class RunExecutor {
       log.info({ status: outcome.status, total_tokens: outcome.totalTokens }, 'run finished');
       return outcome.status;
     } catch (error) {
+      if (this.draining.signal.aborted && isStopOf(error, lease.signal)) {
+        return this.handBack(journal, log);
+      }
       if (error instanceof LeaseLostError || lease.signal.aborted) {
         log.warn('run handed over: this worker no longer holds its lease');
         return 'handed_over';
@@ -322,7 +354,29 @@ export class RunExecutor {
       journal,
       modules: this.deps.nodeModules,
       signal,
+      drain: this.draining.signal,
       now: this.deps.now,
     });
   }
+
+  /** A draining worker's run: released at once for another worker (the journal as it stands). */
+  private async handBack(journal: PostgresRunJournal, log: typeof this.deps.logger): Promise<string> {
+    try {
+      const handed = await journal.handBack(this.deps.leaseMs);
+      if (!handed) {
+        log.warn('run handed over: this worker no longer holds its lease');
+        return 'handed_over';
+      }
+      log.info('run handed back: this worker is draining');
+      return 'handed_back';
+    } catch (error) {
+      log.warn({ err: error }, 'could not hand the run back; it resumes after its lease expires');
+      return 'interrupted';
+    }
+  }
+}
+
+/** The run stopped because this worker drains or stops (not a failure of the run). */
+function isStopOf(error: unknown, lease: AbortSignal): boolean {
+  return error instanceof WorkerDrainingError || error instanceof LeaseLostError || lease.aborted;
 }

@@ -130,6 +130,17 @@ export interface RunJournal {
 }
 
 /** Thrown by a journal write of a worker whose lease another worker took over. */
+/**
+ * The worker drains (SIGTERM): the engine starts no further node that calls out, so the run is
+ * handed back to another worker after the node in flight (events/run-executor.ts `beginDrain`).
+ */
+export class WorkerDrainingError extends Error {
+  constructor() {
+    super('the worker is draining: the run is handed back');
+    this.name = 'WorkerDrainingError';
+  }
+}
+
 export class LeaseLostError extends Error {
   constructor(runId: string) {
     super(`lease of run ${runId} was lost`);

@@ -30,7 +30,9 @@ const FINISHED = new Set(['success', 'failed', 'skipped', 'timeout']);
  * branch its condition did not take. The first failed or timed-out node ends the run. A node
  * whose result the journal refuses as data (`OutputNotStorableError`) fails like any other.
  * `LeaseLostError` and an abort of `signal` (the worker stopping) propagate, leaving the journal
- * as it is for the next worker.
+ * as it is for the next worker. Once `drain` is aborted (the worker drains), no node that calls out
+ * is started here: the drain's reason propagates before it, so the node in flight finishes and the
+ * worker hands the run back (instant nodes still run, so a run with only those left ends here).
  */
 export async function executeRun(args: {
   plan: RunPlan;
@@ -38,6 +40,8 @@ export async function executeRun(args: {
   journal: RunJournal;
   modules: NodeModules;
   signal: AbortSignal;
+  /** Aborted when the worker drains: finish the node in flight, start no other that calls out. */
+  drain?: AbortSignal;
   now?: () => Date;
 }): Promise<RunOutcome> {
   const { plan, run, journal, modules, signal } = args;
@@ -86,6 +90,7 @@ export async function executeRun(args: {
     }
     const module = modules.get(planned.type);
     if (!module) throw new Error(`no module for node type ${planned.type}`);
+    if (args.drain?.aborted && module.instant !== true) throw args.drain.reason ?? new Error('draining');
     if (row?.status === 'running' && (row.attempts ?? 1) > run.limits.maxNodeResumes) {
       const outcome = resumeLimitOutcome(planned, row.attempts ?? 1, run.limits.maxNodeResumes);
       await journal.nodeFinished({ ...ref, outcome, startedAt: now(), durationMs: 0 });
