@@ -16,10 +16,10 @@ import { SERVICES } from './topology.js';
 const container = (o: Obj | undefined): Obj | undefined => o?.spec?.template?.spec?.containers?.[0];
 const envOf = (c: Obj | undefined, name: string) =>
   (c?.env ?? []).find((e: Obj) => e.name === name)?.value as string | undefined;
+/** Variables that may differ between an API and its worker: the role and the workers' own settings. */
+const ROLE_SETTINGS = new Set(['PROCESS_ROLE', 'UV_THREADPOOL_SIZE', 'RUN_WORKER_DRAIN_MS']);
 const withoutRole = (c: Obj | undefined) =>
-  JSON.stringify(
-    (c?.env ?? []).filter((e: Obj) => e.name !== 'PROCESS_ROLE' && e.name !== 'UV_THREADPOOL_SIZE'),
-  );
+  JSON.stringify((c?.env ?? []).filter((e: Obj) => !ROLE_SETTINGS.has(e.name)));
 const selects = (selector: Obj | undefined, labels: Obj | undefined) =>
   !!selector &&
   Object.keys(selector).length > 0 &&
@@ -42,7 +42,7 @@ export function checkWorkerSplit(objects: Obj[]): string[] {
     if (a?.image !== w?.image)
       problems.push(`${service}-worker runs ${w?.image}, not the image of ${service}`);
     if (withoutRole(a) !== withoutRole(w))
-      problems.push(`${service}-worker's environment differs from ${service}'s (beyond PROCESS_ROLE)`);
+      problems.push(`${service}-worker's environment differs from ${service}'s (beyond the role settings)`);
     if (JSON.stringify(a?.envFrom) !== JSON.stringify(w?.envFrom))
       problems.push(`${service}-worker loads other ConfigMaps or Secrets than ${service}`);
     if (!w?.readinessProbe?.grpc || !w?.livenessProbe?.grpc)
