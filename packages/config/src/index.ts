@@ -18,3 +18,11 @@ export {
   type KafkaSecurityConfig,
   type KafkaSaslMechanism,
 } from './kafka-env.js';
+export {
+  parsePostgresUrl,
+  mongoUrlProblem,
+  TARGET_SESSION_ATTRS,
+  type PostgresUrl,
+  type PostgresHost,
+  type TargetSessionAttrs,
+} from './connection-urls.js';
