@@ -2,9 +2,8 @@
 // read-write`). node-postgres connects to one host only, so the host is chosen here, as libpq does:
 // the hosts in the order written, the first that accepts a connection and has the session kind asked
 // for (`read-write`: `transaction_read_only` is off; `primary`: not in recovery; `any`: connects).
-// The choice is kept for later connections and dropped when a connection to it fails, so the next
-// connection probes the list again (a failover costs the one connection attempt that found the old
-// host gone). See deploy/README.md, "Connection URLs".
+// The choice is kept for later connections and dropped when a connection to it fails or one of its
+// open connections ends unasked, so the next connection probes the list again. See deploy/README.md, "Connection URLs".
 import pg from 'pg';
 import { parsePostgresUrl, type PostgresHost, type PostgresUrl } from '@platform/config';
 
@@ -89,6 +88,15 @@ type ConnectCallback = (err: Error | null, client?: pg.Client) => void;
  */
 export function failoverClient(selector: HostSelector): typeof pg.Client {
   class FailoverClient extends pg.Client {
+    #endRequested = false;
+
+    override end(): Promise<void>;
+    override end(callback: (err: Error) => void): void;
+    override end(callback?: (err: Error) => void): Promise<void> | void {
+      this.#endRequested = true;
+      return callback ? super.end(callback) : super.end();
+    }
+
     override connect(): Promise<pg.Client>;
     override connect(callback: ConnectCallback): void;
     override connect(callback?: ConnectCallback): Promise<pg.Client> | void {
@@ -110,6 +118,13 @@ export function failoverClient(selector: HostSelector): typeof pg.Client {
         await super.connect();
         connected = true;
         await assertSessionKind(this, selector.url);
+        // The host went away under an open connection: the next connection probes the list again
+        // instead of trying the dead host first. Ahead of pg's own listeners: they hand the drop to
+        // pg-pool, which ends the client at once, and then every end would look requested.
+        const lost = () => {
+          if (!this.#endRequested) selector.forget(host);
+        };
+        this.connection.prependOnceListener('end', lost).prependOnceListener('error', lost);
         return this;
       } catch (error) {
         selector.forget(host);
