@@ -1,0 +1,129 @@
+// The image, built for real: deploy/docker/Dockerfile with buildah (Debian's package, daemonless, no
+// Docker engine; ./platform installs it), SERVICE=identity, then the image's config and a run of
+// its command path (deploy/README.md, "The image, built with buildah"). Where no container registry
+// answers, the base image is a stand-in built from Debian and the npm registry
+// (deploy/tools/buildah-node-base.sh). Slow (minutes: a full workspace install and build inside
+// the image) but bounded; its own buildah storage, the built image removed afterwards.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './support/topology.js';
+
+const BUILDAH = process.env.BUILDAH ?? 'buildah';
+const CACHE = process.env.AGENT_PLATFORM_CACHE_DIR ?? join(homedir(), '.cache', 'agent-platform');
+const STORAGE = join(CACHE, 'buildah');
+// vfs: works inside containers and sandboxes where overlay mounts are refused.
+const STORAGE_ARGS = [
+  '--root',
+  join(STORAGE, 'storage'),
+  '--runroot',
+  join(STORAGE, 'run'),
+  '--storage-driver',
+  'vfs',
+];
+const IMAGE = `localhost/agent-platform/identity:test-${process.pid}`;
+const BUILD_TIMEOUT_MS = 25 * 60_000;
+
+function buildah(
+  args: string[],
+  timeout = 120_000,
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(BUILDAH, [...STORAGE_ARGS, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+interface ImageConfig {
+  User?: string;
+  Entrypoint?: string[];
+  Cmd?: string[];
+  WorkingDir?: string;
+  Env?: string[];
+}
+
+describe('the image, built with buildah', () => {
+  let config: ImageConfig;
+  let container: string;
+
+  beforeAll(
+    () => {
+      mkdirSync(STORAGE, { recursive: true });
+      execFileSync('bash', [join(REPO, 'deploy/tools/buildah-node-base.sh')], {
+        cwd: REPO,
+        env: { ...process.env, BUILDAH_ARGS: STORAGE_ARGS.join(' ') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        timeout: 10 * 60_000,
+      });
+      const built = buildah(
+        [
+          'build',
+          '--isolation',
+          'chroot',
+          '--pull=never',
+          '--layers=false',
+          '-f',
+          'deploy/docker/Dockerfile',
+          '--ignorefile',
+          'deploy/docker/Dockerfile.dockerignore',
+          '--build-arg',
+          'SERVICE=identity',
+          '--build-arg',
+          'PORT=50061',
+          '-t',
+          IMAGE,
+          '.',
+        ],
+        BUILD_TIMEOUT_MS,
+      );
+      if (built.status !== 0)
+        throw new Error(`buildah build failed (${built.status}):\n${built.stderr.slice(-4000)}`);
+      const inspected = buildah(['inspect', '--type', 'image', IMAGE]);
+      config = (JSON.parse(inspected.stdout) as { OCIv1: { config: ImageConfig } }).OCIv1.config;
+      container = buildah(['from', '--pull=never', IMAGE]).stdout.trim();
+    },
+    BUILD_TIMEOUT_MS + 11 * 60_000,
+  );
+
+  afterAll(() => {
+    if (container) buildah(['rm', container]);
+    buildah(['rmi', '--force', IMAGE]);
+  });
+
+  /** Runs `argv` in the image as its user, in its working directory, as a container would. */
+  const runInImage = (argv: string[]) =>
+    buildah(['run', '--isolation', 'chroot', '--user', config.User ?? 'root', container, '--', ...argv]);
+
+  it('runs as 1000:1000 from /app under tini, node dist/main.js by default', () => {
+    expect(config.User).toBe('1000:1000');
+    expect(config.WorkingDir).toBe('/app');
+    expect(config.Entrypoint).toEqual(['/usr/bin/tini', '--']);
+    expect(config.Cmd).toEqual(['node', 'dist/main.js']);
+    expect(config.Env).toEqual(
+      expect.arrayContaining(['PLATFORM_SERVICE=identity', 'GRPC_PORT=50061', 'TZ=UTC']),
+    );
+  });
+
+  it('carries Node 24', () => {
+    const node = runInImage(['node', '--version']);
+    expect(node.stdout.trim()).toMatch(/^v24\./);
+  });
+
+  it('hands a Job’s args to the service through tini (node dist/main.js <command>)', () => {
+    const command = runInImage([...(config.Entrypoint ?? []), 'node', 'dist/main.js', 'no-such-command']);
+    expect(command.stderr).toMatch(/identity: unknown command "no-such-command" \(known: serve\b/);
+    expect(command.status).toBe(64);
+  });
+
+  it('holds the service’s production dependencies only, read-only to its user', () => {
+    const listing = runInImage(['sh', '-c', 'test ! -w /app/dist/main.js && ls /app/node_modules/@platform']);
+    expect(listing.status).toBe(0);
+    expect(listing.stdout.split('\n')).toEqual(expect.arrayContaining(['runtime', 'db', 'config']));
+    expect(runInImage(['sh', '-c', 'test -e /app/node_modules/vitest']).status).not.toBe(0);
+  });
+});
