@@ -2,11 +2,10 @@
 // with a dead host first, and mongodb+srv:// resolved through a DNS server this test runs (SRV + TXT
 // + A records for a test domain), both through connectMongo (mongoose), as the services connect.
 import { randomUUID } from 'node:crypto';
-import dns from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@platform/logger';
 import { closeMongo, connectMongo, type Connection } from '../src/index.js';
-import { startDnsServer, type DnsServer } from './support/dns-server.js';
+import { startDnsServer, useTestDns, type DnsServer } from '@platform/testing';
 import {
   REPLICA_SET,
   startFerretReplica,
@@ -25,35 +24,6 @@ async function roundTrip(connection: Connection, label: string): Promise<unknown
   const collection = connection.collection('forms');
   await collection.insertOne({ label });
   return (await collection.findOne({ label }, { projection: { _id: 0 } }))?.label;
-}
-
-/**
- * Points this process's resolver at `server`: SRV and TXT questions go to it (dns.setServers), and
- * so do the A lookups a socket makes for names under the test domain (Node's sockets resolve with
- * getaddrinfo, which never asks a DNS server set at run time). Returns the undo.
- */
-function useDnsServer(server: DnsServer): () => void {
-  const servers = dns.getServers();
-  const lookup = dns.lookup;
-  const resolver = new dns.Resolver();
-  resolver.setServers([server.address]);
-  dns.setServers([server.address]);
-  const testLookup = (hostname: string, options: unknown, callback: unknown) => {
-    const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
-    const opts = (typeof options === 'object' && options) || {};
-    if (!hostname.endsWith(`.${domain}`))
-      return (lookup as (...a: unknown[]) => void)(hostname, options, callback);
-    resolver.resolve4(hostname, (error, addresses) => {
-      if (error) return done(error);
-      const all = addresses.map((address) => ({ address, family: 4 }));
-      return (opts as { all?: boolean }).all ? done(null, all) : done(null, addresses[0], 4);
-    });
-  };
-  (dns as { lookup: unknown }).lookup = testLookup;
-  return () => {
-    (dns as { lookup: unknown }).lookup = lookup;
-    dns.setServers(servers);
-  };
 }
 
 describe('MongoDB URL forms', () => {
@@ -91,7 +61,7 @@ describe('MongoDB URL forms', () => {
       [`db1.${domain}`]: [local],
       [`db.${domain}`]: [{ type: 'A', address: STACK_MONGO.hostname }],
     });
-    restoreDns = useDnsServer(dnsServer);
+    restoreDns = useTestDns(dnsServer.address, domain);
   });
 
   afterAll(async () => {
