@@ -40,6 +40,7 @@ function buildah(
 }
 
 interface ImageConfig {
+  Healthcheck?: { Test?: string[]; Interval?: number };
   User?: string;
   Entrypoint?: string[];
   Cmd?: string[];
@@ -67,6 +68,9 @@ describe('the image, built with buildah', () => {
           'chroot',
           '--pull=never',
           '--layers=false',
+          // Docker's image format: OCI's has no HEALTHCHECK, buildah would drop it.
+          '--format',
+          'docker',
           '-f',
           'deploy/docker/Dockerfile',
           '--ignorefile',
@@ -84,7 +88,7 @@ describe('the image, built with buildah', () => {
       if (built.status !== 0)
         throw new Error(`buildah build failed (${built.status}):\n${built.stderr.slice(-4000)}`);
       const inspected = buildah(['inspect', '--type', 'image', IMAGE]);
-      config = (JSON.parse(inspected.stdout) as { OCIv1: { config: ImageConfig } }).OCIv1.config;
+      config = (JSON.parse(inspected.stdout) as { Docker: { config: ImageConfig } }).Docker.config;
       container = buildah(['from', '--pull=never', IMAGE]).stdout.trim();
     },
     BUILD_TIMEOUT_MS + 11 * 60_000,
