@@ -4,7 +4,7 @@
 // answers, the base image is a stand-in built from Debian and the npm registry
 // (deploy/tools/buildah-node-base.sh). Slow (minutes: a full workspace install and build inside
 // the image) but bounded; its own buildah storage, the built image removed afterwards.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -26,18 +26,31 @@ const STORAGE_ARGS = [
 const IMAGE = `localhost/agent-platform/identity:test-${process.pid}`;
 const BUILD_TIMEOUT_MS = 25 * 60_000;
 
-function buildah(
-  args: string[],
-  timeout = 120_000,
-): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(BUILDAH, [...STORAGE_ARGS, ...args], {
-    cwd: REPO,
-    encoding: 'utf8',
-    timeout,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
 }
+
+/** Runs a command without blocking the test worker (a build takes minutes; a blocked worker misses
+ *  vitest's own calls), killed after `timeout`. */
+function run(command: string, args: string[], timeout: number, env = process.env): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+    });
+  });
+}
+
+const buildah = (args: string[], timeout = 120_000) => run(BUILDAH, [...STORAGE_ARGS, ...args], timeout);
 
 interface ImageConfig {
   Healthcheck?: { Test?: string[]; Interval?: number };
@@ -53,15 +66,14 @@ describe('the image, built with buildah', () => {
   let container: string;
 
   beforeAll(
-    () => {
+    async () => {
       mkdirSync(STORAGE, { recursive: true });
-      execFileSync('bash', [join(REPO, 'deploy/tools/buildah-node-base.sh')], {
-        cwd: REPO,
-        env: { ...process.env, BUILDAH_ARGS: STORAGE_ARGS.join(' ') },
-        stdio: ['ignore', 'pipe', 'inherit'],
-        timeout: 10 * 60_000,
+      const base = await run('bash', [join(REPO, 'deploy/tools/buildah-node-base.sh')], 10 * 60_000, {
+        ...process.env,
+        BUILDAH_ARGS: STORAGE_ARGS.join(' '),
       });
-      const built = buildah(
+      if (base.status !== 0) throw new Error(`no base image (${base.status}):\n${base.stderr.slice(-4000)}`);
+      const built = await buildah(
         [
           'build',
           '--isolation',
@@ -87,16 +99,16 @@ describe('the image, built with buildah', () => {
       );
       if (built.status !== 0)
         throw new Error(`buildah build failed (${built.status}):\n${built.stderr.slice(-4000)}`);
-      const inspected = buildah(['inspect', '--type', 'image', IMAGE]);
+      const inspected = await buildah(['inspect', '--type', 'image', IMAGE]);
       config = (JSON.parse(inspected.stdout) as { Docker: { config: ImageConfig } }).Docker.config;
-      container = buildah(['from', '--pull=never', IMAGE]).stdout.trim();
+      container = (await buildah(['from', '--pull=never', IMAGE])).stdout.trim();
     },
     BUILD_TIMEOUT_MS + 11 * 60_000,
   );
 
-  afterAll(() => {
-    if (container) buildah(['rm', container]);
-    buildah(['rmi', '--force', IMAGE]);
+  afterAll(async () => {
+    if (container) await buildah(['rm', container]);
+    await buildah(['rmi', '--force', IMAGE]);
   });
 
   /** Runs `argv` in the image as its user, in its working directory, as a container would. */
@@ -113,21 +125,30 @@ describe('the image, built with buildah', () => {
     );
   });
 
-  it('carries Node 24', () => {
-    const node = runInImage(['node', '--version']);
+  it('carries Node 24', async () => {
+    const node = await runInImage(['node', '--version']);
     expect(node.stdout.trim()).toMatch(/^v24\./);
   });
 
-  it('hands a Job’s args to the service through tini (node dist/main.js <command>)', () => {
-    const command = runInImage([...(config.Entrypoint ?? []), 'node', 'dist/main.js', 'no-such-command']);
+  it('hands a Job’s args to the service through tini (node dist/main.js <command>)', async () => {
+    const command = await runInImage([
+      ...(config.Entrypoint ?? []),
+      'node',
+      'dist/main.js',
+      'no-such-command',
+    ]);
     expect(command.stderr).toMatch(/identity: unknown command "no-such-command" \(known: serve\b/);
     expect(command.status).toBe(64);
   });
 
-  it('holds the service’s production dependencies only, read-only to its user', () => {
-    const listing = runInImage(['sh', '-c', 'test ! -w /app/dist/main.js && ls /app/node_modules/@platform']);
+  it('holds the service’s production dependencies only, read-only to its user', async () => {
+    const listing = await runInImage([
+      'sh',
+      '-c',
+      'test ! -w /app/dist/main.js && ls /app/node_modules/@platform',
+    ]);
     expect(listing.status).toBe(0);
     expect(listing.stdout.split('\n')).toEqual(expect.arrayContaining(['runtime', 'db', 'config']));
-    expect(runInImage(['sh', '-c', 'test -e /app/node_modules/vitest']).status).not.toBe(0);
+    expect((await runInImage(['sh', '-c', 'test -e /app/node_modules/vitest'])).status).not.toBe(0);
   });
 });
