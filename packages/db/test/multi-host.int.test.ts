@@ -3,7 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@platform/logger';
-import { createPool, dropDatabase, ensureDatabase, withDatabase, type Pool } from '../src/index.js';
+import {
+  createPool,
+  dropDatabase,
+  ensureDatabase,
+  openDatabase,
+  schemaVersion,
+  withDatabase,
+  type Pool,
+} from '../src/index.js';
 import { deadPort, startPgProxy, type PgProxy } from './support/pg-proxy.js';
 
 const BASE_URL =
@@ -108,6 +116,20 @@ describe('multi-host Postgres URLs', () => {
     expect(error?.message).toContain(`${otherDead}: `);
     expect(error?.message).toContain(`127.0.0.1:${readOnlyHost.port}: the server is read-only`);
     expect(error?.message).not.toContain(server.password);
+  });
+
+  it('opens and migrates a service database through a host list (openDatabase, as services start)', async () => {
+    const migrations = new URL('./fixtures/migrations/', import.meta.url);
+    const opened = await openDatabase(
+      urlOf([dead, `127.0.0.1:${readOnlyHost.port}`, real], 'read-write'),
+      migrations,
+      {
+        logger,
+        max: 1,
+      },
+    );
+    pools.push(opened);
+    expect(await schemaVersion(opened)).toBe('003_seed_widget');
   });
 
   it('serves one-off clients too (ensureDatabase and dropDatabase with a host list)', async () => {
