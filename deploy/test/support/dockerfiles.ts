@@ -100,8 +100,8 @@ export function checkDockerfile(
   const froms = ins.filter((i) => /^FROM\s/i.test(i)).map((i) => i.split(/\s+/)[1] ?? '');
   if (froms.length < 2) problems.push(`${name} is not multi-stage`);
   for (const image of froms) {
-    if (image !== 'node:20-bookworm-slim')
-      problems.push(`${name} builds FROM ${image}, not node:20-bookworm-slim`);
+    if (image !== 'node:24-bookworm-slim')
+      problems.push(`${name} builds FROM ${image}, not node:24-bookworm-slim`);
   }
   const has = (re: RegExp): boolean => ins.some((i) => re.test(i));
   if (!has(/^RUN\s+--mount=type=cache\S*\s.*pnpm install --frozen-lockfile/)) {

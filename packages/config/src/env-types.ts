@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiOnlyRoleShape, shutdownShape } from './process-role-env.js';
+import { mongoUrlProblem, parsePostgresUrl } from './connection-urls.js';
 
 const PORT = z.coerce.number().int().min(1).max(65535);
 
@@ -10,6 +11,15 @@ function urlWithScheme(schemes: string[]) {
     .refine((value) => schemes.some((s) => value.startsWith(`${s}://`)), {
       message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
     });
+}
+
+/** A string `problem` finds nothing wrong with; its answer is the message (deploy/README.md's forms). */
+function connectionUrl(problem: (value: string) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    const found = problem(value);
+    if (found)
+      ctx.addIssue({ code: 'custom', message: `${found} (see "Connection URLs" in deploy/README.md)` });
+  });
 }
 
 /** Reusable validators for environment variables; compose them into a service's schema. */
@@ -23,10 +33,16 @@ export const env = {
       .transform((v) => v === 'true' || v === '1' || v === 'yes');
     return fallback === undefined ? flag : flag.optional().transform((v) => v ?? fallback);
   },
-  postgresUrl: () => urlWithScheme(['postgres', 'postgresql']),
-  mongoUrl: () => urlWithScheme(['mongodb']),
+  /** One host or libpq's host list (`h1:5432,h2:5432`) with `target_session_attrs`. */
+  postgresUrl: () =>
+    connectionUrl((value) => {
+      const parsed = parsePostgresUrl(value);
+      return typeof parsed === 'string' ? parsed : undefined;
+    }),
+  /** `mongodb://` with one host or a seed list, or `mongodb+srv://` with one name. */
+  mongoUrl: () => connectionUrl(mongoUrlProblem),
   redisUrl: () => urlWithScheme(['redis', 'rediss']),
-  /** Comma-separated host:port list. */
+  /** Comma-separated host:port list (Kafka's bootstrap brokers: any one that answers will do). */
   hostPorts: () =>
     z
       .string()

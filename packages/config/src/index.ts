@@ -27,3 +27,11 @@ export {
   shutdownShape,
   type ProcessRole,
 } from './process-role-env.js';
+export {
+  parsePostgresUrl,
+  mongoUrlProblem,
+  TARGET_SESSION_ATTRS,
+  type PostgresUrl,
+  type PostgresHost,
+  type TargetSessionAttrs,
+} from './connection-urls.js';

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { newClient } from './multi-host.js';
 
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
 
@@ -9,7 +9,7 @@ const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
  */
 export async function ensureDatabase(adminUrl: string, name: string): Promise<boolean> {
   if (!DATABASE_NAME.test(name)) throw new Error(`invalid database name: ${name}`);
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = newClient(adminUrl);
   await client.connect();
   try {
     const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -31,7 +31,7 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<bo
 /** Drops database `name` if it exists, terminating other sessions on it first (tests only). */
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   if (!DATABASE_NAME.test(name)) throw new Error(`invalid database name: ${name}`);
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = newClient(adminUrl);
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

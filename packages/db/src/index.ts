@@ -12,3 +12,4 @@ export { ensureDatabase, dropDatabase } from './ensure-database.js';
 export { schemaVersion } from './schema-version.js';
 export { openDatabase } from './open-database.js';
 export { openListenConnection, type ListenConnection, type ListenHandlers } from './listen-connection.js';
+export { newClient } from './multi-host.js';

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { createLogger, type Logger } from '@platform/logger';
 import type { Pool } from './pool.js';
+import { newClient } from './multi-host.js';
 
 export interface RunMigrationsOptions {
   logger?: Logger;
@@ -41,7 +42,7 @@ export async function runMigrations(
     throw new Error(`migrations directory not found: ${dir}`);
   }
 
-  const ownClient = typeof target === 'string' ? new pg.Client({ connectionString: target }) : undefined;
+  const ownClient = typeof target === 'string' ? newClient(target) : undefined;
   const client = ownClient ?? (await (target as Pool).connect());
   let failure: Error | undefined;
   try {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { createLogger, type Logger } from '@platform/logger';
+import { failoverClient, HostSelector, multiHostUrl } from './multi-host.js';
 import { watchPool } from './pool-metrics.js';
 
 export type Pool = pg.Pool;
@@ -34,15 +35,19 @@ export interface CreatePoolOptions {
  */
 export function createPool(url: string, options: CreatePoolOptions = {}): Pool {
   const logger = (options.logger ?? createLogger('db')).child({ component: 'pg-pool' });
+  const connectionTimeoutMillis = options.connectionTimeoutMs ?? 5000;
+  const multi = multiHostUrl(url);
   const config: pg.PoolConfig = {
-    connectionString: url,
+    // A host list: every connection goes to the host the selector picks (multi-host.ts).
+    connectionString: multi ? multi.forHost(multi.hosts[0]!) : url,
     max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    connectionTimeoutMillis,
     idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
     idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 60_000,
   };
   if (options.applicationName) config.application_name = options.applicationName;
+  if (multi) config.Client = failoverClient(new HostSelector(multi, connectionTimeoutMillis));
   const pool = new pg.Pool(config);
   pool.on('error', (err) => {
     logger.error({ err }, 'idle postgres client failed');
@@ -51,7 +56,7 @@ export function createPool(url: string, options: CreatePoolOptions = {}): Pool {
   return pool;
 }
 
-/** Returns `url` with its database name replaced by `database` (credentials, host and query kept). */
+/** Returns `url` (one host) with its database name replaced by `database` (credentials, host and query kept). */
 export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${encodeURIComponent(database)}`;

@@ -44,3 +44,5 @@ export {
   type TraceSpan,
 } from './jaeger.js';
 export { captureSpans, SpanKind, type SpanCapture } from './span-capture.js';
+export { startDnsServer, type DnsRecord, type DnsServer } from './dns-server.js';
+export { useTestDns, DNS_PRELOAD } from './test-dns.js';
