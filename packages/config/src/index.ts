@@ -13,8 +13,12 @@ export {
 export { taskSealShape } from './task-seal-env.js';
 export {
   kafkaShape,
+  kafkaTopicShape,
   kafkaSecurity,
+  KAFKA_TOPIC_MODES,
+  type KafkaTopicMode,
   type KafkaSecurity,
   type KafkaSecurityConfig,
   type KafkaSaslMechanism,
 } from './kafka-env.js';
+export { loadKafkaOnlyConfig, type KafkaOnlyConfig } from './kafka-only-config.js';
