@@ -15,7 +15,8 @@ const kafka = createKafka({
 try {
   const report = await provisionTopics(kafka, { logger });
   if (report.created.length > 0) console.log(`created topics: ${report.created.join(', ')}`);
-  for (const { topic, from, to } of report.raised) console.log(`raised ${topic}: ${from} -> ${to} partitions`);
+  for (const { topic, from, to } of report.raised)
+    console.log(`raised ${topic}: ${from} -> ${to} partitions`);
 } finally {
   await kafka.disconnect();
 }

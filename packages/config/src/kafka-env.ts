@@ -30,7 +30,10 @@ export const kafkaTopicShape = {
     .optional()
     .transform((value, ctx): Record<string, number> => {
       const overrides: Record<string, number> = {};
-      for (const pair of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+      for (const pair of (value ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const [name = '', count = ''] = pair.split('=').map((p) => p.trim());
         const partitions = Number(count);
         if (!TOPIC_NAME.test(name) || !/^\d+$/.test(count) || partitions < 1 || partitions > 10_000) {

@@ -82,7 +82,12 @@ async function withCatalogSpecs(admin: Admin, topics: (string | TopicSpec)[]): P
     const entry = catalogEntry(t);
     if (!entry) return { topic: t };
     const plan = topicPlan(entry, brokers);
-    return { topic: t, partitions: plan.partitions, replicationFactor: plan.replicationFactor, config: plan.config };
+    return {
+      topic: t,
+      partitions: plan.partitions,
+      replicationFactor: plan.replicationFactor,
+      config: plan.config,
+    };
   });
 }
 
@@ -160,4 +165,27 @@ export function ensurePlatformTopicsInBackground(
     );
   };
   attempt();
+}
+
+/** Deletes topics that exist (tests clean up their prefixed topics); missing ones are skipped. */
+export async function deleteTopics(client: KafkaClient, topics: string[]): Promise<void> {
+  await withAdmin(client, async (admin) => {
+    const existing = new Set(await admin.listTopics());
+    const present = topics.filter((t) => existing.has(t));
+    if (present.length > 0) await admin.deleteTopics({ topics: present });
+  });
+}
+
+/** Partition count per existing topic (topics that do not exist are left out). */
+export async function topicPartitionCounts(
+  client: KafkaClient,
+  topics: string[],
+): Promise<Record<string, number>> {
+  return withAdmin(client, async (admin) => {
+    const existing = new Set(await admin.listTopics());
+    const present = topics.filter((t) => existing.has(t));
+    if (present.length === 0) return {};
+    const { topics: metadata } = await retryRetriable(() => admin.fetchTopicMetadata({ topics: present }));
+    return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.length]));
+  });
 }

@@ -57,6 +57,8 @@ export {
   ensureTopics,
   ensurePlatformTopicsInBackground,
   consumerLag,
+  deleteTopics,
+  topicPartitionCounts,
   type ConsumerLag,
   type EnsureTopicsOptions,
   type PartitionLag,

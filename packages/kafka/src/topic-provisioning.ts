@@ -77,7 +77,9 @@ export async function checkTopics(
     for (const [topic, count] of counts) {
       const needed = requiredPartitions(topic, overrides);
       if (needed !== undefined && count < needed)
-        problems.push(`${topic} has ${count} partition${count === 1 ? '' : 's'}, the catalog asks for ${needed}`);
+        problems.push(
+          `${topic} has ${count} partition${count === 1 ? '' : 's'}, the catalog asks for ${needed}`,
+        );
     }
     return problems;
   });
@@ -108,11 +110,18 @@ async function differingConfigs(admin: Admin, plans: TopicPlan[]): Promise<Topic
   const { resources } = await retryRetriable(() =>
     admin.describeConfigs({
       includeSynonyms: false,
-      resources: plans.map((p) => ({ type: 2 /* TOPIC */, name: p.topic, configNames: Object.keys(p.config) })),
+      resources: plans.map((p) => ({
+        type: 2 /* TOPIC */,
+        name: p.topic,
+        configNames: Object.keys(p.config),
+      })),
     }),
   );
   const current = new Map(
-    resources.map((r) => [r.resourceName, new Map(r.configEntries.map((e) => [e.configName, e.configValue]))]),
+    resources.map((r) => [
+      r.resourceName,
+      new Map(r.configEntries.map((e) => [e.configName, e.configValue])),
+    ]),
   );
   return plans.filter((p) =>
     Object.entries(p.config).some(([name, value]) => current.get(p.topic)?.get(name) !== value),
@@ -124,13 +133,23 @@ async function differingConfigs(admin: Admin, plans: TopicPlan[]): Promise<Topic
  * creates missing topics, raises partition counts below the catalog's (never lowers them: Kafka
  * cannot), and sets the catalog's topic configs where they differ. Idempotent.
  */
-export async function provisionTopics(client: KafkaClient, options: ProvisionOptions): Promise<ProvisionReport> {
+export async function provisionTopics(
+  client: KafkaClient,
+  options: ProvisionOptions,
+): Promise<ProvisionReport> {
   return withAdmin(client, async (admin) => {
     const brokers = await brokerCount(admin);
     const plans = catalogWithDeadLetters().map((d) =>
       topicPlan(d, brokers, options.partitionOverrides, options.prefix),
     );
-    const report: ProvisionReport = { brokers, created: [], raised: [], wider: [], configured: [], underReplicated: [] };
+    const report: ProvisionReport = {
+      brokers,
+      created: [],
+      raised: [],
+      wider: [],
+      configured: [],
+      underReplicated: [],
+    };
     const existing = new Set(await retryRetriable(() => admin.listTopics()));
     const missing = plans.filter((p) => !existing.has(p.topic));
     if (missing.length > 0) {

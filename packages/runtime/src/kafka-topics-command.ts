@@ -6,7 +6,8 @@ import type { ServiceCommand } from './commands.js';
 function prefixOf(args: string[]): string {
   const arg = args.find((a) => a.startsWith('--prefix='));
   const prefix = arg?.slice('--prefix='.length) ?? '';
-  if (!/^[A-Za-z0-9._-]*$/.test(prefix)) throw new Error(`--prefix must match [A-Za-z0-9._-]*, got "${prefix}"`);
+  if (!/^[A-Za-z0-9._-]*$/.test(prefix))
+    throw new Error(`--prefix must match [A-Za-z0-9._-]*, got "${prefix}"`);
   return prefix;
 }
 

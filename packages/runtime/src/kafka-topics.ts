@@ -51,7 +51,10 @@ export async function requireKafkaTopics(options: RequireTopicsOptions): Promise
   try {
     problems = await Promise.race([check(), timeout(options.waitMs ?? 10_000)]);
   } catch (error) {
-    logger.warn({ err: error }, 'could not verify the kafka topics at start (Kafka unreachable?); checking in the background');
+    logger.warn(
+      { err: error },
+      'could not verify the kafka topics at start (Kafka unreachable?); checking in the background',
+    );
     verifyInBackground(options, check);
     return;
   }

@@ -10,4 +10,6 @@ export {
   followSettingsChanges,
   settingsCacheGroup,
   settingsCacheInstance,
-  SETTINGS_CHANGED, type SettingsChangesOptions } from './settings-changes.js';
+  SETTINGS_CHANGED,
+  type SettingsChangesOptions,
+} from './settings-changes.js';
