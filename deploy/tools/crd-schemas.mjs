@@ -10,6 +10,7 @@
 // fails validation instead of being pruned by the API server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 
 const [outDir, ...crdPaths] = process.argv.slice(2);
 if (!outDir || crdPaths.length === 0) {
@@ -36,7 +37,9 @@ function strict(schema) {
 mkdirSync(outDir, { recursive: true });
 let written = 0;
 for (const path of crdPaths) {
-  const crd = JSON.parse(readFileSync(path, 'utf8'));
+  // JSON (prometheus-operator) or YAML (Strimzi's generated CRDs, install-strimzi-crds.sh).
+  const text = readFileSync(path, 'utf8');
+  const crd = path.endsWith('.json') ? JSON.parse(text) : parse(text);
   const { group, names, versions } = crd.spec;
   for (const version of versions) {
     const file = `${names.kind}-${group.split('.')[0]}-${version.name}.json`.toLowerCase();

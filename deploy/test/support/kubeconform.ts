@@ -27,6 +27,10 @@ export const k8sSchemaDir = (): string =>
 export const crdSchemaDir = (): string =>
   process.env.K8S_CRD_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'prometheus-operator-v0.85.0');
 
+/** The Strimzi CRD schemas (KafkaTopic, KafkaUser; deploy/tools/install-strimzi-crds.sh). */
+export const strimziSchemaDir = (): string =>
+  process.env.STRIMZI_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'strimzi-0.45.0');
+
 export interface KubeconformResult {
   valid: number;
   invalid: number;
@@ -55,6 +59,8 @@ export function validateWithKubeconform(objects: K8sObject[]): KubeconformResult
       join(k8sSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
       '-schema-location',
       join(crdSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
+      '-schema-location',
+      join(strimziSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json'),
       '-',
     ],
     { input, encoding: 'utf8', timeout: 120_000 },
