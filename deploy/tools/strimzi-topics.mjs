@@ -122,7 +122,7 @@ function kafkaUser(name, acls, purpose) {
 }
 
 const documents = (objects) =>
-  `${HEADER.join('\n')}\n${objects.map((o) => stringify(o, { lineWidth: 0 })).join('---\n')}`;
+  `${HEADER.join('\n')}\n${objects.map((o) => stringify(o, { lineWidth: 0, singleQuote: true })).join('---\n')}`;
 
 export function topicsManifest() {
   return documents(catalogWithDeadLetters().map(kafkaTopic));
