@@ -19,6 +19,7 @@ import { renderKustomization } from './support/kubectl.js';
 import { clone } from './support/parse.js';
 import { REPO } from './support/topology.js';
 
+// kubeconform and node child processes: seconds on a loaded machine, not the default 5.
 const TOOL = join(REPO, 'deploy', 'tools', 'strimzi-topics.mjs');
 const COMPONENT = join(REPO, 'deploy', 'k8s', 'components', 'strimzi-kafka');
 
@@ -72,13 +73,13 @@ describe('Strimzi KafkaTopic and KafkaUser objects from the topic catalog', () =
     const check = spawnSync(process.execPath, [TOOL, '--check'], { encoding: 'utf8' });
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
-  });
+  }, 60_000);
 
   it('validate strictly against the Strimzi CRD schemas', () => {
     const result = validateWithKubeconform(objects);
     expect(result.problems).toEqual([]);
     expect(result).toMatchObject({ valid: objects.length, invalid: 0, errors: 0, skipped: 0 });
-  });
+  }, 60_000);
 
   it('catch a misspelt field or a wrong type (the schemas bite)', () => {
     const broken = clone(objects);
@@ -93,7 +94,7 @@ describe('Strimzi KafkaTopic and KafkaUser objects from the topic catalog', () =
     const problems = validateWithKubeconform(broken).problems.join('\n');
     expect(problems).toMatch(/KafkaTopic .*partitons/);
     expect(problems).toMatch(/KafkaUser /);
-  });
+  }, 60_000);
 
   it('declare every catalog topic with its partitions, replicas, min ISR and retention', () => {
     const byName = new Map(topics().map((t) => [t.spec.topicName, t]));
