@@ -48,7 +48,7 @@ export async function startApiKeys(
   // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
   await requireKafkaTopics({
     service: 'apikeys',
-    kafka: connections.kafka,
+    kafka,
     logger,
     config,
     topics: serviceTopics('apikeys'),

@@ -59,7 +59,7 @@ export async function startIdentity(
   // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
   await requireKafkaTopics({
     service: 'identity',
-    kafka: connections.kafka,
+    kafka,
     logger,
     config,
     topics: serviceTopics('identity', { queues: config.QUEUE_TOPIC_PREFIX }),

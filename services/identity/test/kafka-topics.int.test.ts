@@ -17,6 +17,7 @@ import {
   type KafkaClient,
 } from '@platform/kafka';
 import { createLogger } from '@platform/logger';
+import { requireKafkaTopics, type TopicsNotProvisionedError } from '@platform/runtime';
 import { stackEnv, startServiceProcess, uniqueName } from '@platform/testing';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -44,7 +45,8 @@ function runCommand(args: string[], env: Record<string, string> = {}): Promise<C
   child.stdout.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
   return new Promise((resolve) => {
-    child.on('exit', (code) => {
+    // `close`, not `exit`: the output is complete only once the pipes closed.
+    child.on('close', (code) => {
       const output = chunks.join('');
       const report = output
         .split('\n')
@@ -155,5 +157,45 @@ describe('KAFKA_TOPIC_MODE=verify', () => {
     expect(run.report!.raised).toContainEqual({ topic: queue, from: 2, to: planned('queue.default') });
     const identity = await startServiceProcess('identity', { env });
     await identity.stop();
+  });
+});
+
+describe('the start check when Kafka answers late', () => {
+  const missing = `${uniqueName('kl')}.queue.workflow`;
+
+  it('lets the service start when Kafka does not answer in time', async () => {
+    const down = createKafka({ brokers: ['127.0.0.1:1'], clientId: 'kafka-down-test', logger, retries: 0 });
+    const started = Date.now();
+    await requireKafkaTopics({
+      service: 'identity',
+      kafka: down,
+      logger,
+      config: { KAFKA_TOPIC_MODE: 'verify' },
+      topics: [missing],
+      waitMs: 200,
+      onLateProblems: () => undefined,
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await down.disconnect();
+  });
+
+  it('reports a missing topic found in the background (the process then exits 78)', async () => {
+    const kafka = createKafka({ brokers: stackEnv.kafkaBrokers, clientId: 'kafka-late-test', logger });
+    const late = new Promise<TopicsNotProvisionedError>((resolve) => {
+      // waitMs 1: the start goes on before Kafka could answer; the background check finds it.
+      void requireKafkaTopics({
+        service: 'identity',
+        kafka,
+        logger,
+        config: { KAFKA_TOPIC_MODE: 'verify' },
+        topics: [missing],
+        waitMs: 1,
+        onLateProblems: resolve,
+      });
+    });
+    const error = await late;
+    expect(error.problems[0]).toBe(`${missing} is missing`);
+    expect(error.message).toContain('kafka-topics');
+    await kafka.disconnect();
   });
 });
