@@ -130,8 +130,14 @@ describe('Strimzi KafkaTopic and KafkaUser objects from the topic catalog', () =
         expect(acls(kafkaUser, 'topic', operation), operation).toEqual([]);
       expect(acls(kafkaUser, 'group', 'Read')).toContain(`${service}.*`);
       expect(
-        acls(kafkaUser, 'group', 'Read').every((g) => g === `${service}.*` || g!.startsWith('workers.')),
+        acls(kafkaUser, 'group', 'Read').every(
+          (g) => g!.startsWith(`${service}.`) || g!.startsWith('workers.'),
+        ),
       ).toBe(true);
+      // Only observability deletes groups: its own throw-away scan groups.
+      expect(acls(kafkaUser, 'group', 'Delete')).toEqual(
+        service === 'observability' ? ['observability.scan.*'] : [],
+      );
     },
   );
 

@@ -82,8 +82,12 @@ export function serviceAcls(service) {
     const topic = TOPIC_CATALOG.find((t) => t.name === queueTopic(queue));
     if (topic.consumers.includes(service)) acls.push(acl('group', workerGroup(queue), ['Read', 'Describe']));
   }
-  // Observability reports every group's lag and members: Describe only, it joins none of them.
-  if (TOPIC_CATALOG.some((t) => t.observers.includes(service))) acls.push(acl('group', '*', ['Describe']));
+  // Observability reports every group's lag and members: Describe only, it joins none of them;
+  // and it deletes its throw-away scan groups (`observability.scan.<queue>.<uuid>`) after a scan.
+  if (TOPIC_CATALOG.some((t) => t.observers.includes(service))) {
+    acls.push(acl('group', '*', ['Describe']));
+    acls.push(acl('group', `${service}.scan.`, ['Read', 'Delete'], 'prefix'));
+  }
   return dedupe(acls);
 }
 
