@@ -27,10 +27,15 @@ export const k8sSchemaDir = (): string =>
 export const crdSchemaDir = (): string =>
   process.env.K8S_CRD_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'prometheus-operator-v0.85.0');
 
-/** The KEDA (ScaledObject, TriggerAuthentication) and Gateway API (HTTPRoute, Gateway) CRD schemas. */
+/** The Strimzi CRD schemas (KafkaTopic, KafkaUser; deploy/tools/install-strimzi-crds.sh). */
+export const strimziSchemaDir = (): string =>
+  process.env.STRIMZI_SCHEMA_DIR ?? join(cacheDir(), 'k8s-schemas', 'strimzi-0.45.0');
+
+/** The KEDA (ScaledObject, TriggerAuthentication), Gateway API (HTTPRoute, Gateway) and Strimzi CRD schemas. */
 export const extraCrdSchemaDirs = (): string[] => [
   join(cacheDir(), 'k8s-schemas', 'keda-v2.18.0'),
   join(cacheDir(), 'k8s-schemas', 'gateway-api-v1.4.1'),
+  strimziSchemaDir(),
 ];
 
 export interface KubeconformResult {

@@ -13,7 +13,10 @@ export {
 export { taskSealShape } from './task-seal-env.js';
 export {
   kafkaShape,
+  kafkaTopicShape,
   kafkaSecurity,
+  KAFKA_TOPIC_MODES,
+  type KafkaTopicMode,
   type KafkaSecurity,
   type KafkaSecurityConfig,
   type KafkaSaslMechanism,
@@ -35,3 +38,4 @@ export {
   type PostgresHost,
   type TargetSessionAttrs,
 } from './connection-urls.js';
+export { loadKafkaOnlyConfig, type KafkaOnlyConfig } from './kafka-only-config.js';

@@ -5,6 +5,47 @@ import { ConfigError } from './config-error.js';
 const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type KafkaSaslMechanism = (typeof SASL_MECHANISMS)[number];
 
+export const KAFKA_TOPIC_MODES = ['create', 'verify'] as const;
+export type KafkaTopicMode = (typeof KAFKA_TOPIC_MODES)[number];
+
+const TOPIC_NAME = /^[A-Za-z0-9._-]{1,249}$/;
+
+/**
+ * The topic variables (deploy/README.md "Kafka topics"): how the service treats missing topics, and
+ * the catalog's partition counts replaced where a deployment plans more replicas.
+ */
+export const kafkaTopicShape = {
+  /**
+   * `create` (default: the local stack, compose and the tests need no provisioning step): missing
+   * topics are created as the catalog declares them. `verify` (production): nothing is created;
+   * at start the service checks the topics it uses and refuses to start (exit 78) when one is
+   * missing or has too few partitions.
+   */
+  KAFKA_TOPIC_MODE: z
+    .enum(KAFKA_TOPIC_MODES, { message: `must be one of ${KAFKA_TOPIC_MODES.join(', ')}` })
+    .default('create'),
+  /** `queue.workflow=48,queue.default=24`: partitions per catalog topic, instead of the catalog's. */
+  KAFKA_TOPIC_PARTITIONS: z
+    .string()
+    .optional()
+    .transform((value, ctx): Record<string, number> => {
+      const overrides: Record<string, number> = {};
+      for (const pair of (value ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const [name = '', count = ''] = pair.split('=').map((p) => p.trim());
+        const partitions = Number(count);
+        if (!TOPIC_NAME.test(name) || !/^\d+$/.test(count) || partitions < 1 || partitions > 10_000) {
+          ctx.addIssue({ code: 'custom', message: `"${pair}" is not <topic>=<partitions> (1..10000)` });
+          return z.NEVER;
+        }
+        overrides[name] = partitions;
+      }
+      return overrides;
+    }),
+};
+
 /**
  * Variables of a service that talks to Kafka: the brokers, and SASL credentials and TLS for a
  * cluster that asks for them (deploy/README.md wires them from a Secret). Unset SASL = none.
@@ -17,6 +58,7 @@ export const kafkaShape = {
   KAFKA_SASL_USERNAME: z.string().max(1024).optional(),
   KAFKA_SASL_PASSWORD: z.string().max(1024).optional(),
   KAFKA_SSL: env.boolean(false),
+  ...kafkaTopicShape,
 };
 
 export interface KafkaSecurityConfig {

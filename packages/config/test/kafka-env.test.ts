@@ -44,3 +44,25 @@ describe('loadConfig with the Kafka variables', () => {
     );
   });
 });
+
+describe('Kafka topic variables', () => {
+  it('creates topics unless told to verify them', () => {
+    expect(load({}).KAFKA_TOPIC_MODE).toBe('create');
+    expect(load({ KAFKA_TOPIC_MODE: 'verify' }).KAFKA_TOPIC_MODE).toBe('verify');
+    expect(() => load({ KAFKA_TOPIC_MODE: 'auto' })).toThrow(
+      /KAFKA_TOPIC_MODE is invalid: must be one of create, verify/,
+    );
+  });
+
+  it('reads partition overrides per catalog topic', () => {
+    expect(load({}).KAFKA_TOPIC_PARTITIONS).toEqual({});
+    expect(
+      load({ KAFKA_TOPIC_PARTITIONS: 'queue.workflow=48, queue.default.dlq=2' }).KAFKA_TOPIC_PARTITIONS,
+    ).toEqual({
+      'queue.workflow': 48,
+      'queue.default.dlq': 2,
+    });
+    for (const bad of ['queue.workflow', 'queue.workflow=0', 'queue.workflow=x', 'a b=3'])
+      expect(() => load({ KAFKA_TOPIC_PARTITIONS: bad }), bad).toThrow(/KAFKA_TOPIC_PARTITIONS is invalid/);
+  });
+});

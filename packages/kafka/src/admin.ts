@@ -1,7 +1,9 @@
+import type { Admin } from 'kafkajs';
 import type { Logger } from '@platform/logger';
 import { KafkaClient } from './client.js';
 import { retryRetriable, withAdmin } from './internal.js';
-import { platformTopics } from './topics.js';
+import { catalogEntry, platformTopics } from './topic-catalog.js';
+import { brokerCount, topicPlan } from './topic-provisioning.js';
 
 export interface TopicSpec {
   topic: string;
@@ -21,7 +23,10 @@ export interface EnsureTopicsOptions {
 /**
  * Creates the topics that do not exist yet and waits for their partition leaders; returns the names
  * it created. Idempotent, and safe when several processes run it at once. `target` is a client or a
- * broker list (a temporary client is then used).
+ * broker list (a temporary client is then used). A bare name of the catalog (topic-catalog.ts) is
+ * created as the catalog declares it (replication capped by the broker count); other names (tests'
+ * prefixed topics) get the broker's defaults. A client in `verify` topic mode creates nothing: its
+ * topics are provisioned by the `kafka-topics` command and checked at start.
  */
 export async function ensureTopics(
   target: KafkaClient | string[] | string,
@@ -36,8 +41,9 @@ export async function ensureTopics(
           clientId: options.clientId ?? 'ensure-topics',
           logger: options.logger,
         });
-  const specs = topics.map((t) => (typeof t === 'string' ? { topic: t } : t));
+  if (client.topicMode === 'verify') return [];
   return withAdmin(client, async (admin) => {
+    const specs = await withCatalogSpecs(admin, topics);
     // A single KRaft broker can answer "does not host this topic-partition" (retriable) while a
     // topic it just created, or one another process is creating, is not yet in its metadata. Such
     // a failure is retried from the top: topics that exist by then are not created again.
@@ -64,6 +70,24 @@ export async function ensureTopics(
     // Another process may have created some of them in between; report only what we tried to create.
     (options.logger ?? client.logger).info({ topics: created }, 'ensured kafka topics');
     return created;
+  });
+}
+
+/** Bare names of the catalog become its declaration for this cluster; everything else as given. */
+async function withCatalogSpecs(admin: Admin, topics: (string | TopicSpec)[]): Promise<TopicSpec[]> {
+  const declared = topics.some((t) => typeof t === 'string' && catalogEntry(t));
+  const brokers = declared ? await brokerCount(admin) : 1;
+  return topics.map((t) => {
+    if (typeof t !== 'string') return t;
+    const entry = catalogEntry(t);
+    if (!entry) return { topic: t };
+    const plan = topicPlan(entry, brokers);
+    return {
+      topic: t,
+      partitions: plan.partitions,
+      replicationFactor: plan.replicationFactor,
+      config: plan.config,
+    };
   });
 }
 
@@ -128,6 +152,7 @@ export function ensurePlatformTopicsInBackground(
   logger: Logger,
   maxDelayMs = 30_000,
 ): void {
+  if (client.topicMode === 'verify') return;
   let delay = 1_000;
   const attempt = (): void => {
     ensureTopics(client, platformTopics(), { logger }).then(
@@ -140,4 +165,27 @@ export function ensurePlatformTopicsInBackground(
     );
   };
   attempt();
+}
+
+/** Deletes topics that exist (tests clean up their prefixed topics); missing ones are skipped. */
+export async function deleteTopics(client: KafkaClient, topics: string[]): Promise<void> {
+  await withAdmin(client, async (admin) => {
+    const existing = new Set(await admin.listTopics());
+    const present = topics.filter((t) => existing.has(t));
+    if (present.length > 0) await admin.deleteTopics({ topics: present });
+  });
+}
+
+/** Partition count per existing topic (topics that do not exist are left out). */
+export async function topicPartitionCounts(
+  client: KafkaClient,
+  topics: string[],
+): Promise<Record<string, number>> {
+  return withAdmin(client, async (admin) => {
+    const existing = new Set(await admin.listTopics());
+    const present = topics.filter((t) => existing.has(t));
+    if (present.length === 0) return {};
+    const { topics: metadata } = await retryRetriable(() => admin.fetchTopicMetadata({ topics: present }));
+    return Object.fromEntries(metadata.map((t) => [t.name, t.partitions.length]));
+  });
 }

@@ -39,7 +39,8 @@ export async function runAgentDirectoryConsumer(
   kafka: KafkaClient,
   options: AgentDirectoryConsumerOptions,
 ): Promise<ConsumerHandle> {
-  await ensureTopics(kafka, [{ topic: Topics.AGENT_DIRECTORY, config: { 'cleanup.policy': 'compact' } }]);
+  // Compacted, as the catalog declares it (topic-catalog.ts).
+  await ensureTopics(kafka, [Topics.AGENT_DIRECTORY]);
   return runConsumer(kafka, {
     groupId: options.groupId,
     topics: [Topics.AGENT_DIRECTORY],

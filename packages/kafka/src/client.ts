@@ -19,7 +19,15 @@ export interface CreateKafkaOptions {
   ssl?: boolean;
   /** SASL credentials (KAFKA_SASL_*), validated by @platform/config's kafkaSecurity. */
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /**
+   * `create` (default): `ensureTopics` creates missing topics from the catalog. `verify`
+   * (KAFKA_TOPIC_MODE, production): it creates nothing; topics are provisioned by the
+   * `kafka-topics` command and checked at start (topic-provisioning.ts).
+   */
+  topicMode?: TopicMode;
 }
+
+export type TopicMode = 'create' | 'verify';
 
 /** kafkajs messages that are expected in normal operation and would only alarm an operator. */
 const QUIET = [
@@ -71,12 +79,14 @@ export class KafkaClient {
   readonly brokers: string[];
   readonly clientId: string;
   readonly logger: Logger;
+  readonly topicMode: TopicMode;
   private readonly consumerClosers = new Set<() => Promise<void>>();
   private readonly producerClosers = new Set<() => Promise<void>>();
 
   constructor(options: CreateKafkaOptions) {
     this.brokers = parseBrokers(options.brokers);
     this.clientId = options.clientId;
+    this.topicMode = options.topicMode ?? 'create';
     this.logger = (options.logger ?? createLogger(options.clientId)).child({ component: 'kafka' });
     registerRawKafka(
       this,

@@ -1,4 +1,30 @@
-export { createKafka, parseBrokers, KafkaClient, type CreateKafkaOptions } from './client.js';
+export { createKafka, parseBrokers, KafkaClient, type CreateKafkaOptions, type TopicMode } from './client.js';
+export {
+  TOPIC_CATALOG,
+  KAFKA_SERVICES,
+  catalogEntry,
+  catalogEntryOf,
+  catalogWithDeadLetters,
+  deadLetterDeclaration,
+  isQueueTopic,
+  platformTopics,
+  queuePartitions,
+  topicsOfService,
+  serviceTopics,
+  type KafkaService,
+  type TopicPrefixes,
+  type TopicDeclaration,
+} from './topic-catalog.js';
+export {
+  checkTopics,
+  provisionTopics,
+  requiredPartitions,
+  topicPlan,
+  type PartitionOverrides,
+  type ProvisionOptions,
+  type ProvisionReport,
+  type TopicPlan,
+} from './topic-provisioning.js';
 export { Producer, createProducer, type PublishMessage, type RawMessage } from './producer.js';
 export {
   runConsumer,
@@ -31,6 +57,8 @@ export {
   ensureTopics,
   ensurePlatformTopicsInBackground,
   consumerLag,
+  deleteTopics,
+  topicPartitionCounts,
   type ConsumerLag,
   type EnsureTopicsOptions,
   type PartitionLag,
@@ -44,7 +72,6 @@ export {
   deadLetterTopic,
   isDeadLetterTopic,
   isQueueName,
-  platformTopics,
   DEAD_LETTER_SUFFIX,
   type QueueName,
   type Topic,

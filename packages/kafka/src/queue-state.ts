@@ -64,6 +64,11 @@ export interface PendingScanOptions {
   classify: (value: string | null) => string | undefined;
   /** Longest the scan may take before it reports what it has (default 10 000 ms). */
   timeoutMs?: number;
+  /**
+   * Start of the throw-away group's name (`<scanGroupPrefix><uuid>`): the scanning service's own
+   * prefix, so its prefixed group ACL covers it. Default `<groupId>.scan.`.
+   */
+  scanGroupPrefix?: string;
 }
 
 export interface PendingScan {
@@ -115,7 +120,7 @@ export async function scanPending(client: KafkaClient, options: PendingScanOptio
     step = [];
   };
 
-  const scanGroup = `${options.groupId}.scan.${randomUUID()}`;
+  const scanGroup = `${options.scanGroupPrefix ?? `${options.groupId}.scan.`}${randomUUID()}`;
   const consumer = rawKafka(client).consumer({ groupId: scanGroup, maxWaitTimeInMs: 200 });
   const done = new Set<number>();
   const finished = () => done.size === plan.size;

@@ -53,12 +53,3 @@ export function deadLetterTopic(topic: string): string {
 export function isDeadLetterTopic(topic: string): boolean {
   return topic.endsWith(DEAD_LETTER_SUFFIX);
 }
-
-/** Every topic the platform uses, dead-letter topics included: what a deploy step should ensure. */
-export function platformTopics(prefix = ''): string[] {
-  const base = [
-    ...Object.values(Topics).map((t) => `${prefix}${t}`),
-    ...QUEUES.map((q) => queueTopic(q, prefix)),
-  ];
-  return [...base, ...base.map(deadLetterTopic)];
-}

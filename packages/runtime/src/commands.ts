@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from '@platform/logger';
+import { kafkaTopicsCommand } from './kafka-topics-command.js';
 
 /**
  * A one-shot task the service's image runs instead of serving: `node dist/main.js <command>` (a
@@ -8,7 +9,10 @@ import { createLogger, type Logger } from '@platform/logger';
 export type ServiceCommand = (context: { name: string; logger: Logger; args: string[] }) => Promise<void>;
 
 /** Commands every service's image understands (besides `serve`, the default). */
-export const BUILTIN_COMMANDS: Record<string, ServiceCommand> = {};
+export const BUILTIN_COMMANDS: Record<string, ServiceCommand> = {
+  /** Provisions the Kafka topic catalog (kafka-topics-command.ts). */
+  'kafka-topics': kafkaTopicsCommand,
+};
 
 /** Exit code for a command-line usage error (EX_USAGE). */
 const EXIT_USAGE = 64;

@@ -1,4 +1,4 @@
-import { kafkaSecurity, type KafkaSecurityConfig } from '@platform/config';
+import { kafkaSecurity, type KafkaSecurityConfig, type KafkaTopicMode } from '@platform/config';
 import { openDatabase, type Pool } from '@platform/db';
 import {
   createKafka,
@@ -24,6 +24,8 @@ export interface InfrastructureConfig extends KafkaSecurityConfig {
   DATABASE_URL: string;
   REDIS_URL: string;
   KAFKA_BROKERS: CreateKafkaOptions['brokers'];
+  /** `verify`: the client creates no topics (they are provisioned; requireKafkaTopics checks them). */
+  KAFKA_TOPIC_MODE?: KafkaTopicMode;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function connectInfrastructure(
     clientId: name,
     logger,
     ...kafkaSecurity(name, config),
+    topicMode: config.KAFKA_TOPIC_MODE ?? 'create',
   });
   const producer = createProducer(kafka);
   return {

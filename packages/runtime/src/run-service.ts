@@ -107,6 +107,11 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');
+    // A deployment problem found at start (e.g. Kafka topics not provisioned): EX_CONFIG, not a crash.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(EXIT_CONFIG);
+    }
     process.exit(1);
   }
 

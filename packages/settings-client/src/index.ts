@@ -6,4 +6,10 @@ export {
   type SettingsClient,
   type SettingsClientOptions,
 } from './settings-client.js';
-export { followSettingsChanges, SETTINGS_CHANGED, type SettingsChangesOptions } from './settings-changes.js';
+export {
+  followSettingsChanges,
+  settingsCacheGroup,
+  settingsCacheInstance,
+  SETTINGS_CHANGED,
+  type SettingsChangesOptions,
+} from './settings-changes.js';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   runConsumer,
   Topics,
@@ -18,27 +18,46 @@ const noDedupe: ProcessedStore = {
 };
 
 export interface SettingsChangesOptions {
-  /** Names the consumer group `<service>.settings-cache.<uuid>`. */
+  /** Names the consumer group `<service>.settings-cache.<instance>`. */
   service: string;
+  /** This process's stable identity (default `settingsCacheInstance()`). */
+  instance?: string;
   logger: Logger;
   /** Called for every `settings.changed` event. */
   onChange: () => void;
 }
 
 /**
- * Follows `settings.changed` on platform.domain-events for one process. The group id is random per
- * process so every replica gets every event (a shared group would deliver each event to one replica
- * only); it starts at the latest offset because older changes are already in what the next read
- * returns (a change announced before the group is joined is missed: the caller's TTL bounds that
- * window). Abandoned groups expire with the broker's offset retention (7 days by default).
- * One attempt: the caller retries while Kafka is unreachable.
+ * The per-process part of the settings-cache group: `POD_NAME` (the downward API; Kubernetes),
+ * else `<hostname>-<pid>` (several processes of one service on one machine, as tests start them).
+ * Kept to the characters a group id and an ACL pattern take.
+ */
+export function settingsCacheInstance(env: Record<string, string | undefined> = process.env): string {
+  const raw = env.POD_NAME?.trim() || `${hostname()}-${process.pid}`;
+  return raw.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 150);
+}
+
+/** `<service>.settings-cache.<instance>`: under the service's group prefix (its Kafka ACL). */
+export function settingsCacheGroup(service: string, instance = settingsCacheInstance()): string {
+  return `${service}.settings-cache.${instance}`;
+}
+
+/**
+ * Follows `settings.changed` on platform.domain-events for one process. The group is one per
+ * replica (every replica must drop its own cache; a shared group would deliver each event to one
+ * replica only), named after the pod, not a random id, so a restarted container rejoins its group
+ * and the groups stay countable. It starts at the latest offset because older changes are already
+ * in what the next read returns (a change announced before the group is first joined is missed:
+ * the caller's TTL bounds that window). A replaced pod's group expires with the broker's offset
+ * retention (`offsets.retention.minutes`, 7 days by default). One attempt: the caller retries
+ * while Kafka is unreachable.
  */
 export async function followSettingsChanges(
   kafka: KafkaClient,
   options: SettingsChangesOptions,
 ): Promise<ConsumerHandle> {
   return runConsumer(kafka, {
-    groupId: `${options.service}.settings-cache.${randomUUID()}`,
+    groupId: settingsCacheGroup(options.service, options.instance),
     topics: [Topics.DOMAIN_EVENTS],
     fromBeginning: false,
     processedStore: noDedupe,

@@ -20,7 +20,7 @@ export interface SettingsClientOptions {
   trust?: OutgoingTrust;
   /** When given, `start()` follows `settings.changed` and drops the cache on each event. */
   kafka?: KafkaClient;
-  /** This service's name, for the consumer group (`<service>.settings-cache.<uuid>`). */
+  /** This service's name, for the consumer group (`<service>.settings-cache.<pod>`). */
   service?: string;
   logger: Logger;
   /** How long a read is reused; also the staleness bound when no event arrives. Default 5000. */

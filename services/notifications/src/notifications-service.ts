@@ -1,10 +1,17 @@
 import { kafkaSecurity, runsWorkers, servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
-import { createKafka, createProducer, ensurePlatformTopicsInBackground, TaskQueue } from '@platform/kafka';
+import {
+  createKafka,
+  createProducer,
+  ensurePlatformTopicsInBackground,
+  serviceTopics,
+  TaskQueue,
+  Topics,
+} from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
-import { startWhenKafkaIsReachable } from '@platform/runtime';
+import { requireKafkaTopics, startWhenKafkaIsReachable } from '@platform/runtime';
 import { createSettingsClient } from '@platform/settings-client';
 import { identityAccess } from './adapters/identity-access.js';
 import { identityDirectory } from './adapters/identity-directory.js';
@@ -54,6 +61,18 @@ export async function startNotifications(
     clientId: 'notifications',
     logger,
     ...kafkaSecurity('notifications', config),
+    topicMode: config.KAFKA_TOPIC_MODE,
+  });
+  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
+  await requireKafkaTopics({
+    service: 'notifications',
+    kafka: kafka,
+    logger,
+    config,
+    topics: serviceTopics('notifications', {
+      queues: config.QUEUE_TOPIC_PREFIX,
+      topics: { [Topics.NOTIFICATION_EVENTS]: config.EVENTS_TOPIC_PREFIX },
+    }),
   });
   const producer = createProducer(kafka);
   const trust = createOutgoingTrust({

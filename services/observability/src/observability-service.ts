@@ -1,8 +1,8 @@
 import { runsWorkers, servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
-import type { ConsumerHandle } from '@platform/kafka';
+import { serviceTopics, Topics, type ConsumerHandle } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
+import { connectInfrastructure, requireKafkaTopics, startWhenKafkaIsReachable } from '@platform/runtime';
 import { modelsQuotaUsage } from './adapters/quota-usage.js';
 import { workflowsNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
@@ -49,6 +49,19 @@ export async function startObservability(
     'observability',
     MIGRATIONS,
   );
+  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
+  await requireKafkaTopics({
+    service: 'observability',
+    kafka: connections.kafka,
+    logger,
+    config,
+    topics: serviceTopics('observability', {
+      topics: {
+        [Topics.AGENT_ROUNDS]: config.TELEMETRY_TOPIC_PREFIX,
+        [Topics.WORKFLOW_RUNS]: config.TELEMETRY_TOPIC_PREFIX,
+      },
+    }),
+  });
   const trust = createOutgoingTrust({
     service: 'observability',
     serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,

@@ -1,7 +1,8 @@
 import { servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { connectInfrastructure } from '@platform/runtime';
+import { serviceTopics } from '@platform/kafka';
+import { connectInfrastructure, requireKafkaTopics } from '@platform/runtime';
 import type { WorkflowsConfig } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { identityTeamDirectory } from './adapters/identity-teams.js';
@@ -39,6 +40,14 @@ export async function startWorkflows(
     'workflows',
     MIGRATIONS,
   );
+  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
+  await requireKafkaTopics({
+    service: 'workflows',
+    kafka: connections.kafka,
+    logger,
+    config,
+    topics: serviceTopics('workflows', { queues: config.QUEUE_TOPIC_PREFIX }),
+  });
   // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
   // versions go with it.
   const versions = new VersionStore(connections.redis, {

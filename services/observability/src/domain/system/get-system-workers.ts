@@ -86,6 +86,8 @@ export async function getSystemWorkers(deps: SystemMonitorDeps): Promise<SystemW
           batchSize: SCAN_BATCH,
           cap: SCAN_CAP,
           classify: taskNameOf,
+          // Under this service's group prefix, so its Kafka user's prefixed group ACL covers it.
+          scanGroupPrefix: `${prefix}observability.scan.${QUEUES[i]}.`,
         }),
       ),
     ),
