@@ -18,3 +18,10 @@ export {
   type KafkaSecurityConfig,
   type KafkaSaslMechanism,
 } from './kafka-env.js';
+export {
+  migrateOnStartShape,
+  postgresShape,
+  migrateCommandShape,
+  loadMigrateCommandConfig,
+  type MigrateCommandConfig,
+} from './database-env.js';

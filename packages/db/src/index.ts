@@ -12,3 +12,12 @@ export { ensureDatabase, dropDatabase } from './ensure-database.js';
 export { schemaVersion } from './schema-version.js';
 export { openDatabase } from './open-database.js';
 export { openListenConnection, type ListenConnection, type ListenHandlers } from './listen-connection.js';
+export { type OpenDatabaseOptions } from './open-database.js';
+export {
+  assertSchemaCurrent,
+  readSchemaStatus,
+  shippedMigrations,
+  SchemaBehindError,
+  type SchemaStatus,
+} from './schema-check.js';
+export { grantRuntimeRole, type GrantRuntimeRoleOptions } from './runtime-role.js';

@@ -14,3 +14,4 @@ export { startWhenKafkaIsReachable, type BackgroundStartOptions } from './kafka-
 export { DailyTask, type DailyTaskOptions } from './daily-task.js';
 export { calendarDaysBetween, localDate, nextLocalTime } from './local-calendar.js';
 export { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';
+export { migrateCommand } from './migrate-command.js';

@@ -22,12 +22,14 @@ export interface Infrastructure {
 
 export interface InfrastructureConfig extends KafkaSecurityConfig {
   DATABASE_URL: string;
+  /** false: check the schema instead of migrating it (SchemaBehindError when it is older). */
+  MIGRATE_ON_START: boolean;
   REDIS_URL: string;
   KAFKA_BROKERS: CreateKafkaOptions['brokers'];
 }
 
 /**
- * Opens (and migrates) the service's database, then creates its Redis connection, Kafka client
+ * Opens the service's database (migrated, or only checked with MIGRATE_ON_START=false), then creates its Redis connection, Kafka client
  * and producer; `name` is the Postgres application name, Redis connection name and Kafka client id.
  */
 export async function connectInfrastructure(
@@ -36,7 +38,11 @@ export async function connectInfrastructure(
   name: string,
   migrations: URL,
 ): Promise<Infrastructure> {
-  const pool = await openDatabase(config.DATABASE_URL, migrations, { logger, applicationName: name });
+  const pool = await openDatabase(config.DATABASE_URL, migrations, {
+    logger,
+    applicationName: name,
+    migrate: config.MIGRATE_ON_START,
+  });
   const redis = createRedis(config.REDIS_URL, { logger, connectionName: name });
   const kafka = createKafka({
     brokers: config.KAFKA_BROKERS,

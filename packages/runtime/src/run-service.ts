@@ -5,9 +5,11 @@ import {
   type ServerTrust,
   type ServiceRegistration,
 } from '@platform/grpc';
+import { SchemaBehindError } from '@platform/db';
 import { createLogger, type Logger } from '@platform/logger';
 import { startTelemetry, type TelemetryConfig, type RunningTelemetry } from '@platform/telemetry';
 import { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';
+import { migrateCommand } from './migrate-command.js';
 
 export interface ServiceStartContext<C> {
   config: C;
@@ -49,6 +51,8 @@ export interface RunServiceOptions<C extends BaseServiceConfig> {
   shutdownGraceMs?: number;
   /** The service's own one-shot commands, beside BUILTIN_COMMANDS (`node dist/main.js <command>`). */
   commands?: Record<string, ServiceCommand>;
+  /** Its Postgres migrations folder: gives the image the `migrate` command (migrate-command.ts). */
+  migrations?: URL;
 }
 
 /** Exit code for a configuration error (EX_CONFIG), so orchestrators can tell it from a crash. */
@@ -76,7 +80,14 @@ function loadOrExit<C>(name: string, load: () => C): C {
 export async function runService<C extends BaseServiceConfig>(options: RunServiceOptions<C>): Promise<void> {
   const [command = 'serve', ...args] = process.argv.slice(2);
   if (command !== 'serve') {
-    await runCommandAndExit(options.name, command, args, { ...BUILTIN_COMMANDS, ...options.commands });
+    const migrate: Record<string, ServiceCommand> = options.migrations
+      ? { migrate: migrateCommand(options.migrations) }
+      : {};
+    await runCommandAndExit(options.name, command, args, {
+      ...BUILTIN_COMMANDS,
+      ...migrate,
+      ...options.commands,
+    });
   }
   const config = loadOrExit(options.name, options.loadConfig);
   const logger = createLogger(options.name, config.LOG_LEVEL);
@@ -96,6 +107,11 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');
+    if (error instanceof SchemaBehindError || error instanceof ConfigError) {
+      // Restarting cannot help, running the migrate Job does: exit like a configuration error.
+      process.stderr.write(`${options.name}: ${error.message}\n`);
+      process.exit(EXIT_CONFIG);
+    }
     process.exit(1);
   }
 

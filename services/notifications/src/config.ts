@@ -3,6 +3,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  migrateOnStartShape,
   serviceSigningShape,
   serviceTrustShape,
 } from '@platform/config';
@@ -24,6 +25,8 @@ const schema = z.object({
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50063),
   MONGO_URL: env.mongoUrl(),
+  /** false: the indexes are built by `node dist/main.js migrate`, start-up only checks them (docs/operations.md). */
+  ...migrateOnStartShape,
   /** Bulk e-mail quotas (per sender per hour, per recipient per day). */
   REDIS_URL: env.redisUrl(),
   /** Automatic-notification events in, `default`-queue tasks out. */

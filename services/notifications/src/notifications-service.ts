@@ -2,7 +2,7 @@ import { kafkaSecurity } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import { createKafka, createProducer, ensurePlatformTopicsInBackground, TaskQueue } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
+import { closeMongo, connectMongo } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
 import { createSettingsClient } from '@platform/settings-client';
@@ -18,6 +18,7 @@ import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery/
 import { startNotificationEventsConsumer } from './events/notification-events-consumer.js';
 import { channelTestsGrpc } from './grpc/channel-tests-grpc.js';
 import { notificationsGrpc } from './grpc/notifications-grpc.js';
+import { prepareIndexes } from './mongo-indexes.js';
 
 export interface StartedNotifications {
   dependencies: NotificationsDependencies;
@@ -83,7 +84,7 @@ export async function startNotifications(
     now: () => now().getTime(),
   };
   const delivery = createDelivery(deliveryDeps);
-  await syncIndexes(connection, { logger });
+  await prepareIndexes(connection, config.MIGRATE_ON_START, logger);
   ensurePlatformTopicsInBackground(kafka, logger);
   const dependencies: NotificationsDependencies = {
     config,
