@@ -43,3 +43,4 @@ export {
   type TraceSpan,
 } from './jaeger.js';
 export { captureSpans, SpanKind, type SpanCapture } from './span-capture.js';
+export { runServiceCommand, type CommandResult } from './service-command.js';
