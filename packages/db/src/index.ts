@@ -12,7 +12,8 @@ export { ensureDatabase, dropDatabase } from './ensure-database.js';
 export { schemaVersion } from './schema-version.js';
 export { openDatabase } from './open-database.js';
 export { openListenConnection, type ListenConnection, type ListenHandlers } from './listen-connection.js';
-export { type OpenDatabaseOptions } from './open-database.js';
+export { endWithSessionPool, type OpenDatabaseOptions } from './open-database.js';
+export { attachSessionPool, sessionPoolOf } from './session-pool.js';
 export {
   assertSchemaCurrent,
   readSchemaStatus,

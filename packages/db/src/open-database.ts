@@ -2,6 +2,7 @@ import type { Logger } from '@platform/logger';
 import { runMigrations } from './migrations.js';
 import { createPool, type CreatePoolOptions, type Pool } from './pool.js';
 import { assertSchemaCurrent } from './schema-check.js';
+import { attachSessionPool, sessionPoolOf } from './session-pool.js';
 
 export interface OpenDatabaseOptions extends CreatePoolOptions {
   logger: Logger;
@@ -11,7 +12,16 @@ export interface OpenDatabaseOptions extends CreatePoolOptions {
    * SchemaBehindError when one the image ships is missing; a newer schema is accepted.
    */
   migrate?: boolean;
+  /**
+   * DATABASE_SESSION_URL: when set, a second small pool on it carries the session-bound work (the
+   * migration advisory lock at start, LISTEN); `sessionPoolOf(pool)` returns it. End it with the main
+   * pool (`endWithSessionPool`).
+   */
+  sessionUrl?: string;
 }
+
+/** Most LISTEN connections one process holds (the outbox relay, the run event listener) plus slack. */
+const SESSION_POOL_MAX = 4;
 
 /** A service's start-up step: a pool on its own database, at (or past) the schema it needs. */
 export async function openDatabase(
@@ -19,11 +29,15 @@ export async function openDatabase(
   migrationsDir: string | URL,
   options: OpenDatabaseOptions,
 ): Promise<Pool> {
-  const { migrate = true, ...poolOptions } = options;
+  const { migrate = true, sessionUrl, ...poolOptions } = options;
   const pool = createPool(url, poolOptions);
+  if (sessionUrl) {
+    const session = createPool(sessionUrl, { ...poolOptions, max: SESSION_POOL_MAX, metricsName: 'session' });
+    attachSessionPool(pool, session);
+  }
   try {
     if (migrate) {
-      await runMigrations(pool, migrationsDir, { logger: options.logger });
+      await runMigrations(sessionPoolOf(pool), migrationsDir, { logger: options.logger });
     } else {
       const status = await assertSchemaCurrent(pool, migrationsDir);
       options.logger.info(
@@ -33,7 +47,14 @@ export async function openDatabase(
     }
     return pool;
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    await endWithSessionPool(pool).catch(() => undefined);
     throw error;
   }
+}
+
+/** Ends `pool` and its session pool, if one is attached. */
+export async function endWithSessionPool(pool: Pool): Promise<void> {
+  const session = sessionPoolOf(pool);
+  await pool.end();
+  if (session !== pool) await session.end();
 }

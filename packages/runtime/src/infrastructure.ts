@@ -1,5 +1,5 @@
 import { kafkaSecurity, type KafkaSecurityConfig } from '@platform/config';
-import { openDatabase, type Pool } from '@platform/db';
+import { endWithSessionPool, openDatabase, type Pool } from '@platform/db';
 import {
   createKafka,
   createProducer,
@@ -24,6 +24,8 @@ export interface InfrastructureConfig extends KafkaSecurityConfig {
   DATABASE_URL: string;
   /** false: check the schema instead of migrating it (SchemaBehindError when it is older). */
   MIGRATE_ON_START: boolean;
+  /** The LISTEN connections' (and the start-up migration lock's) URL, when DATABASE_URL is pooled per transaction. */
+  DATABASE_SESSION_URL?: string | undefined;
   REDIS_URL: string;
   KAFKA_BROKERS: CreateKafkaOptions['brokers'];
 }
@@ -42,6 +44,7 @@ export async function connectInfrastructure(
     logger,
     applicationName: name,
     migrate: config.MIGRATE_ON_START,
+    ...(config.DATABASE_SESSION_URL ? { sessionUrl: config.DATABASE_SESSION_URL } : {}),
   });
   const redis = createRedis(config.REDIS_URL, { logger, connectionName: name });
   const kafka = createKafka({
@@ -59,7 +62,7 @@ export async function connectInfrastructure(
     async close() {
       await kafka.disconnect();
       await closeRedis(redis);
-      await pool.end();
+      await endWithSessionPool(pool);
     },
   };
 }
