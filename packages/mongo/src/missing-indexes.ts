@@ -21,10 +21,12 @@ export async function missingIndexes(
     const model = connection.model(modelName);
     const collection = model.collection.collectionName;
     const existing = new Set(
-      (await model.collection.indexes().catch((err: { code?: number }) => {
-        if (err.code === 26) return []; // 26 NamespaceNotFound: the collection does not exist yet
-        throw err;
-      })).map((index) => index.name ?? ''),
+      (
+        await model.collection.indexes().catch((err: { code?: number }) => {
+          if (err.code === 26) return []; // 26 NamespaceNotFound: the collection does not exist yet
+          throw err;
+        })
+      ).map((index) => index.name ?? ''),
     );
     for (const [fields, options] of model.schema.indexes()) {
       const name = typeof options.name === 'string' ? options.name : indexName(fields);

@@ -14,7 +14,8 @@ const SHIPPED = shippedMigrations(new URL('../src/data/migrations', import.meta.
 const NEWEST = SHIPPED.at(-1)!;
 
 /** `node dist/main.js migrate` given nothing but the database URL (no keys, no Kafka, no Redis). */
-const migrate = (url: string) => runServiceCommand('models', ['migrate'], { DATABASE_URL: url, LOG_LEVEL: 'info' });
+const migrate = (url: string) =>
+  runServiceCommand('models', ['migrate'], { DATABASE_URL: url, LOG_LEVEL: 'info' });
 
 /** The migrations each run logged as applied (one `applying migration` record per migration). */
 function appliedIn(output: string): string[] {
@@ -108,11 +109,13 @@ describe('models with MIGRATE_ON_START=false', () => {
     const run = await serveWithoutMigrating(database.url);
     expect(run.code, run.output).toBe(78);
     expect(run.output).toContain(`newest migration needed ${NEWEST}, newest applied (none`);
-    expect(run.output).toContain('run this release\'s migrate Job');
+    expect(run.output).toContain("run this release's migrate Job");
     // It ran no DDL: still no migrations table.
     const pool = createPool(database.url, { max: 1 });
     try {
-      const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('pgmigrations')::text AS t");
+      const { rows } = await pool.query<{ t: string | null }>(
+        "SELECT to_regclass('pgmigrations')::text AS t",
+      );
       expect(rows[0]!.t).toBeNull();
     } finally {
       await pool.end();
@@ -138,7 +141,9 @@ describe('models with MIGRATE_ON_START=false', () => {
     const newer = await migrated();
     const pool = createPool(newer.url, { max: 1 });
     try {
-      await pool.query("INSERT INTO pgmigrations (name, run_on) VALUES ('9999999999999_from-a-newer-release', now())");
+      await pool.query(
+        "INSERT INTO pgmigrations (name, run_on) VALUES ('9999999999999_from-a-newer-release', now())",
+      );
     } finally {
       await pool.end();
     }

@@ -72,10 +72,10 @@ describe('the runtime role: DML only, the migrate command grants it', () => {
          VALUES ($1, 'openai', 'gpt-test', 'chat', true, 'https://api.openai.com/v1', 'sealed') RETURNING id`,
         [`m-${suffix}`],
       );
-      await client.query('INSERT INTO team_model_grants (team_id, model_id, is_enabled) VALUES ($1, $2, true)', [
-        teamId,
-        rows[0]!.id,
-      ]);
+      await client.query(
+        'INSERT INTO team_model_grants (team_id, model_id, is_enabled) VALUES ($1, $2, true)',
+        [teamId, rows[0]!.id],
+      );
       return rows[0]!.id;
     });
 
@@ -108,7 +108,9 @@ describe('the runtime role: DML only, the migrate command grants it', () => {
       runtime.close();
     }
     const counters = await asRole(OWNER, (client) =>
-      client.query<{ tokens: string }>('SELECT tokens FROM model_usage_counters WHERE team_id = $1', [teamId]),
+      client.query<{ tokens: string }>('SELECT tokens FROM model_usage_counters WHERE team_id = $1', [
+        teamId,
+      ]),
     );
     expect(counters.rows.map((row) => Number(row.tokens))).toEqual([42]);
     const sessions = await asRole(OWNER, (client) =>
@@ -123,12 +125,16 @@ describe('the runtime role: DML only, the migrate command grants it', () => {
     expect(await failureAs(RUNTIME, 'CREATE TABLE intruder (id int)')).toBe('42501');
     expect(await failureAs(RUNTIME, 'ALTER TABLE models ADD COLUMN intruder int')).toBe('42501');
     expect(await failureAs(RUNTIME, 'DROP TABLE model_usage_counters')).toBe('42501');
-    expect(await failureAs(RUNTIME, "INSERT INTO pgmigrations (name, run_on) VALUES ('x', now())")).toBe('42501');
+    expect(await failureAs(RUNTIME, "INSERT INTO pgmigrations (name, run_on) VALUES ('x', now())")).toBe(
+      '42501',
+    );
     expect(await failureAs(OWNER, 'CREATE TABLE owner_may (id int)')).toBeUndefined();
   });
 
   it("covers a later migration's objects without another grant (default privileges)", async () => {
-    await asRole(OWNER, (client) => client.query('CREATE TABLE later_release (id bigserial PRIMARY KEY, v int)'));
+    await asRole(OWNER, (client) =>
+      client.query('CREATE TABLE later_release (id bigserial PRIMARY KEY, v int)'),
+    );
     expect(await failureAs(RUNTIME, 'INSERT INTO later_release (v) VALUES (1)')).toBeUndefined();
     expect(await failureAs(RUNTIME, 'ALTER TABLE later_release ADD COLUMN w int')).toBe('42501');
   });

@@ -37,7 +37,9 @@ describe('notifications migrate (MongoDB indexes)', () => {
       30_000,
     );
     expect(refused.code, refused.output).toBe(78);
-    expect(refused.output).toMatch(/lacks indexes this release needs: .*notifications\.created_at_-1.*channel_test_audit\.at_-1/);
+    expect(refused.output).toMatch(
+      /lacks indexes this release needs: .*notifications\.created_at_-1.*channel_test_audit\.at_-1/,
+    );
     expect(refused.output).toContain("run this release's migrate Job");
 
     const first = await migrate();
