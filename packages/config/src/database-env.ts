@@ -11,7 +11,7 @@ export const migrateOnStartShape = {
   MIGRATE_ON_START: env.boolean(true),
 };
 
-/** A Postgres service's database variables (docs/operations.md "Database"). */
+/** A Postgres service's database variables (deploy/README.md "Migrations", docs/development.md). */
 export const postgresShape = {
   DATABASE_URL: env.postgresUrl(),
   /**

@@ -18,7 +18,7 @@ const schema = z.object({
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50062),
-  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (docs/operations.md "Database"). */
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
   ...postgresShape,
   /** Verification cache revisions and the coalesced last_used_at buffer; the expiry-check lock. */
   REDIS_URL: env.redisUrl(),

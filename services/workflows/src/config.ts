@@ -21,7 +21,7 @@ const schema = z.object({
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50065),
-  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (docs/operations.md "Database"). */
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
   ...postgresShape,
   /** The ephemeral `/workflow-versions` store (shared by replicas; docs/workflows.md). */
   REDIS_URL: env.redisUrl(),
