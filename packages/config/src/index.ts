@@ -39,3 +39,10 @@ export {
   type TargetSessionAttrs,
 } from './connection-urls.js';
 export { loadKafkaOnlyConfig, type KafkaOnlyConfig } from './kafka-only-config.js';
+export {
+  migrateOnStartShape,
+  postgresShape,
+  migrateCommandShape,
+  loadMigrateCommandConfig,
+  type MigrateCommandConfig,
+} from './database-env.js';

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from './pool.js';
+import { sessionPoolOf } from './session-pool.js';
 
 /** A dedicated connection holding one LISTEN (see openListenConnection). */
 export interface ListenConnection {
@@ -14,7 +15,8 @@ export interface ListenHandlers {
 }
 
 /**
- * LISTENs on `channel` on a connection of its own from the pool. The connection is released
+ * LISTENs on `channel` on a connection of its own from the pool (its session pool when one is
+ * attached: a LISTEN needs a real session, see session-pool.ts). The connection is released
  * exactly once, on its first error or on `close()`: a dropped connection can emit 'error' more than
  * once, also while LISTEN is still running, and a second release throws inside pg-pool. The error
  * handler stays attached after the release, because an 'error' event with no listener would crash
@@ -25,7 +27,7 @@ export async function openListenConnection(
   channel: string,
   handlers: ListenHandlers,
 ): Promise<ListenConnection> {
-  const client: PoolClient = await pool.connect();
+  const client: PoolClient = await sessionPoolOf(pool).connect();
   let released = false;
   // destroyed, never returned to the pool: the LISTEN (or a broken socket) must not be reused
   const release = () => {

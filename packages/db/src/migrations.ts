@@ -1,9 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { createLogger, type Logger } from '@platform/logger';
+import { migrationsDirectory, MIGRATION_IGNORE_PATTERN } from './migrations-dir.js';
 import type { Pool } from './pool.js';
 import { newClient } from './multi-host.js';
 
@@ -14,9 +12,6 @@ export interface RunMigrationsOptions {
   /** Apply each pending migration in its own transaction instead of all in one. Default false. */
   transactionPerMigration?: boolean;
 }
-
-/** Dotfiles, TypeScript declaration files and source maps are never migrations. */
-const IGNORE_PATTERN = '(\\..*|.*\\.d\\.[cm]?ts|.*\\.map)';
 
 /**
  * Applies pending `up` migrations from `migrationsDir` (SQL files with `-- Up Migration` /
@@ -37,10 +32,7 @@ export async function runMigrations(
   options: RunMigrationsOptions = {},
 ): Promise<string[]> {
   const logger = (options.logger ?? createLogger('db')).child({ component: 'migrations' });
-  const dir = migrationsDir instanceof URL ? fileURLToPath(migrationsDir) : resolve(migrationsDir);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new Error(`migrations directory not found: ${dir}`);
-  }
+  const dir = migrationsDirectory(migrationsDir);
 
   const ownClient = typeof target === 'string' ? newClient(target) : undefined;
   const client = ownClient ?? (await (target as Pool).connect());
@@ -51,7 +43,7 @@ export async function runMigrations(
     const applied = await runner({
       dbClient: client,
       dir,
-      ignorePattern: IGNORE_PATTERN,
+      ignorePattern: MIGRATION_IGNORE_PATTERN,
       direction: 'up',
       migrationsTable: options.migrationsTable ?? 'pgmigrations',
       singleTransaction: !options.transactionPerMigration,
@@ -59,7 +51,7 @@ export async function runMigrations(
       checkOrder: true,
       logger: {
         debug: (msg) => logger.debug(msg),
-        info: (msg) => logger.debug(msg),
+        info: (msg) => logStep(logger, msg),
         warn: (msg) => logger.warn(msg),
         error: (msg) => logger.error(msg),
       },
@@ -76,4 +68,13 @@ export async function runMigrations(
     // Destroy rather than recycle: the session may carry settings a migration changed.
     else (client as pg.PoolClient).release(failure ?? true);
   }
+}
+
+const MIGRATION_STEP = /^### MIGRATION (.+) \((UP|DOWN)\) ###$/;
+
+/** node-pg-migrate's line before each migration becomes one info record naming it; the rest is debug. */
+function logStep(logger: Logger, message: string): void {
+  const step = MIGRATION_STEP.exec(message.trim());
+  if (step) logger.info({ migration: step[1], direction: step[2]!.toLowerCase() }, 'applying migration');
+  else logger.debug(message);
 }

@@ -1,3 +1,4 @@
+import { ConfigError } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logger';
 import { kafkaTopicsCommand } from './kafka-topics-command.js';
 
@@ -39,6 +40,11 @@ export async function runCommandAndExit(
     logger.info('command finished');
     process.exit(0);
   } catch (error) {
+    if (error instanceof ConfigError) {
+      // Like serving: a bad environment exits 78 with the variables named, not a stack trace.
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
     logger.fatal({ err: error }, 'command failed');
     process.exit(1);
   }

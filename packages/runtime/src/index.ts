@@ -15,3 +15,4 @@ export { DailyTask, type DailyTaskOptions } from './daily-task.js';
 export { calendarDaysBetween, localDate, nextLocalTime } from './local-calendar.js';
 export { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';
 export { requireKafkaTopics, TopicsNotProvisionedError, type RequireTopicsOptions } from './kafka-topics.js';
+export { migrateCommand } from './migrate-command.js';

@@ -1,5 +1,5 @@
 import { kafkaSecurity, type KafkaSecurityConfig, type KafkaTopicMode } from '@platform/config';
-import { openDatabase, type Pool } from '@platform/db';
+import { endWithSessionPool, openDatabase, type Pool } from '@platform/db';
 import {
   createKafka,
   createProducer,
@@ -22,6 +22,10 @@ export interface Infrastructure {
 
 export interface InfrastructureConfig extends KafkaSecurityConfig {
   DATABASE_URL: string;
+  /** false: check the schema instead of migrating it (SchemaBehindError when it is older). */
+  MIGRATE_ON_START: boolean;
+  /** The LISTEN connections' (and the start-up migration lock's) URL, when DATABASE_URL is pooled per transaction. */
+  DATABASE_SESSION_URL?: string | undefined;
   REDIS_URL: string;
   KAFKA_BROKERS: CreateKafkaOptions['brokers'];
   /** `verify`: the client creates no topics (they are provisioned; requireKafkaTopics checks them). */
@@ -29,7 +33,7 @@ export interface InfrastructureConfig extends KafkaSecurityConfig {
 }
 
 /**
- * Opens (and migrates) the service's database, then creates its Redis connection, Kafka client
+ * Opens the service's database (migrated, or only checked with MIGRATE_ON_START=false), then creates its Redis connection, Kafka client
  * and producer; `name` is the Postgres application name, Redis connection name and Kafka client id.
  */
 export async function connectInfrastructure(
@@ -38,7 +42,12 @@ export async function connectInfrastructure(
   name: string,
   migrations: URL,
 ): Promise<Infrastructure> {
-  const pool = await openDatabase(config.DATABASE_URL, migrations, { logger, applicationName: name });
+  const pool = await openDatabase(config.DATABASE_URL, migrations, {
+    logger,
+    applicationName: name,
+    migrate: config.MIGRATE_ON_START,
+    ...(config.DATABASE_SESSION_URL ? { sessionUrl: config.DATABASE_SESSION_URL } : {}),
+  });
   const redis = createRedis(config.REDIS_URL, { logger, connectionName: name });
   const kafka = createKafka({
     brokers: config.KAFKA_BROKERS,
@@ -56,7 +65,7 @@ export async function connectInfrastructure(
     async close() {
       await kafka.disconnect();
       await closeRedis(redis);
-      await pool.end();
+      await endWithSessionPool(pool);
     },
   };
 }

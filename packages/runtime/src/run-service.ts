@@ -5,10 +5,12 @@ import {
   type ServerTrust,
   type ServiceRegistration,
 } from '@platform/grpc';
+import { SchemaBehindError } from '@platform/db';
 import { createLogger, type Logger } from '@platform/logger';
 import { startTelemetry, type TelemetryConfig, type RunningTelemetry } from '@platform/telemetry';
 import { setTimeout as delay } from 'node:timers/promises';
 import { BUILTIN_COMMANDS, runCommandAndExit, type ServiceCommand } from './commands.js';
+import { migrateCommand } from './migrate-command.js';
 
 export interface ServiceStartContext<C> {
   config: C;
@@ -60,6 +62,8 @@ export interface RunServiceOptions<C extends BaseServiceConfig> {
   shutdownGraceMs?: number;
   /** The service's own one-shot commands, beside BUILTIN_COMMANDS (`node dist/main.js <command>`). */
   commands?: Record<string, ServiceCommand>;
+  /** Its Postgres migrations folder: gives the image the `migrate` command (migrate-command.ts). */
+  migrations?: URL;
 }
 
 /** Exit code for a configuration error (EX_CONFIG), so orchestrators can tell it from a crash. */
@@ -87,7 +91,14 @@ function loadOrExit<C>(name: string, load: () => C): C {
 export async function runService<C extends BaseServiceConfig>(options: RunServiceOptions<C>): Promise<void> {
   const [command = 'serve', ...args] = process.argv.slice(2);
   if (command !== 'serve') {
-    await runCommandAndExit(options.name, command, args, { ...BUILTIN_COMMANDS, ...options.commands });
+    const migrate: Record<string, ServiceCommand> = options.migrations
+      ? { migrate: migrateCommand(options.migrations) }
+      : {};
+    await runCommandAndExit(options.name, command, args, {
+      ...BUILTIN_COMMANDS,
+      ...migrate,
+      ...options.commands,
+    });
   }
   const config = loadOrExit(options.name, options.loadConfig);
   const logger = createLogger(options.name, config.LOG_LEVEL);
@@ -107,9 +118,10 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');
-    // A deployment problem found at start (e.g. Kafka topics not provisioned): EX_CONFIG, not a crash.
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+    // A deployment problem found at start (a schema older than this image, Kafka topics not
+    // provisioned, a bad variable): restarting cannot help, the migrate or topics Job can — EX_CONFIG.
+    if (error instanceof SchemaBehindError || error instanceof ConfigError) {
+      process.stderr.write(`${options.name}: ${error.message}\n`);
       process.exit(EXIT_CONFIG);
     }
     process.exit(1);

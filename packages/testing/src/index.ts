@@ -46,3 +46,4 @@ export {
 export { captureSpans, SpanKind, type SpanCapture } from './span-capture.js';
 export { startDnsServer, type DnsRecord, type DnsServer } from './dns-server.js';
 export { useTestDns, DNS_PRELOAD } from './test-dns.js';
+export { runServiceCommand, type CommandResult } from './service-command.js';

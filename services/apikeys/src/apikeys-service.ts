@@ -18,7 +18,8 @@ import { LastUsedBuffer } from './domain/usage/last-used-buffer.js';
 import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
 import { apikeysGrpc } from './grpc/apikeys-grpc.js';
 
-const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
+export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
 export interface StartedApiKeys {
   dependencies: ApiKeysDependencies;

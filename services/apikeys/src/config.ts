@@ -4,6 +4,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  postgresShape,
   serviceSigningShape,
   serviceTrustShape,
 } from '@platform/config';
@@ -17,7 +18,8 @@ const schema = z.object({
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50062),
-  DATABASE_URL: env.postgresUrl(),
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
+  ...postgresShape,
   /** Verification cache revisions and the coalesced last_used_at buffer; the expiry-check lock. */
   REDIS_URL: env.redisUrl(),
   /** Expiry notifications out, agent directory in. */

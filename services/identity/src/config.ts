@@ -4,6 +4,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  postgresShape,
   serviceTrustShape,
   taskSealShape,
 } from '@platform/config';
@@ -15,7 +16,8 @@ const schema = z.object({
   /** Principal signature checks and the public keys of the callers its internal methods declare (docs/security.md). */
   ...serviceTrustShape(declaredCallers(INTERNAL_CALLERS)),
   GRPC_PORT: env.port().default(50061),
-  DATABASE_URL: env.postgresUrl(),
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
+  ...postgresShape,
   REDIS_URL: env.redisUrl(),
   /** Brokers, and SASL/TLS when the cluster asks for them. */
   ...kafkaShape,

@@ -32,7 +32,8 @@ import {
   PASSWORD_EXPIRY_TASK,
 } from './domain/passwords/check-password-expiration.js';
 
-const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
+export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
 export interface StartedIdentity {
   dependencies: IdentityDependencies;

@@ -4,6 +4,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  postgresShape,
   serviceSigningShape,
   serviceTrustShape,
 } from '@platform/config';
@@ -17,7 +18,8 @@ const schema = z.object({
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50064),
-  DATABASE_URL: env.postgresUrl(),
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
+  ...postgresShape,
   /** Seals model API keys at rest (SecretBox); must be the deployment's one SECRET_KEY. */
   SECRET_KEY: env.secretKey(),
   REDIS_URL: env.redisUrl(),

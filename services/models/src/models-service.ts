@@ -11,7 +11,8 @@ import { identityEndpointAllowlist } from './adapters/endpoint-allowlist.js';
 import { buildGrantsArea, type GrantsArea } from './grants-area.js';
 import { modelsGrpc } from './grpc/models-grpc.js';
 
-const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
+export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 /** The HKDF purpose of the key that seals model API keys (docs/models.md). */
 export const MODEL_KEYS_PURPOSE = 'model-api-keys';
 

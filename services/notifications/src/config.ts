@@ -4,6 +4,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  migrateOnStartShape,
   serviceSigningShape,
   serviceTrustShape,
 } from '@platform/config';
@@ -27,6 +28,8 @@ const schema = z.object({
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50063),
   MONGO_URL: env.mongoUrl(),
+  /** false: the indexes are built by `node dist/main.js migrate`, start-up only checks them (deploy/README.md "Migrations"). */
+  ...migrateOnStartShape,
   /** Bulk e-mail quotas (per sender per hour, per recipient per day). */
   REDIS_URL: env.redisUrl(),
   /** Automatic-notification events in, `default`-queue tasks out. */

@@ -9,7 +9,7 @@ import {
   Topics,
 } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { closeMongo, connectMongo, syncIndexes } from '@platform/mongo';
+import { closeMongo, connectMongo } from '@platform/mongo';
 import { closeRedis, createRedis } from '@platform/redis';
 import { requireKafkaTopics, startWhenKafkaIsReachable } from '@platform/runtime';
 import { createSettingsClient } from '@platform/settings-client';
@@ -25,6 +25,7 @@ import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery/
 import { startNotificationEventsConsumer } from './events/notification-events-consumer.js';
 import { channelTestsGrpc } from './grpc/channel-tests-grpc.js';
 import { notificationsGrpc } from './grpc/notifications-grpc.js';
+import { prepareIndexes } from './mongo-indexes.js';
 
 export interface StartedNotifications {
   dependencies: NotificationsDependencies;
@@ -105,7 +106,7 @@ export async function startNotifications(
     now: () => now().getTime(),
   };
   const delivery = createDelivery(deliveryDeps);
-  await syncIndexes(connection, { logger });
+  await prepareIndexes(connection, config.MIGRATE_ON_START, logger);
   ensurePlatformTopicsInBackground(kafka, logger);
   const dependencies: NotificationsDependencies = {
     config,

@@ -4,6 +4,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  postgresShape,
   serviceSigningShape,
   serviceTrustShape,
 } from '@platform/config';
@@ -25,7 +26,8 @@ const schema = z.object({
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50066),
-  DATABASE_URL: env.postgresUrl(),
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
+  ...postgresShape,
   /** The 30 s payload cache, health snapshots, worker task marks. */
   REDIS_URL: env.redisUrl(),
   /** Telemetry facts and the agent directory in; group state for /system/workers. */

@@ -17,7 +17,8 @@ import { analyticsGrpc } from './grpc/analytics-grpc.js';
 import { observabilityGrpc } from './grpc/observability-grpc.js';
 import { systemMonitorsGrpc } from './system-monitors.js';
 
-const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
+export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
 export interface StartedObservability {
   dependencies: ObservabilityDependencies;

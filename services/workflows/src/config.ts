@@ -7,6 +7,7 @@ import {
   env,
   kafkaShape,
   loadConfig,
+  postgresShape,
   serviceSigningShape,
   serviceTrustShape,
 } from '@platform/config';
@@ -25,7 +26,8 @@ const schema = z.object({
   /** Its own key for the service tokens of its outgoing calls (docs/security.md). */
   ...serviceSigningShape,
   GRPC_PORT: env.port().default(50065),
-  DATABASE_URL: env.postgresUrl(),
+  /** DATABASE_URL, DATABASE_SESSION_URL, MIGRATE_ON_START (deploy/README.md "Migrations"). */
+  ...postgresShape,
   /** The ephemeral `/workflow-versions` store (shared by replicas; docs/workflows.md). */
   REDIS_URL: env.redisUrl(),
   /** Brokers, and SASL/TLS when the cluster asks for them. */

@@ -13,7 +13,8 @@ import { workflowVersionsGrpc } from './grpc/workflow-versions-grpc.js';
 import { workflowsGrpc } from './grpc/workflows-grpc.js';
 import { startRunsArea, type RunsArea } from './runs-area.js';
 
-const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
+/** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
+export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
 
 export interface StartedWorkflows {
   dependencies: WorkflowsDependencies;
