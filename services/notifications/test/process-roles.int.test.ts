@@ -1,10 +1,9 @@
-import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
+import type { Gateway } from '@platform/gateway';
 import { checkHealth } from '@platform/grpc';
 import { closeMongo, connectMongo } from '@platform/mongo';
 import {
   listen,
   requester,
-  stackEnv,
   startHttpReceiver,
   startIdentityProcess,
   startServiceProcess,
@@ -19,6 +18,7 @@ import {
 } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/grpc/notifications-grpc.js';
+import { gatewayInFrontOf, notificationsChildEnv, privateMongoUrl } from './support/child-process-env.js';
 import { testLogger } from './support/harness.js';
 
 // PROCESS_ROLE (deploy/README.md "API and workers apart"): the BUILT service as two child
@@ -32,20 +32,13 @@ let http: RunningHttp;
 let request: Requester;
 const processes: ServiceProcess[] = [];
 const prefix = `${uniqueName('nrole')}.`;
-const mongoUrl = stackEnv.mongoUrl.replace(/\/[^/]*$/, `/${uniqueName('notif_role').replace(/-/g, '_')}`);
+const mongoUrl = privateMongoUrl('notif_role');
 
 const startNotifications = async (role: string) => {
   const started = await startServiceProcess('notifications', {
     env: {
+      ...notificationsChildEnv({ prefix, mongoUrl, identityAddress: identity.address }),
       PROCESS_ROLE: role,
-      MONGO_URL: mongoUrl,
-      IDENTITY_GRPC_ADDR: identity.address,
-      QUEUE_TOPIC_PREFIX: prefix,
-      EVENTS_TOPIC_PREFIX: prefix,
-      NOTIFICATION_EVENTS_GROUP: `${prefix}notification-events`,
-      REDIS_KEY_PREFIX: `${prefix}notifications:`,
-      DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
-      DELIVERY_RECONCILE_INTERVAL_MS: '500',
     },
   });
   processes.push(started);
@@ -56,23 +49,7 @@ beforeAll(async () => {
   receiver = await startHttpReceiver({ status: 200, body: 'ok' });
   identity = await startIdentityProcess();
   const api = await startNotifications('api');
-  gateway = buildGateway(
-    loadGatewayConfig({
-      ...process.env,
-      REDIS_URL: stackEnv.redisUrl,
-      KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
-      TASK_SEAL_KEY: stackEnv.taskSealKey,
-      ...stackEnv.serviceTrustEnv('gateway'),
-      IDENTITY_GRPC_ADDR: identity.address,
-      APIKEYS_GRPC_ADDR: '127.0.0.1:1',
-      NOTIFICATIONS_GRPC_ADDR: api.address,
-      MODELS_GRPC_ADDR: '127.0.0.1:1',
-      WORKFLOWS_GRPC_ADDR: '127.0.0.1:1',
-      OBSERVABILITY_GRPC_ADDR: '127.0.0.1:1',
-    }),
-    testLogger,
-    'test',
-  );
+  gateway = gatewayInFrontOf({ identity: identity.address, notifications: api.address });
   http = await listen(gateway.app);
   request = requester(http.baseUrl);
   admin = await identity.createUser({ name: 'root', superuser: true, roles: ['Super Admin'] });

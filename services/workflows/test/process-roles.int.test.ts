@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/grpc/workflows-grpc.js';
 import { linear } from './support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './support/harness.js';
+import { workflowsChildEnv } from './support/child-processes.js';
 
 // PROCESS_ROLE (deploy/README.md "API and workers apart"): the BUILT service as child processes on
 // the harness's database and queue. `api` serves the API and runs no run; `worker` runs them and
@@ -14,14 +15,7 @@ const processes: ServiceProcess[] = [];
 
 const start = async (env: Record<string, string>) => {
   const started = await startServiceProcess('workflows', {
-    env: {
-      DATABASE_URL: harness.database.url,
-      QUEUE_TOPIC_PREFIX: harness.config.QUEUE_TOPIC_PREFIX,
-      IDENTITY_GRPC_ADDR: harness.identity.address,
-      MODELS_GRPC_ADDR: '127.0.0.1:50064',
-      RUN_CLAIM_POLL_MS: '50',
-      ...env,
-    },
+    env: workflowsChildEnv(harness, { RUN_CLAIM_POLL_MS: '50', ...env }),
   });
   processes.push(started);
   return started;

@@ -1,9 +1,8 @@
-import { buildGateway, loadGatewayConfig, type Gateway } from '@platform/gateway';
+import type { Gateway } from '@platform/gateway';
 import { closeMongo, connectMongo } from '@platform/mongo';
 import {
   listen,
   requester,
-  stackEnv,
   startIdentityProcess,
   startJaeger,
   startServiceProcess,
@@ -15,6 +14,7 @@ import {
   type ServiceProcess,
 } from '@platform/testing';
 import { initTracing, type Tracing } from '@platform/telemetry';
+import { gatewayInFrontOf, notificationsChildEnv, privateMongoUrl } from './child-process-env.js';
 import { testLogger } from './harness.js';
 
 /**
@@ -43,40 +43,19 @@ export async function startProcessStack(): Promise<ProcessStack> {
   });
   const identity = await startIdentityProcess();
   const topicPrefix = `${uniqueName('ntel')}.`;
-  const mongoUrl = stackEnv.mongoUrl.replace(/\/[^/]*$/, `/${uniqueName('notif_tel').replace(/-/g, '_')}`);
+  const mongoUrl = privateMongoUrl('notif_tel');
   const notifications = await startServiceProcess('notifications', {
     env: {
-      MONGO_URL: mongoUrl,
-      IDENTITY_GRPC_ADDR: identity.address,
-      QUEUE_TOPIC_PREFIX: topicPrefix,
-      EVENTS_TOPIC_PREFIX: topicPrefix,
-      NOTIFICATION_EVENTS_GROUP: `${topicPrefix}notification-events`,
-      REDIS_KEY_PREFIX: `${topicPrefix}notifications:`,
-      DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...notificationsChildEnv({ prefix: topicPrefix, mongoUrl, identityAddress: identity.address }),
       DELIVERY_HTTP_TIMEOUT_MS: '3000',
-      // A due retry is submitted within half a second (the retry test waits for one).
-      DELIVERY_RECONCILE_INTERVAL_MS: '500',
       OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
       OTEL_TRACES_SAMPLER_ARG: '1',
     },
   });
-  const gateway: Gateway = buildGateway(
-    loadGatewayConfig({
-      ...process.env,
-      REDIS_URL: stackEnv.redisUrl,
-      KAFKA_BROKERS: stackEnv.kafkaBrokers.join(','),
-      TASK_SEAL_KEY: stackEnv.taskSealKey,
-      ...stackEnv.serviceTrustEnv('gateway'),
-      IDENTITY_GRPC_ADDR: identity.address,
-      APIKEYS_GRPC_ADDR: '127.0.0.1:1',
-      NOTIFICATIONS_GRPC_ADDR: notifications.address,
-      MODELS_GRPC_ADDR: '127.0.0.1:1',
-      WORKFLOWS_GRPC_ADDR: '127.0.0.1:1',
-      OBSERVABILITY_GRPC_ADDR: '127.0.0.1:1',
-    }),
-    testLogger,
-    'test',
-  );
+  const gateway: Gateway = gatewayInFrontOf({
+    identity: identity.address,
+    notifications: notifications.address,
+  });
   const http: RunningHttp = await listen(gateway.app);
   return {
     jaeger,

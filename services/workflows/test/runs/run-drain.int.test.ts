@@ -1,10 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { groupIsStable, workerGroup } from '@platform/kafka';
 import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { startAllowedSink, workflowsChildEnv } from '../support/child-processes.js';
 
 // A run worker stopped by SIGTERM (a rollout) drains: it claims nothing more, lets the node in
 // flight finish (or cuts it after RUN_WORKER_DRAIN_MS) and hands its runs back at once, so another
@@ -37,15 +37,7 @@ async function startWorkers(count: number, env: Record<string, string>): Promise
   const started = await Promise.all(
     Array.from({ length: count }, () =>
       startServiceProcess('workflows', {
-        env: {
-          DATABASE_URL: harness.database.url,
-          QUEUE_TOPIC_PREFIX: harness.config.QUEUE_TOPIC_PREFIX,
-          IDENTITY_GRPC_ADDR: harness.identity.address,
-          MODELS_GRPC_ADDR: '127.0.0.1:50064',
-          PROCESS_ROLE: 'worker',
-          RUN_LEASE_MS: String(LEASE_MS),
-          ...env,
-        },
+        env: workflowsChildEnv(harness, { PROCESS_ROLE: 'worker', RUN_LEASE_MS: String(LEASE_MS), ...env }),
       }),
     ),
   );
@@ -84,14 +76,7 @@ beforeAll(async () => {
   harness = await startWorkflowsHarness();
   owner = await harness.createUser({ name: 'drainowner' });
   const admin = await harness.createUser({ superuser: true, name: 'drainadmin' });
-  sink = createServer(answerSink);
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  sinkOrigin = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-  const saved = await harness.request('PUT', '/admin/site-settings', {
-    token: admin.token,
-    json: { workflow_http_allowlist: [sinkOrigin] },
-  });
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
+  ({ server: sink, origin: sinkOrigin } = await startAllowedSink(harness, admin.token, answerSink));
 }, 180_000);
 
 afterAll(async () => {

@@ -1,9 +1,9 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Server, type ServerResponse } from 'node:http';
 import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { startAllowedSink, workflowsChildEnv } from '../support/child-processes.js';
 
 // The run metrics as a worker process serves them on its /metrics port: a held run and a queued
 // one move the in-flight and queue gauges; the ends move the duration histograms; a worker killed
@@ -24,30 +24,19 @@ beforeAll(async () => {
   harness = await startWorkflowsHarness();
   owner = await harness.createUser({ name: 'metricsowner' });
   const admin = await harness.createUser({ superuser: true, name: 'metricsadmin' });
-  sink = createServer((req, res) => {
+  ({ server: sink, origin: sinkOrigin } = await startAllowedSink(harness, admin.token, (req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'application/json' });
     if (holding) held.push(res);
     else res.end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  sinkOrigin = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-  const saved = await harness.request('PUT', '/admin/site-settings', {
-    token: admin.token,
-    json: { workflow_http_allowlist: [sinkOrigin] },
-  });
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
-  workerEnv = {
-    DATABASE_URL: harness.database.url,
-    QUEUE_TOPIC_PREFIX: harness.config.QUEUE_TOPIC_PREFIX,
-    IDENTITY_GRPC_ADDR: harness.identity.address,
-    MODELS_GRPC_ADDR: '127.0.0.1:50064',
+  }));
+  workerEnv = workflowsChildEnv(harness, {
     RUN_WORKER_ENABLED: 'true',
     RUN_WORKER_CONCURRENCY: '1',
     RUN_LEASE_MS: String(LEASE_MS),
     RUN_RECONCILE_INTERVAL_MS: '300',
     RUN_CLAIM_POLL_MS: '200',
-  };
+  });
   workers.push(await startServiceProcess('workflows', { env: workerEnv }));
   const created = await harness.request('POST', '/workflows', {
     token: owner.token,

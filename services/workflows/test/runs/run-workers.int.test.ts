@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Server } from 'node:http';
 import { groupIsStable, workerGroup } from '@platform/kafka';
 import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { startAllowedSink, workflowsChildEnv } from '../support/child-processes.js';
 
 // Runs executed by two worker replicas (the BUILT service as child processes, sharing the
 // harness's database and queue): every run exactly once, and a worker killed with SIGKILL mid-run
@@ -25,27 +25,16 @@ beforeAll(async () => {
   harness = await startWorkflowsHarness();
   owner = await harness.createUser({ name: 'workerowner' });
   const admin = await harness.createUser({ superuser: true, name: 'workeradmin' });
-  sink = createServer((req, res) => {
+  ({ server: sink, origin: sinkOrigin } = await startAllowedSink(harness, admin.token, (req, res) => {
     received.push(String(req.headers['idempotency-key']));
     req.resume();
     setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), delayMs);
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  sinkOrigin = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-  const saved = await harness.request('PUT', '/admin/site-settings', {
-    token: admin.token,
-    json: { workflow_http_allowlist: [sinkOrigin] },
-  });
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
-  const env = {
-    DATABASE_URL: harness.database.url,
-    QUEUE_TOPIC_PREFIX: harness.config.QUEUE_TOPIC_PREFIX,
-    IDENTITY_GRPC_ADDR: harness.identity.address,
-    MODELS_GRPC_ADDR: '127.0.0.1:50064',
+  }));
+  const env = workflowsChildEnv(harness, {
     RUN_WORKER_ENABLED: 'true',
     RUN_LEASE_MS: String(LEASE_MS),
     RUN_RECONCILE_INTERVAL_MS: '300',
-  };
+  });
   workers = await Promise.all([
     startServiceProcess('workflows', { env }),
     startServiceProcess('workflows', { env }),
