@@ -1,10 +1,9 @@
 import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { groupIsStable, workerGroup } from '@platform/kafka';
 import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
-import { startAllowedSink, workflowsChildEnv } from '../support/child-processes.js';
+import { startAllowedSink, waitForQueueWorkers, workflowsChildEnv } from '../support/child-processes.js';
 
 // A run worker stopped by SIGTERM (a rollout) drains: it claims nothing more, lets the node in
 // flight finish (or cuts it after RUN_WORKER_DRAIN_MS) and hands its runs back at once, so another
@@ -154,20 +153,10 @@ async function terminate(worker: ServiceProcess): Promise<{ sentAt: number; exit
   return { sentAt, exitMs: Date.now() - sentAt };
 }
 
-async function bothInGroup(): Promise<void> {
-  const group = workerGroup('workflow', harness.config.QUEUE_TOPIC_PREFIX);
-  await waitUntil(
-    async () => ((await groupIsStable(harness.workflows.dependencies.kafka, group, 2)) ? true : undefined),
-    60_000,
-    'the two workers did not join the workflow queue group',
-    250,
-  );
-}
-
 describe('run worker drain on SIGTERM', () => {
   it('the node in flight finishes, the run continues on the other worker within 2 s, no node runs twice', async () => {
     await startWorkers(2, { RUN_WORKER_DRAIN_MS: '10000' });
-    await bothInGroup();
+    await waitForQueueWorkers(harness, 2);
     const workflowId = await createWorkflow('drain', '/slow');
     calls.length = 0;
     const runId = await startRun(workflowId);
@@ -214,7 +203,7 @@ describe('run worker drain on SIGTERM', () => {
   });
 
   it('a node still in flight after RUN_WORKER_DRAIN_MS is cut; only that node runs again, on the other worker', async () => {
-    await bothInGroup();
+    await waitForQueueWorkers(harness, 2);
     const workflowId = await createWorkflow('drain-cut', '/hold');
     calls.length = 0;
     holding = undefined;

@@ -1,10 +1,9 @@
 import { type Server } from 'node:http';
-import { groupIsStable, workerGroup } from '@platform/kafka';
 import { startServiceProcess, waitUntil, type ServiceProcess } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, node } from '../support/definitions.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
-import { startAllowedSink, workflowsChildEnv } from '../support/child-processes.js';
+import { startAllowedSink, waitForQueueWorkers, workflowsChildEnv } from '../support/child-processes.js';
 
 // Runs executed by two worker replicas (the BUILT service as child processes, sharing the
 // harness's database and queue): every run exactly once, and a worker killed with SIGKILL mid-run
@@ -39,14 +38,7 @@ beforeAll(async () => {
     startServiceProcess('workflows', { env }),
     startServiceProcess('workflows', { env }),
   ]);
-  // Healthy is not yet in the consumer group: wait until both workers have joined it.
-  const group = workerGroup('workflow', harness.config.QUEUE_TOPIC_PREFIX);
-  await waitUntil(
-    async () => ((await groupIsStable(harness.workflows.dependencies.kafka, group, 2)) ? true : undefined),
-    60_000,
-    'the two workers did not join the workflow queue group',
-    250,
-  );
+  await waitForQueueWorkers(harness, 2);
   const created = await harness.request('POST', '/workflows', {
     token: owner.token,
     json: {

@@ -1,5 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { groupIsStable, workerGroup } from '@platform/kafka';
+import { waitUntil } from '@platform/testing';
 import type { WorkflowsHarness } from './harness.js';
 
 /**
@@ -37,4 +39,19 @@ export async function startAllowedSink(
   });
   if (saved.body.code !== 0) throw new Error(`allowlisting ${origin}: ${JSON.stringify(saved.body)}`);
   return { server, origin };
+}
+
+/**
+ * Waits until `members` processes have joined the harness's workflow-queue consumer group: a
+ * worker reports healthy before Kafka has given it partitions.
+ */
+export async function waitForQueueWorkers(harness: WorkflowsHarness, members: number): Promise<void> {
+  const group = workerGroup('workflow', harness.config.QUEUE_TOPIC_PREFIX);
+  await waitUntil(
+    async () =>
+      (await groupIsStable(harness.workflows.dependencies.kafka, group, members)) ? true : undefined,
+    60_000,
+    `${members} workers did not join the workflow queue group`,
+    250,
+  );
 }
