@@ -20,6 +20,14 @@ function configOrExit(): GatewayConfig {
   }
 }
 
+// The gateway has no one-shot commands (migrate, kafka-topics run in the services' images): a Job
+// that names one here must fail loudly (EX_USAGE), not start a second gateway.
+const [command = 'serve'] = process.argv.slice(2);
+if (command !== 'serve') {
+  process.stderr.write(`gateway: unknown command "${command}" (known: serve)\n`);
+  process.exit(64);
+}
+
 const config = configOrExit();
 const logger = createLogger('gateway', config.LOG_LEVEL);
 // Telemetry first: its context manager must be in place before the first request is served.
