@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // (deploy/local/stack.sh up) and, for end-to-end tests, the seven services.
 export default defineConfig({
   test: {
+    // isolated-vm (packages/sandbox) needs Node started with --no-node-snapshot; a project may not
+    // set execArgv itself, so every test process gets it (it changes nothing else).
+    poolOptions: { forks: { execArgv: ['--no-node-snapshot'] } },
     projects: [
       {
         test: {

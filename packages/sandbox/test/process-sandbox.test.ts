@@ -1,0 +1,29 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createProcessSandbox } from '../src/index.js';
+
+// Needs the built package (dist/child-main.js): `pnpm run build` first, as in CI.
+describe('createProcessSandbox: what isolated-vm cannot contain kills only the child', () => {
+  const sandbox = createProcessSandbox();
+  afterAll(() => sandbox.close());
+  const next = async (n: number) =>
+    expect(
+      await sandbox.runCode({ code: 'function main(i) { return { n: i.n }; }', inputs: { n } }),
+    ).toMatchObject({
+      ok: true,
+      output: { n },
+    });
+
+  it('a 1 Gi-element array filled by a builtin (ignores the isolate limits, aborts its process) fails the run; the next run works', async () => {
+    await next(1);
+    const hostPid = process.pid;
+    const result = await sandbox.runCode({
+      code: 'function main() { return { n: new Array(2 ** 30).fill(0).length }; }',
+      inputs: {},
+      timeoutMs: 300,
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(['timeout', 'memory_limit']).toContain(result.reason);
+    expect(process.pid).toBe(hostPid);
+    await next(2);
+  }, 20_000);
+});
