@@ -6,7 +6,9 @@ import {
   type CreateKafkaOptions,
   type KafkaClient,
   type Producer,
+  type PartitionOverrides,
 } from '@platform/kafka';
+import { requireKafkaTopics } from './kafka-topics.js';
 import type { Logger } from '@platform/logger';
 import { closeRedis, createRedis, type Redis } from '@platform/redis';
 
@@ -30,17 +32,22 @@ export interface InfrastructureConfig extends KafkaSecurityConfig {
   KAFKA_BROKERS: CreateKafkaOptions['brokers'];
   /** `verify`: the client creates no topics (they are provisioned; requireKafkaTopics checks them). */
   KAFKA_TOPIC_MODE?: KafkaTopicMode;
+  KAFKA_TOPIC_PARTITIONS?: PartitionOverrides;
 }
 
 /**
- * Opens the service's database (migrated, or only checked with MIGRATE_ON_START=false), then creates its Redis connection, Kafka client
- * and producer; `name` is the Postgres application name, Redis connection name and Kafka client id.
+ * Opens the service's database (migrated, or only checked with MIGRATE_ON_START=false), then creates
+ * its Redis connection, Kafka client and producer; `name` is the Postgres application name, Redis
+ * connection name and Kafka client id. `topics` (as named on the wire) are the ones the service
+ * produces to or consumes: with KAFKA_TOPIC_MODE=verify a missing or short one stops the start
+ * (requireKafkaTopics, exit 78).
  */
 export async function connectInfrastructure(
   config: InfrastructureConfig,
   logger: Logger,
   name: string,
   migrations: URL,
+  topics: string[],
 ): Promise<Infrastructure> {
   const pool = await openDatabase(config.DATABASE_URL, migrations, {
     logger,
@@ -57,15 +64,16 @@ export async function connectInfrastructure(
     topicMode: config.KAFKA_TOPIC_MODE ?? 'create',
   });
   const producer = createProducer(kafka);
-  return {
-    pool,
-    redis,
-    kafka,
-    producer,
-    async close() {
-      await kafka.disconnect();
-      await closeRedis(redis);
-      await endWithSessionPool(pool);
-    },
+  const close = async () => {
+    await kafka.disconnect();
+    await closeRedis(redis);
+    await endWithSessionPool(pool);
   };
+  try {
+    await requireKafkaTopics({ service: name, kafka, logger, config, topics });
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return { pool, redis, kafka, producer, close };
 }

@@ -2,12 +2,7 @@ import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import { serviceTopics } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import {
-  connectInfrastructure,
-  DailyTask,
-  requireKafkaTopics,
-  startWhenKafkaIsReachable,
-} from '@platform/runtime';
+import { connectInfrastructure, DailyTask, startWhenKafkaIsReachable } from '@platform/runtime';
 import type { ApiKeysConfig } from './config.js';
 import type { ApiKeysDependencies } from './deps.js';
 import { identityUserDirectory } from './adapters/identity-users.js';
@@ -44,16 +39,10 @@ export async function startApiKeys(
     logger,
     'apikeys',
     MIGRATIONS,
+    // The topics it produces to or consumes: checked at start with KAFKA_TOPIC_MODE=verify.
+    serviceTopics('apikeys'),
   );
   const { pool, redis, kafka, producer } = connections;
-  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
-  await requireKafkaTopics({
-    service: 'apikeys',
-    kafka,
-    logger,
-    config,
-    topics: serviceTopics('apikeys'),
-  });
   const trust = createOutgoingTrust({
     service: 'apikeys',
     serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,

@@ -4,12 +4,7 @@ import type { ServiceRegistration } from '@platform/grpc';
 import { ensurePlatformTopicsInBackground, serviceTopics } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { OutboxRelay } from '@platform/outbox';
-import {
-  connectInfrastructure,
-  DailyTask,
-  requireKafkaTopics,
-  startWhenKafkaIsReachable,
-} from '@platform/runtime';
+import { connectInfrastructure, DailyTask, startWhenKafkaIsReachable } from '@platform/runtime';
 import { followSettingsChanges } from '@platform/settings-client';
 import type { IdentityConfig } from './config.js';
 import type { IdentityDependencies } from './deps.js';
@@ -55,16 +50,10 @@ export async function startIdentity(
     logger,
     'identity',
     MIGRATIONS,
+    // The topics it produces to or consumes: checked at start with KAFKA_TOPIC_MODE=verify.
+    serviceTopics('identity', { queues: config.QUEUE_TOPIC_PREFIX }),
   );
   const { pool, redis, kafka, producer } = connections;
-  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
-  await requireKafkaTopics({
-    service: 'identity',
-    kafka,
-    logger,
-    config,
-    topics: serviceTopics('identity', { queues: config.QUEUE_TOPIC_PREFIX }),
-  });
   const secrets = new SecretBox(config.SECRET_KEY);
   const captchaStore = new CaptchaStore(redis);
   const dependencies: IdentityDependencies = {

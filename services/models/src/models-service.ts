@@ -3,7 +3,7 @@ import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { Resolver } from '@platform/outbound-http';
 import { serviceTopics, type KafkaClient } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { connectInfrastructure, requireKafkaTopics } from '@platform/runtime';
+import { connectInfrastructure } from '@platform/runtime';
 import type { Pool } from '@platform/db';
 import type { ModelsConfig } from './config.js';
 import type { ModelsDependencies } from './deps.js';
@@ -41,15 +41,7 @@ export async function startModels(
     pool,
     kafka,
     producer,
-  } = await connectInfrastructure(config, logger, 'models', MIGRATIONS);
-  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
-  await requireKafkaTopics({
-    service: 'models',
-    kafka: kafka,
-    logger,
-    config,
-    topics: serviceTopics('models'),
-  });
+  } = await connectInfrastructure(config, logger, 'models', MIGRATIONS, serviceTopics('models'));
   // One outgoing identity for every client: models signs its service tokens with its own key only.
   const trust = createOutgoingTrust({
     service: 'models',

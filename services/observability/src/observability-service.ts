@@ -2,7 +2,7 @@ import { runsWorkers, servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import { serviceTopics, Topics, type ConsumerHandle } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { connectInfrastructure, requireKafkaTopics, startWhenKafkaIsReachable } from '@platform/runtime';
+import { connectInfrastructure, startWhenKafkaIsReachable } from '@platform/runtime';
 import { modelsQuotaUsage } from './adapters/quota-usage.js';
 import { workflowsNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
@@ -49,20 +49,14 @@ export async function startObservability(
     logger,
     'observability',
     MIGRATIONS,
-  );
-  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
-  await requireKafkaTopics({
-    service: 'observability',
-    kafka: connections.kafka,
-    logger,
-    config,
-    topics: serviceTopics('observability', {
+    // The topics it produces to or consumes: checked at start with KAFKA_TOPIC_MODE=verify.
+    serviceTopics('observability', {
       topics: {
         [Topics.AGENT_ROUNDS]: config.TELEMETRY_TOPIC_PREFIX,
         [Topics.WORKFLOW_RUNS]: config.TELEMETRY_TOPIC_PREFIX,
       },
     }),
-  });
+  );
   const trust = createOutgoingTrust({
     service: 'observability',
     serviceSigningKey: config.SERVICE_SIGNING_PRIVATE_KEY,

@@ -2,7 +2,7 @@ import { servesApi } from '@platform/config';
 import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { serviceTopics } from '@platform/kafka';
-import { connectInfrastructure, requireKafkaTopics } from '@platform/runtime';
+import { connectInfrastructure } from '@platform/runtime';
 import type { WorkflowsConfig } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { identityTeamDirectory } from './adapters/identity-teams.js';
@@ -40,15 +40,9 @@ export async function startWorkflows(
     logger,
     'workflows',
     MIGRATIONS,
+    // The topics it produces to or consumes: checked at start with KAFKA_TOPIC_MODE=verify.
+    serviceTopics('workflows', { queues: config.QUEUE_TOPIC_PREFIX }),
   );
-  // KAFKA_TOPIC_MODE=verify: refuse to start (exit 78) when a topic it uses is not provisioned.
-  await requireKafkaTopics({
-    service: 'workflows',
-    kafka: connections.kafka,
-    logger,
-    config,
-    topics: serviceTopics('workflows', { queues: config.QUEUE_TOPIC_PREFIX }),
-  });
   // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
   // versions go with it.
   const versions = new VersionStore(connections.redis, {
