@@ -50,6 +50,7 @@ function kafkaTopic(topic) {
         'min.insync.replicas': topic.minInsyncReplicas,
         'retention.ms': topic.retentionMs,
         'cleanup.policy': topic.cleanupPolicy,
+        ...(topic.maxMessageBytes ? { 'max.message.bytes': topic.maxMessageBytes } : {}),
       },
     },
   };

@@ -59,8 +59,11 @@ export interface GrpcServerOptions {
   port: number;
   logger: Logger;
   services: ServiceRegistration[];
-  /** Checks principal signatures and service tokens on every call (`createServerTrust`). */
-  trust: ServerTrust;
+  /**
+   * Checks principal signatures and service tokens on every call (`createServerTrust`). A server
+   * without services (health only: the sandbox worker) takes none.
+   */
+  trust?: ServerTrust;
 }
 
 export interface RunningGrpcServer {
@@ -125,6 +128,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   health.addToServer(server);
 
   for (const service of options.services) {
+    const trust = options.trust;
+    if (!trust) throw new Error(`${service.name}: a server with services needs a trust`);
     const implementation: UntypedServiceImplementation = {};
     const internal = service.internal as Record<string, readonly string[] | undefined>;
     for (const method of Object.keys(internal)) {
@@ -136,7 +141,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
         method: `${service.name}/${method}`,
         handler: handler as UnaryHandler<never>,
         logger,
-        trust: options.trust,
+        trust,
         allowedCallers: internal[method],
       };
       implementation[method] = service.definition[method]?.responseStream

@@ -8,6 +8,9 @@ export const KAFKA_SERVICES = [
   'notifications',
   'observability',
   'workflows',
+  // The sandbox worker: the workflows image with PROCESS_ROLE=sandbox. Its own Kafka user, because
+  // the process that runs user code may read its tasks and write their results, and nothing else.
+  'sandbox',
 ] as const;
 export type KafkaService = (typeof KAFKA_SERVICES)[number];
 
@@ -24,6 +27,8 @@ export interface TopicDeclaration {
   /** `retention.ms`; -1 keeps messages for ever (the compacted directory). */
   retentionMs: number;
   cleanupPolicy: 'delete' | 'compact';
+  /** `max.message.bytes`, when the broker's default (1 MiB) is too small for what the topic carries. */
+  maxMessageBytes?: number;
   /** Services of this repository that write to it (Write ACL; they verify it at start). */
   producers: readonly KafkaService[];
   /** Services that consume it in a group (Read ACL; they write its `.dlq` and verify both). */
@@ -37,6 +42,14 @@ export interface TopicDeclaration {
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const MIB = 1_048_576;
+/**
+ * A sandbox task carries the code (64 KiB) and its inputs, a result the output and the logs; each
+ * is bounded by the run limits (RUN_MAX_NODE_OUTPUT_BYTES, 2 MiB by default), so 4 MiB holds either
+ * with room to spare.
+ */
+export const SANDBOX_MESSAGE_BYTES = 4 * MIB;
 /** Three brokers, two in sync: one broker may be down (a rolling restart) without refusing writes. */
 const DURABLE = { replicationFactor: 3, minInsyncReplicas: 2 } as const;
 
@@ -149,12 +162,28 @@ export const TOPIC_CATALOG: readonly TopicDeclaration[] = [
     { producers: [], consumers: [], external: 'served by workers outside this repository' },
     'sized for an external fleet of 6 × 2; raise it with KAFKA_TOPIC_PARTITIONS',
   ),
-  queue(
-    'sandbox',
-    queuePartitions(6, 2),
-    { producers: [], consumers: [], external: 'the sandbox worker' },
-    'sandbox worker: 6 replicas × 2',
-  ),
+  {
+    ...queue(
+      'sandbox',
+      queuePartitions(6, 2),
+      { producers: ['workflows'], consumers: ['sandbox'] },
+      'sandbox workers: 6 replicas × SANDBOX_CONCURRENCY 2; 1 hour: a task is useless past its deadline (30 s at most)',
+    ),
+    retentionMs: HOUR_MS,
+    maxMessageBytes: SANDBOX_MESSAGE_BYTES,
+  },
+  {
+    name: Topics.SANDBOX_RESULTS,
+    partitions: 3,
+    ...DURABLE,
+    retentionMs: HOUR_MS,
+    cleanupPolicy: 'delete',
+    maxMessageBytes: SANDBOX_MESSAGE_BYTES,
+    producers: ['sandbox'],
+    consumers: ['workflows'],
+    observers: [],
+    why: 'code-node results, read whole by every run worker (one group per pod; each keeps the ones it waits for), so partitions buy nothing; 1 hour: a result is useless once its node gave up',
+  },
 ];
 
 /**
@@ -168,6 +197,8 @@ export function deadLetterDeclaration(topic: TopicDeclaration): TopicDeclaration
     ...DURABLE,
     retentionMs: 30 * DAY_MS,
     cleanupPolicy: 'delete',
+    // A dead letter is the message as it came: as large as the topic allows.
+    ...(topic.maxMessageBytes ? { maxMessageBytes: topic.maxMessageBytes } : {}),
     producers: topic.consumers,
     consumers: [],
     observers: [],

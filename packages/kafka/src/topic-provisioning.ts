@@ -12,7 +12,7 @@ export interface TopicPlan {
   topic: string;
   partitions: number;
   replicationFactor: number;
-  /** Topic configs the catalog owns: min.insync.replicas, retention.ms, cleanup.policy. */
+  /** Topic configs the catalog owns: min.insync.replicas, retention.ms, cleanup.policy, max.message.bytes. */
   config: Record<string, string>;
 }
 
@@ -37,6 +37,7 @@ export function topicPlan(
       'min.insync.replicas': String(minInsync),
       'retention.ms': String(declaration.retentionMs),
       'cleanup.policy': declaration.cleanupPolicy,
+      ...(declaration.maxMessageBytes ? { 'max.message.bytes': String(declaration.maxMessageBytes) } : {}),
     },
   };
 }

@@ -17,6 +17,11 @@ export const Topics = {
    * agent runtime outside this repository; apikeys keeps a copy to name the agents a key is bound to.
    */
   AGENT_DIRECTORY: 'platform.agent-directory',
+  /**
+   * Results of code-node tasks (`queue.sandbox`), written by the sandbox worker, read by every
+   * workflows run worker (docs/workflows.md "code").
+   */
+  SANDBOX_RESULTS: 'platform.sandbox-results',
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];

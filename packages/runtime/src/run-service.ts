@@ -114,7 +114,8 @@ export async function runService<C extends BaseServiceConfig>(options: RunServic
       port: config.GRPC_PORT,
       logger,
       services: started.services,
-      trust: serviceTrust(options.name, config),
+      // A process that serves only grpc.health.v1 (the sandbox worker) trusts no caller at all.
+      ...(started.services.length > 0 ? { trust: serviceTrust(options.name, config) } : {}),
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');

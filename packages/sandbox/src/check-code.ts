@@ -18,8 +18,17 @@ const CHECK_MEMORY_MB = 16;
  * COMPILED in a throwaway isolate. "Has a top-level main" is decided by the compiler too: compiling
  * the source followed by `let main;` is an early SyntaxError ("already been declared") exactly when
  * the script declares `main` at top level (function, var, let, const or class).
+ * (`checkCodeSync` is the same check for callers that cannot await.)
  */
 export async function checkCode(definition: { language: unknown; code: unknown }): Promise<CodeProblem[]> {
+  return checkCodeSync(definition);
+}
+
+/**
+ * `checkCode`, synchronous: a definition's rules are plain functions (also used when a run is
+ * planned), and compiling at most MAX_CODE_BYTES takes about a millisecond.
+ */
+export function checkCodeSync(definition: { language: unknown; code: unknown }): CodeProblem[] {
   if (!SUPPORTED_LANGUAGES.includes(definition.language as 'javascript')) {
     const message = `unknown language ${JSON.stringify(definition.language)}; supported: ${SUPPORTED_LANGUAGES.join(', ')}`;
     return [{ kind: 'unknown_language', field: 'language', message }];
@@ -34,9 +43,9 @@ export async function checkCode(definition: { language: unknown; code: unknown }
   }
   const isolate = new ivm.Isolate({ memoryLimit: CHECK_MEMORY_MB });
   try {
-    const syntax = await compileProblem(isolate, definition.code);
+    const syntax = compileProblem(isolate, definition.code);
     if (syntax) return [syntax];
-    const redeclared = await compileProblem(isolate, `${definition.code}\n;let main;`);
+    const redeclared = compileProblem(isolate, `${definition.code}\n;let main;`);
     if (redeclared && /already been declared/.test(redeclared.message)) return [];
     return [{ kind: 'missing_main', field: 'code', message: 'the code defines no top-level function main' }];
   } finally {
@@ -44,9 +53,9 @@ export async function checkCode(definition: { language: unknown; code: unknown }
   }
 }
 
-async function compileProblem(isolate: ivm.Isolate, source: string): Promise<CodeProblem | undefined> {
+function compileProblem(isolate: ivm.Isolate, source: string): CodeProblem | undefined {
   try {
-    (await isolate.compileScript(source, { filename: USER_SCRIPT_NAME })).release();
+    isolate.compileScriptSync(source, { filename: USER_SCRIPT_NAME }).release();
     return undefined;
   } catch (error) {
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -14,8 +14,22 @@ import {
 import { z } from 'zod';
 import type { RunLimits } from './domain/runs/engine/limits.js';
 
-const MIB = 1024 * 1024;
 import { INTERNAL_CALLERS } from './grpc/internal-callers.js';
+
+const MIB = 1024 * 1024;
+
+/** Shared with the sandbox worker's config (sandbox-worker/sandbox-config.ts). */
+export const queueTopicPrefixShape = {
+  /**
+   * Prefix of the work-queue topics, their worker groups and the sandbox results topic; empty in
+   * production, unique in tests.
+   */
+  QUEUE_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .max(100)
+    .default(''),
+};
 
 const schema = z.object({
   ...commonShape,
@@ -42,12 +56,7 @@ const schema = z.object({
    */
   MAX_DEFINITION_BYTES: env.positiveInt().default(524_288),
   // Runs (docs/workflows.md "Runs").
-  /** Prefix of the work-queue topics and worker group; empty in production, unique in tests. */
-  QUEUE_TOPIC_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]*$/)
-    .max(100)
-    .default(''),
+  ...queueTopicPrefixShape,
   /**
    * Whether this replica executes runs from the `workflow` queue. The older switch: `false` with
    * PROCESS_ROLE `all` is what PROCESS_ROLE=api says; with `worker` it is refused.
@@ -118,6 +127,14 @@ const schema = z.object({
     .default(2 * MIB),
   /** Times a node in flight when its worker stopped is started again; then the run fails. */
   RUN_MAX_NODE_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
+  // Code nodes (docs/workflows.md "code"): run by the sandbox worker (PROCESS_ROLE=sandbox).
+  /** The isolate heap limit of every code node, MiB (V8 enforces it; an overrun is `memory_limit`). */
+  CODE_NODE_MEMORY_MB: z.coerce.number().int().min(8).max(256).default(64),
+  /**
+   * How long past a code node's own time limit the run worker waits for the sandbox's answer
+   * before it takes that sandbox worker for lost (killed, OOM) and sends the task once more.
+   */
+  SANDBOX_LOST_AFTER_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
 });
 
 /** What the engine gets of the limits above. */

@@ -3,15 +3,17 @@ import { createOutgoingTrust, type ServiceRegistration } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { serviceTopics } from '@platform/kafka';
 import { connectInfrastructure } from '@platform/runtime';
-import type { WorkflowsConfig } from './config.js';
+import { runsRunWorker, type WorkflowsConfig } from './config.js';
 import type { WorkflowsDependencies } from './deps.js';
 import { identityTeamDirectory } from './adapters/identity-teams.js';
 import { createNodeRuntime } from './adapters/node-dependencies.js';
+import { SandboxRunner } from './adapters/sandbox-runner.js';
 import { createNodeModules } from './domain/runs/nodes/index.js';
 import { VersionStore } from './data/version-store.js';
 import { workflowVersionsGrpc } from './grpc/workflow-versions-grpc.js';
 import { workflowsGrpc } from './grpc/workflows-grpc.js';
 import { startRunsArea, type RunsArea } from './runs-area.js';
+import { sandboxTopicPrefixes } from './sandbox-worker/protocol.js';
 
 /** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
 export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);
@@ -41,7 +43,7 @@ export async function startWorkflows(
     'workflows',
     MIGRATIONS,
     // The topics it produces to or consumes: checked at start with KAFKA_TOPIC_MODE=verify.
-    serviceTopics('workflows', { queues: config.QUEUE_TOPIC_PREFIX }),
+    serviceTopics('workflows', sandboxTopicPrefixes(config.QUEUE_TOPIC_PREFIX)),
   );
   // The ephemeral /workflow-versions store (Redis, shared by replicas); a deleted workflow's
   // versions go with it.
@@ -50,6 +52,18 @@ export async function startWorkflows(
   });
   // The node set's outside world: identity's allowlists (read through a 5 s cache), models.
   const nodeRuntime = createNodeRuntime(config, logger);
+  // Code nodes go to the sandbox workers; only a process that executes runs sends them.
+  const codeRunner = runsRunWorker(config)
+    ? new SandboxRunner({
+        kafka: connections.kafka,
+        producer: connections.producer,
+        logger,
+        topicPrefix: config.QUEUE_TOPIC_PREFIX,
+        memoryMb: config.CODE_NODE_MEMORY_MB,
+        lostAfterMs: config.SANDBOX_LOST_AFTER_MS,
+      })
+    : undefined;
+  codeRunner?.start();
   const dependencies: WorkflowsDependencies = {
     config,
     logger,
@@ -61,7 +75,7 @@ export async function startWorkflows(
       ),
     ),
     purgers: [versions],
-    nodeModules: createNodeModules(nodeRuntime.deps),
+    nodeModules: createNodeModules({ ...nodeRuntime.deps, ...(codeRunner ? { codeRunner } : {}) }),
     now,
     version,
   };
@@ -76,6 +90,7 @@ export async function startWorkflows(
     beginDrain: () => runs.beginDrain(),
     async stop() {
       await runs.stop();
+      await codeRunner?.stop();
       dependencies.teams.close();
       await nodeRuntime.stop();
       await closeInfrastructure();

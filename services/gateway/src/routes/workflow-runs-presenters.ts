@@ -53,6 +53,13 @@ const nodeExecutionSchema = z.object({
   error: runErrorSchema,
   tokens: z.number().int(),
   model: z.string().nullable(),
+  logs: z
+    .object({
+      lines: z.array(z.object({ level: z.enum(['log', 'info', 'warn', 'error']), text: z.string() })),
+      truncated: z.boolean().describe('the byte or line cap cut the output; the lines kept are the first'),
+    })
+    .nullable()
+    .describe("what a code node's console printed (64 KiB, 1000 lines at most); null for other nodes"),
 });
 
 export const runSchema = z.object({
@@ -107,6 +114,7 @@ export function toRunBody(run: workflowRunsV1.Run) {
       error: toRunErrorBody(node.error),
       tokens: node.tokens,
       model: orNull(node.model),
+      logs: node.logs ? { lines: node.logs.lines, truncated: node.logs.truncated } : null,
     })),
     triggered_by: { type: run.triggered_by?.type ?? 'user', id: run.triggered_by?.id ?? '' },
     created_at: run.created_at,

@@ -20,6 +20,7 @@ function rowJson(write: NodeRowWrite): Record<string, unknown> {
     error: errorValue(outcome.error),
     tokens: outcome.tokens ?? 0,
     model: outcome.model ?? null,
+    logs: outcome.logs ?? null,
     started_at: write.startedAt.toISOString(),
     duration_ms: Math.round(write.durationMs),
   };
@@ -39,7 +40,7 @@ export function isSafelyStorable(json: string): boolean {
 
 /** The record type of one row in the JSON `nodeRowsJson` builds (for `jsonb_to_recordset`). */
 export const NODE_ROW_COLUMNS = `node_id text, node_type text, position integer, status text, outputs jsonb,
-  branch text, error jsonb, tokens bigint, model text, started_at timestamptz, duration_ms bigint`;
+  branch text, error jsonb, tokens bigint, model text, logs jsonb, started_at timestamptz, duration_ms bigint`;
 
 /**
  * The upsert of ended node rows read from `source` (a FROM item named `r` whose rows are
@@ -55,6 +56,7 @@ const KEPT_WHEN_SKIPPED = [
   'error',
   'tokens',
   'model',
+  'logs',
   'started_at',
   'duration_ms',
   'finished_at',
@@ -67,10 +69,10 @@ const KEPT_WHEN_SKIPPED = [
 
 export const NODE_ROWS_UPSERT = (source: string, runId: string) => `
   INSERT INTO workflow_node_executions AS n
-         (run_id, node_id, position, node_type, status, outputs, branch, error, tokens, model,
+         (run_id, node_id, position, node_type, status, outputs, branch, error, tokens, model, logs,
           attempts, started_at, duration_ms, finished_at)
   SELECT ${runId}, r.node_id, r.position, r.node_type, r.status, r.outputs, r.branch, r.error,
-         coalesce(r.tokens, 0), r.model, CASE WHEN r.status = 'skipped' THEN 0 ELSE 1 END,
+         coalesce(r.tokens, 0), r.model, r.logs, CASE WHEN r.status = 'skipped' THEN 0 ELSE 1 END,
          r.started_at, coalesce(r.duration_ms, 0), CASE WHEN r.status = 'skipped' THEN NULL ELSE now() END
     FROM ${source}
   ON CONFLICT (run_id, node_id) DO UPDATE

@@ -103,6 +103,7 @@ export async function finishNodeRow(
     tokens: number;
     model: string | null;
     durationMs: number;
+    logsJson: string | null;
   },
   event: RunEvent,
 ): Promise<void> {
@@ -121,6 +122,7 @@ export async function finishNodeRow(
       row.durationMs,
       event.type,
       JSON.stringify(event.data),
+      row.logsJson,
     ],
   });
   if (!rows[0]) throw new LeaseLostError(runId);
@@ -136,7 +138,7 @@ const FINISH_NODE_ROW = preparedPerFence(
      node AS (
        UPDATE workflow_node_executions
           SET status = $4, outputs = $5::jsonb, branch = $6, error = $7::jsonb, tokens = $8, model = $9,
-              duration_ms = $10, finished_at = now()
+              duration_ms = $10, logs = $13::jsonb, finished_at = now()
          FROM moved WHERE run_id = $1 AND node_id = $3),
      inserted AS (
        INSERT INTO workflow_run_events (run_id, seq, type, data)

@@ -208,6 +208,7 @@ export function postgresRunJournal(
         tokens: outcome.tokens ?? 0,
         model: outcome.model ?? null,
         durationMs: Math.round(finished.durationMs),
+        logsJson: outcome.logs ? JSON.stringify(outcome.logs) : null,
       };
       // Nothing held (the node's start wrote it all): one statement, no transaction.
       await storingNodeData(() =>
@@ -348,5 +349,6 @@ function nodeFinishedData(
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(outcome.tokens ? { tokens: outcome.tokens } : {}),
     ...(outcome.model ? { model: outcome.model } : {}),
+    ...(outcome.logs ? { logs: outcome.logs } : {}),
   };
 }

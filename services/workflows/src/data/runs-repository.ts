@@ -65,6 +65,8 @@ export interface NodeExecutionRow {
   error: RunErrorValue | null;
   tokens: string;
   model: string | null;
+  /** A code node's console output; null for other node types. */
+  logs: { lines: { level: string; text: string }[]; truncated: boolean } | null;
   attempts: number;
   started_at: Date | null;
   duration_ms: string;

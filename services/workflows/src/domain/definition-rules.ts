@@ -1,4 +1,5 @@
 import { BusinessError } from '@platform/errors';
+import { codeNodesErrors } from './runs/nodes/code-rules.js';
 
 /**
  * The definition format the canvas and the runner share (React-Flow shape; docs/workflows.md):
@@ -150,6 +151,9 @@ export function definitionErrors(definition: unknown, maxBytes: number, field = 
   }
   const nodeIds = checkNodes(errors, field, definition.nodes);
   checkEdges(errors, field, definition.edges, nodeIds);
+  // The one node type whose data is checked on save: a code node's code is compiled here, so a
+  // syntax error shows in the editor, not in a failed run.
+  Object.assign(errors, codeNodesErrors(definition, field));
   if (definition.metadata !== undefined && definition.metadata !== null && !isObject(definition.metadata)) {
     add(errors, `${field}.metadata`, 'must be an object');
   }

@@ -27,6 +27,7 @@ function toNode(row: NodeExecutionRow): workflowRunsV1.NodeExecution {
     error: toRunError(row.error),
     tokens: Number(row.tokens),
     model: row.model ?? '',
+    logs: row.logs ? { lines: row.logs.lines, truncated: row.logs.truncated } : undefined,
   };
 }
 

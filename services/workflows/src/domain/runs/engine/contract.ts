@@ -65,6 +65,14 @@ export interface NodeOutcome {
   tokens?: number;
   /** The model id an llm node used. */
   model?: string;
+  /** What a code node's `console` printed (bounded by the sandbox); stored on its row and event. */
+  logs?: NodeLogs;
+}
+
+/** Captured console output of a code node: the first lines, and whether the caps cut the rest. */
+export interface NodeLogs {
+  lines: { level: string; text: string }[];
+  truncated: boolean;
 }
 
 export interface NodeModule {

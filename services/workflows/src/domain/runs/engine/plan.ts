@@ -7,6 +7,7 @@ import {
   type DefinitionNode,
   type WorkflowDefinition,
 } from '../../definition-rules.js';
+import { codeNodesErrors } from '../nodes/code-rules.js';
 import type { NodeModules } from './contract.js';
 import { inputErrors, startInputs, type StartInput } from './inputs.js';
 
@@ -51,7 +52,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /**
  * Checks that a stored definition can run and orders it. Refusals (docs/workflows.md "Runs"):
  * `workflow_schema_outdated` below schema 2; 422 / 1001 on `definition.nodes` / `definition.edges`
- * past the node and edge caps; `workflow_node_not_runnable` `{node_id, reason}` for
+ * past the node and edge caps, and on a code node's fields (code-rules.ts); `workflow_node_not_runnable` `{node_id, reason}` for
  * a malformed graph, an unknown node type, a node its module rejects, not exactly one start node,
  * no end node, a cycle, a node the start node cannot reach, or a bad `metadata.timeout_seconds`
  * (`node_id: null`).
@@ -65,6 +66,9 @@ export function planRun(definition: unknown, modules: NodeModules): RunPlan {
   // the save would have been, before any per-node work.
   const counts = definitionCountErrors(definition);
   if (Object.keys(counts).length > 0) throw BusinessError.validation(counts);
+  // A code node's own rules are field errors (1001), as when the definition is saved.
+  const code = codeNodesErrors(definition);
+  if (Object.keys(code).length > 0) throw BusinessError.validation(code);
   const shape = definitionErrors(definition, Number.POSITIVE_INFINITY);
   const [field, messages] = Object.entries(shape)[0] ?? [];
   if (field !== undefined)

@@ -1,5 +1,6 @@
 import type { Resolver } from '@platform/outbound-http';
 import type { NodeModule, NodeModules } from '../engine/contract.js';
+import { codeNode, type CodeRunner } from './code.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
 import { httpRequestNode } from './http-request.js';
@@ -8,6 +9,7 @@ import { startNode } from './start.js';
 import { templateNode } from './template.js';
 
 export type { ModelEndpoint, ModelGateway } from './llm.js';
+export type { CodeRunner, CodeRunOutcome, CodeTask } from './code.js';
 
 /**
  * What the node set needs from outside the engine (adapters/node-dependencies.ts builds it).
@@ -22,6 +24,11 @@ export interface NodeDependencies {
   modelAllowlist?: () => Promise<readonly string[]>;
   /** DNS for http_request and llm (tests play host names); the system resolver by default. */
   resolve?: Resolver;
+  /**
+   * Runs code nodes in the sandbox workers (the `sandbox` queue); none on a process without a run
+   * worker, where `code` is still known (StartRun plans it) but never executed.
+   */
+  codeRunner?: CodeRunner;
 }
 
 /**
@@ -34,6 +41,7 @@ export function createNodeModules(deps: NodeDependencies = {}): NodeModules {
     endNode,
     templateNode,
     conditionNode,
+    codeNode(deps.codeRunner ? { runner: deps.codeRunner } : {}),
     httpRequestNode({
       ...(deps.httpAllowlist ? { httpAllowlist: deps.httpAllowlist } : {}),
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
