@@ -8,6 +8,10 @@ import type { RunCodeRequest } from './run-code.js';
 
 const sandbox = createSandbox();
 
+// The parent is gone (killed): stop at once, even mid-run (the isolate runs off this thread), so no
+// orphan keeps burning a core on user code nobody waits for.
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', (message: { id: number; request: RunCodeRequest }) => {
   void sandbox.runCode(message.request).then(
     (result) => process.send?.({ id: message.id, result }),

@@ -27,3 +27,21 @@ describe('createProcessSandbox: what isolated-vm cannot contain kills only the c
     await next(2);
   }, 20_000);
 });
+
+describe('createProcessSandbox: memory a builtin grows past the isolate limit', () => {
+  const sandbox = createProcessSandbox();
+  afterAll(() => sandbox.close());
+
+  it('new Array(2 ** 30).fill(0) fails memory_limit (the child is stopped by its resident size) well before the time limit', async () => {
+    const result = await sandbox.runCode({
+      code: 'function main() { return { n: new Array(2 ** 30).fill(0).length }; }',
+      inputs: {},
+      timeoutMs: 10_000,
+    });
+    expect(result).toMatchObject({ ok: false, reason: 'memory_limit' });
+    expect(result.durationMs).toBeLessThan(10_000);
+    expect(
+      await sandbox.runCode({ code: 'function main() { return { ok: true }; }', inputs: {} }),
+    ).toMatchObject({ ok: true, output: { ok: true } });
+  }, 30_000);
+});

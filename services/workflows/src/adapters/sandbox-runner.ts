@@ -28,6 +28,7 @@ import {
  */
 const REBALANCE_ALLOWANCE_MS = 10_000;
 const ATTEMPTS = 2;
+const ANSWER_MARGIN_MS = 2_000;
 
 const retries = counter<'outcome'>({
   name: 'workflow_code_node_sandbox_retries_total',
@@ -98,7 +99,8 @@ export class SandboxRunner implements CodeRunner {
   }
 
   worstCaseMs(timeoutMs: number): number {
-    return ATTEMPTS * (timeoutMs + this.options.lostAfterMs) + REBALANCE_ALLOWANCE_MS;
+    // + a margin: the runner's own answer (`sandbox_unavailable`) must come before the engine's cut.
+    return ATTEMPTS * (timeoutMs + this.options.lostAfterMs) + REBALANCE_ALLOWANCE_MS + ANSWER_MARGIN_MS;
   }
 
   run(task: CodeTask, signal: AbortSignal): Promise<CodeRunOutcome> {

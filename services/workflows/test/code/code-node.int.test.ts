@@ -158,8 +158,11 @@ describe('the hostile set is refused or contained, and the next run on the same 
   ];
 
   it.each(cases)('%s', async (_name, code, reason, status = 'failed') => {
-    const { run, calc } = await runCodeWorkflow(harness, owner, codeDefinition({ code, timeout_ms: 1000 }));
-    expect(run.status, JSON.stringify(run)).toBe(status === 'timeout' ? 'failed' : 'failed');
+    // 1 s for the loops; the memory case gets 5 s, so it cannot end by time first.
+    const timeout_ms = reason === 'code_memory_limit' ? 5000 : 1000;
+    const { run, calc } = await runCodeWorkflow(harness, owner, codeDefinition({ code, timeout_ms }));
+    // A node that timed out fails its run too (docs/workflows.md "Failure rules").
+    expect(run.status, JSON.stringify(run)).toBe('failed');
     expect(calc.status).toBe(status);
     expect(calc.error?.data).toMatchObject({ reason });
     if (reason === 'code_timeout' && code.includes('console.log')) {
