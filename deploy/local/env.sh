@@ -89,6 +89,8 @@ export NOTIFICATIONS_GRPC_ADDR="${NOTIFICATIONS_GRPC_ADDR:-127.0.0.1:50063}"
 export MODELS_GRPC_ADDR="${MODELS_GRPC_ADDR:-127.0.0.1:50064}"
 export WORKFLOWS_GRPC_ADDR="${WORKFLOWS_GRPC_ADDR:-127.0.0.1:50065}"
 export OBSERVABILITY_GRPC_ADDR="${OBSERVABILITY_GRPC_ADDR:-127.0.0.1:50066}"
+# The sandbox worker (workflows image, PROCESS_ROLE=sandbox) serves only grpc.health.v1 here.
+export SANDBOX_WORKER_GRPC_ADDR="${SANDBOX_WORKER_GRPC_ADDR:-127.0.0.1:50067}"
 
 # --- metrics: each process serves GET /metrics on its own port (docs/operations.md) -----------
 # A second set of services on one host gives its own (0: any free port, logged at start).
@@ -99,6 +101,7 @@ export NOTIFICATIONS_METRICS_PORT="${NOTIFICATIONS_METRICS_PORT:-9473}"
 export MODELS_METRICS_PORT="${MODELS_METRICS_PORT:-9474}"
 export WORKFLOWS_METRICS_PORT="${WORKFLOWS_METRICS_PORT:-9475}"
 export OBSERVABILITY_METRICS_PORT="${OBSERVABILITY_METRICS_PORT:-9476}"
+export SANDBOX_WORKER_METRICS_PORT="${SANDBOX_WORKER_METRICS_PORT:-9477}"
 
 # --- Prometheus and Jaeger of the local stack (deploy/local/stack.sh; docs/operations.md) -------
 # Prometheus scrapes the seven ports above every 2 s; the services export every trace (ratio 1, so

@@ -27,9 +27,12 @@ RUN="${SERVICES_RUN_DIR:-$ROOT/.stack/run}"
 LOGS="${SERVICES_LOG_DIR:-$ROOT/.stack/logs}"
 mkdir -p "$LOGS" "$RUN"
 
-SERVICES=(identity apikeys notifications models workflows observability gateway)
+SERVICES=(identity apikeys notifications models workflows sandbox-worker observability gateway)
 
-entry() { printf '%s/services/%s/dist/main.js' "$ROOT" "$1"; }
+# The folder whose dist/main.js a process runs: the sandbox worker is the workflows image with
+# PROCESS_ROLE=sandbox (docs/workflows.md "code").
+folder_of() { if [ "$1" = sandbox-worker ]; then echo workflows; else echo "$1"; fi; }
+entry() { printf '%s/services/%s/dist/main.js' "$ROOT" "$(folder_of "$1")"; }
 upper() { printf '%s' "$1" | tr '[:lower:]-' '[:upper:]_'; }
 
 # Whose service tokens each service checks: the callers its internal-only methods declare
@@ -61,11 +64,7 @@ export_service_keys() {
 }
 pid_of() { if [ -f "$RUN/$1.pid" ]; then tr -dc '0-9' <"$RUN/$1.pid" || true; fi; }
 
-addr_var() {
-  local upper
-  upper="$(printf '%s' "$1" | tr '[:lower:]' '[:upper:]')"
-  printf '%s_GRPC_ADDR' "$upper"
-}
+addr_var() { printf '%s_GRPC_ADDR' "$(upper "$1")"; }
 
 port_of() {
   if [ "$1" = gateway ]; then
@@ -106,7 +105,12 @@ start_one() {
     die "port $port of $name is held by another process: $(port_owner "$port" | tr '\n' ' ')— stop it or set \
 $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
   fi
-  dbvar="$(printf '%s_DATABASE_URL' "$name" | tr '[:lower:]' '[:upper:]')"
+  dbvar="$(upper "$name")_DATABASE_URL"
+  if [ "$name" = sandbox-worker ]; then
+    start_sandbox_worker "$port" "${SANDBOX_WORKER_METRICS_PORT:-0}"
+    log "$name started (pid $(pid_of "$name"), port $port)"
+    return
+  fi
   (
     cd "$ROOT/services/$name"
     if [ "$name" = gateway ]; then export HTTP_PORT="$port"; else export GRPC_PORT="$port"; fi
@@ -127,6 +131,21 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
     spawn "$LOGS/$name.log" node "$(entry "$name")" >"$RUN/$name.pid"
   )
   log "$name started (pid $(pid_of "$name"), port $port)"
+}
+
+# $1 its gRPC (health) port, $2 its metrics port. The process that runs user code gets Kafka and nothing else: no database, Redis, MongoDB, keys
+# or addresses of other services (the same variables as its Kubernetes Deployment).
+start_sandbox_worker() {
+  (
+    cd "$ROOT/services/workflows"
+    local keep=" PATH HOME LANG TZ NODE_ENV LOG_LEVEL KAFKA_BROKERS KAFKA_SASL_MECHANISM KAFKA_SASL_USERNAME \
+KAFKA_SASL_PASSWORD KAFKA_SSL KAFKA_TOPIC_MODE KAFKA_TOPIC_PARTITIONS QUEUE_TOPIC_PREFIX SANDBOX_CONCURRENCY "
+    for var in $(compgen -e); do
+      if [[ "$keep" != *" $var "* ]]; then unset "$var"; fi
+    done
+    export PROCESS_ROLE=sandbox GRPC_PORT="$1" METRICS_PORT="$2"
+    spawn "$LOGS/sandbox-worker.log" node "$(entry sandbox-worker)" >"$RUN/sandbox-worker.pid"
+  )
 }
 
 show_logs() {

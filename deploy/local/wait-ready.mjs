@@ -10,6 +10,7 @@ const grpcTargets = {
   models: process.env.MODELS_GRPC_ADDR,
   workflows: process.env.WORKFLOWS_GRPC_ADDR,
   observability: process.env.OBSERVABILITY_GRPC_ADDR,
+  'sandbox-worker': process.env.SANDBOX_WORKER_GRPC_ADDR,
 };
 const gatewayUrl = `http://127.0.0.1:${process.env.HTTP_PORT ?? 8080}/api/v1/health`;
 const deadline = Date.now() + timeoutMs;

@@ -79,6 +79,9 @@ beforeAll(async () => {
     if (s.protocol === 'http') env.HTTP_PORT = String(ports[s.name]);
     else env[grpcAddrVar(s.name)] = `127.0.0.1:${ports[s.name]}`;
   }
+  // The sandbox worker (the workflows build, PROCESS_ROLE=sandbox) runs beside them, on its own ports.
+  env.SANDBOX_WORKER_GRPC_ADDR = `127.0.0.1:${await freePort()}`;
+  env.SANDBOX_WORKER_METRICS_PORT = '0';
   delete env.GATEWAY_URL;
   const admin = new URL(env.POSTGRES_ADMIN_URL ?? 'postgres://platform:platform@127.0.0.1:55432/postgres');
   for (const db of DATABASES) {
@@ -114,6 +117,7 @@ describe('services.sh with its own run directory and ports', () => {
     expect(SERVICES.filter((s) => !healthy(s.name)).map((s) => s.name)).toEqual([]);
     const status = await services('status');
     expect(status.code).toBe(0);
+    expect(status.out).toContain(`port ${env.SANDBOX_WORKER_GRPC_ADDR!.split(':')[1]}`);
     expect(status.out).toContain(`port ${ports.identity}`);
   }, 150_000);
 

@@ -56,7 +56,6 @@ export async function startWorkflows(
   const codeRunner = runsRunWorker(config)
     ? new SandboxRunner({
         kafka: connections.kafka,
-        producer: connections.producer,
         logger,
         topicPrefix: config.QUEUE_TOPIC_PREFIX,
         memoryMb: config.CODE_NODE_MEMORY_MB,

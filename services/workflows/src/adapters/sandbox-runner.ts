@@ -1,4 +1,5 @@
 import {
+  createProducer,
   ensureTopics,
   queueTopic,
   runConsumer,
@@ -38,7 +39,6 @@ const retries = counter<'outcome'>({
 
 export interface SandboxRunnerOptions {
   kafka: KafkaClient;
-  producer: Producer;
   logger: Logger;
   /** QUEUE_TOPIC_PREFIX. */
   topicPrefix: string;
@@ -60,13 +60,19 @@ export interface SandboxRunnerOptions {
 export class SandboxRunner implements CodeRunner {
   private readonly waiting = new Map<string, (reply: SandboxReply) => void>();
   private readonly queue: TaskQueue;
+  /**
+   * Its own producer: the service's one is idempotent with one request in flight, so a task
+   * would wait behind the outbox relay's batches (facts, notification events).
+   */
+  private readonly producer: Producer;
   private readonly replyTo: string;
   private consumer: ConsumerHandle | undefined;
   private joined: Promise<void>;
   private markJoined: () => void = () => undefined;
 
   constructor(private readonly options: SandboxRunnerOptions) {
-    this.queue = new TaskQueue(options.producer, { topicPrefix: options.topicPrefix });
+    this.producer = createProducer(options.kafka);
+    this.queue = new TaskQueue(this.producer, { topicPrefix: options.topicPrefix });
     this.replyTo = sandboxResultsTopic(options.topicPrefix);
     this.joined = new Promise((resolve) => (this.markJoined = resolve));
   }
@@ -95,6 +101,7 @@ export class SandboxRunner implements CodeRunner {
 
   async stop(): Promise<void> {
     await this.consumer?.stop();
+    await this.producer.disconnect();
     this.markJoined();
   }
 
