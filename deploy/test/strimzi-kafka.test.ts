@@ -108,6 +108,7 @@ describe('Strimzi KafkaTopic and KafkaUser objects from the topic catalog', () =
           'min.insync.replicas': declared.minInsyncReplicas,
           'retention.ms': declared.retentionMs,
           'cleanup.policy': declared.cleanupPolicy,
+          ...(declared.maxMessageBytes ? { 'max.message.bytes': declared.maxMessageBytes } : {}),
         },
       });
     }

@@ -45,11 +45,11 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const MIB = 1_048_576;
 /**
- * A sandbox task carries the code (64 KiB) and its inputs, a result the output and the logs; each
- * is bounded by the run limits (RUN_MAX_NODE_OUTPUT_BYTES, 2 MiB by default), so 4 MiB holds either
- * with room to spare.
+ * A sandbox task carries the code (64 KiB) and its inputs, a result the output and the logs
+ * (64 KiB); inputs and output are each bounded by RUN_MAX_NODE_OUTPUT_BYTES (2 MiB by default, at
+ * most 4 MiB), so 5 MiB holds either at the largest setting.
  */
-export const SANDBOX_MESSAGE_BYTES = 4 * MIB;
+export const SANDBOX_MESSAGE_BYTES = 5 * MIB;
 /** Three brokers, two in sync: one broker may be down (a rolling restart) without refusing writes. */
 const DURABLE = { replicationFactor: 3, minInsyncReplicas: 2 } as const;
 

@@ -85,10 +85,17 @@ describe('topic catalog', () => {
         'platform.domain-events',
         'platform.domain-events.dlq',
         'platform.notification-events',
+        'platform.sandbox-results',
+        'platform.sandbox-results.dlq',
         'platform.workflow-runs',
+        'queue.sandbox',
         'queue.workflow',
         'queue.workflow.dlq',
       ].sort(),
+    );
+    // The sandbox worker may read its tasks and write their results: nothing else.
+    expect(topicsOfService('sandbox').sort()).toEqual(
+      ['platform.sandbox-results', 'queue.sandbox', 'queue.sandbox.dlq'].sort(),
     );
     expect(topicsOfService('apikeys').sort()).toEqual(
       ['platform.agent-directory', 'platform.agent-directory.dlq', 'platform.notification-events'].sort(),

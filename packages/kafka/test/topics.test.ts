@@ -18,6 +18,7 @@ describe('topic naming', () => {
       WORKFLOW_RUNS: 'platform.workflow-runs',
       DOMAIN_EVENTS: 'platform.domain-events',
       AGENT_DIRECTORY: 'platform.agent-directory',
+      SANDBOX_RESULTS: 'platform.sandbox-results',
     });
   });
 
@@ -39,7 +40,8 @@ describe('topic naming', () => {
 
   it('lists every platform topic with its dead-letter topic', () => {
     const all = platformTopics();
-    expect(all).toHaveLength(20);
+    expect(all).toHaveLength(22);
+    expect(all).toContain('platform.sandbox-results.dlq');
     expect(all).toContain('platform.domain-events.dlq');
     expect(all).toContain('queue.workflow');
   });
