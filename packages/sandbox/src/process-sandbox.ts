@@ -60,6 +60,9 @@ export function createProcessSandbox(): Sandbox {
   const spawnChild = (): ChildProcess => {
     const started = fork(childPath, [], {
       execArgv: ['--no-node-snapshot'],
+      // Defense in depth: the process that hosts user code inherits none of the parent's
+      // environment (the sandbox worker's Kafka credentials), though no isolate can read it.
+      env: {},
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
     started.on('message', (message: { id: number; result?: RunResult; error?: string }) => {

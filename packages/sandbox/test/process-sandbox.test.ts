@@ -45,3 +45,31 @@ describe('createProcessSandbox: memory a builtin grows past the isolate limit', 
     ).toMatchObject({ ok: true, output: { ok: true } });
   }, 30_000);
 });
+
+describe('createProcessSandbox: the child inherits nothing', () => {
+  it('starts its child with an empty environment', async () => {
+    process.env.SANDBOX_TEST_SECRET = 'kafka-password';
+    const sandbox = createProcessSandbox();
+    try {
+      expect(await sandbox.runCode({ code: 'function main() { return {} }', inputs: {} })).toMatchObject({
+        ok: true,
+      });
+      const { readdirSync, readFileSync } = await import('node:fs');
+      const children = readdirSync('/proc').filter((entry) => {
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+        } catch {
+          return false;
+        }
+      });
+      const environments = children.map((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8'));
+      const child = environments.find((env) => !env.includes('VITEST'));
+      expect(child).toBeDefined();
+      expect(child).not.toContain('SANDBOX_TEST_SECRET');
+    } finally {
+      sandbox.close();
+      delete process.env.SANDBOX_TEST_SECRET;
+    }
+  });
+});
