@@ -89,6 +89,8 @@ export NOTIFICATIONS_GRPC_ADDR="${NOTIFICATIONS_GRPC_ADDR:-127.0.0.1:50063}"
 export MODELS_GRPC_ADDR="${MODELS_GRPC_ADDR:-127.0.0.1:50064}"
 export WORKFLOWS_GRPC_ADDR="${WORKFLOWS_GRPC_ADDR:-127.0.0.1:50065}"
 export OBSERVABILITY_GRPC_ADDR="${OBSERVABILITY_GRPC_ADDR:-127.0.0.1:50066}"
+# The sandbox worker's health endpoint (grpc.health.v1 only; it serves no API).
+export SANDBOX_WORKER_GRPC_ADDR="${SANDBOX_WORKER_GRPC_ADDR:-127.0.0.1:50067}"
 
 # --- metrics: each process serves GET /metrics on its own port (docs/operations.md) -----------
 # A second set of services on one host gives its own (0: any free port, logged at start).
@@ -99,9 +101,10 @@ export NOTIFICATIONS_METRICS_PORT="${NOTIFICATIONS_METRICS_PORT:-9473}"
 export MODELS_METRICS_PORT="${MODELS_METRICS_PORT:-9474}"
 export WORKFLOWS_METRICS_PORT="${WORKFLOWS_METRICS_PORT:-9475}"
 export OBSERVABILITY_METRICS_PORT="${OBSERVABILITY_METRICS_PORT:-9476}"
+export SANDBOX_WORKER_METRICS_PORT="${SANDBOX_WORKER_METRICS_PORT:-9477}"
 
 # --- Prometheus and Jaeger of the local stack (deploy/local/stack.sh; docs/operations.md) -------
-# Prometheus scrapes the seven ports above every 2 s; the services export every trace (ratio 1, so
+# Prometheus scrapes the eight ports above (the sandbox worker's too) every 2 s; the services export every trace (ratio 1, so
 # a test finds the trace of the request it made) to Jaeger over OTLP/HTTP.
 export PROMETHEUS_URL="${PROMETHEUS_URL:-http://127.0.0.1:59090}"
 export JAEGER_QUERY_URL="${JAEGER_QUERY_URL:-http://127.0.0.1:56686}"
