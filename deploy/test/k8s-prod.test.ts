@@ -130,6 +130,16 @@ describe('the production overlay', () => {
       expect(c.image).toBe(container(rendered, 'workflows').image);
     });
 
+    it("is scraped by the workers' PodMonitor on its metrics port (it has no Service)", () => {
+      const monitor = named(rendered, 'PodMonitor', 'agent-platform-workers')!;
+      const pod = labels(rendered);
+      for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) expect(pod[k]).toBe(v);
+      const port = monitor.spec.podMetricsEndpoints[0].port;
+      expect(container(rendered, 'sandbox-worker').ports).toContainEqual(
+        expect.objectContaining({ name: port, containerPort: 9464 }),
+      );
+    });
+
     it('scales on the lag of workers.sandbox on queue.sandbox, within its 12 partitions', () => {
       const so = named(rendered, 'ScaledObject', 'sandbox-worker')!;
       expect(so.spec.triggers[0].metadata).toMatchObject({
