@@ -15,6 +15,7 @@ import {
   secretKeysByName,
   SECRET_EXAMPLE,
 } from './support/kustomize.js';
+import { egressAllowed, type Destination } from './support/k8s-egress.js';
 import { checkSandboxWorker } from './support/k8s-sandbox.js';
 import { checkNetworkPolicies, checkSecrets, ingressAllowed } from './support/k8s-security.js';
 import { kubectl, renderKustomization } from './support/kubectl.js';
@@ -327,6 +328,36 @@ describe('kubernetes manifests', () => {
         }),
       ).toMatch(/the monitoring Prometheus can reach models:50064, expected refused/);
     });
+  });
+
+  it('the base keeps the sandbox worker to DNS and the Kafka ports, and every other pod unrestricted', () => {
+    const objects = renderKustomization(join(K8S, 'base'));
+    const pod = (name: string) =>
+      objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === name)!.spec!.template!.metadata!
+        .labels!;
+    const can = (name: string, to: Destination) => egressAllowed(objects, pod(name), to);
+    const dns = {
+      namespace: { 'kubernetes.io/metadata.name': 'kube-system' },
+      pod: { 'k8s-app': 'kube-dns' },
+    };
+    expect(can('sandbox-worker', { ...dns, port: 53, protocol: 'UDP' })).toBe(true);
+    for (const port of [9092, 9093, 9096]) expect(can('sandbox-worker', { ip: '10.1.2.3', port })).toBe(true);
+    for (const [ip, port] of [
+      ['8.8.8.8', 443],
+      ['169.254.169.254', 80],
+      ['10.1.2.3', 5432],
+      ['10.1.2.3', 6379],
+      ['10.1.2.3', 27017],
+      ['10.1.2.3', 4318],
+      ['10.1.2.3', 9097],
+    ] as const)
+      expect(can('sandbox-worker', { ip, port }), `${ip}:${port}`).toBe(false);
+    for (const [name, port] of [
+      ['workflows', 50065],
+      ['identity', 50061],
+    ] as const)
+      expect(can('sandbox-worker', { pod: pod(name), port })).toBe(false);
+    expect(can('workflows', { ip: '8.8.8.8', port: 443 })).toBe(true);
   });
 
   describe('NetworkPolicies, as a connection matrix of the rendered overlay', () => {
