@@ -79,6 +79,9 @@ beforeAll(async () => {
     if (s.protocol === 'http') env.HTTP_PORT = String(ports[s.name]);
     else env[grpcAddrVar(s.name)] = `127.0.0.1:${ports[s.name]}`;
   }
+  // The sandbox worker (when services.sh starts it) likewise: its health port and metrics of its own.
+  env.SANDBOX_WORKER_GRPC_ADDR = `127.0.0.1:${await freePort()}`;
+  env.SANDBOX_WORKER_METRICS_PORT = '0';
   delete env.GATEWAY_URL;
   const admin = new URL(env.POSTGRES_ADMIN_URL ?? 'postgres://platform:platform@127.0.0.1:55432/postgres');
   for (const db of DATABASES) {
