@@ -104,7 +104,7 @@ export OBSERVABILITY_METRICS_PORT="${OBSERVABILITY_METRICS_PORT:-9476}"
 export SANDBOX_WORKER_METRICS_PORT="${SANDBOX_WORKER_METRICS_PORT:-9477}"
 
 # --- Prometheus and Jaeger of the local stack (deploy/local/stack.sh; docs/operations.md) -------
-# Prometheus scrapes the seven ports above every 2 s; the services export every trace (ratio 1, so
+# Prometheus scrapes the eight ports above (the sandbox worker's too) every 2 s; the services export every trace (ratio 1, so
 # a test finds the trace of the request it made) to Jaeger over OTLP/HTTP.
 export PROMETHEUS_URL="${PROMETHEUS_URL:-http://127.0.0.1:59090}"
 export JAEGER_QUERY_URL="${JAEGER_QUERY_URL:-http://127.0.0.1:56686}"

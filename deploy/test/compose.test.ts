@@ -13,6 +13,7 @@ import {
   type ComposeFile,
   type ComposeService,
 } from './support/compose.js';
+import { checkComposeSandbox, type ComposeWithNetworks } from './support/compose-sandbox.js';
 import { clone, read } from './support/parse.js';
 import { DEPLOY, DOCKER, SECRET_AUDIENCE, SERVICES } from './support/topology.js';
 
@@ -29,6 +30,21 @@ function parseDotenv(text: string): Record<string, string> {
 describe('docker compose', () => {
   it('has the backing servers, the seven services and only the gateway published', () => {
     expect(checkCompose(loadCompose())).toEqual([]);
+  });
+
+  it('runs the sandbox worker alone with Kafka, with the Kafka variables only', () => {
+    const compose = loadCompose() as ComposeWithNetworks;
+    expect(checkComposeSandbox(compose)).toEqual([]);
+    const env = composeEnv(compose.services!['sandbox-worker']!);
+    for (const forbidden of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'MONGO_URL',
+      'SECRET_KEY',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+    ])
+      expect(env).not.toHaveProperty(forbidden);
+    expect(Object.keys(env).filter((k) => /_SIGNING_|_GRPC_ADDR$|^SERVICE_PUBLIC_KEY_/.test(k))).toEqual([]);
   });
 
   it('creates every service database and pg_stat_statements in the Postgres init script', () => {
@@ -116,6 +132,25 @@ describe('docker compose', () => {
       mutate(compose);
       return checkCompose(compose).join('\n');
     };
+    it('a sandbox worker given the shared environment, another network, or a neighbour on its own', () => {
+      const compose = clone(loadCompose()) as ComposeWithNetworks;
+      const services = compose.services as Record<string, ComposeService & { networks?: string[] }>;
+      const sandbox = services['sandbox-worker']!;
+      sandbox.environment = {
+        ...composeEnv(services.workflows!),
+        PROCESS_ROLE: 'sandbox',
+        GRPC_PORT: '50067',
+      };
+      sandbox.networks = ['sandbox', 'default'];
+      services.redis!.networks = ['default', 'sandbox'];
+      const out = checkComposeSandbox(compose).join('\n');
+      expect(out).toMatch(/sandbox-worker is given DATABASE_URL/);
+      expect(out).toMatch(/sandbox-worker is given REDIS_URL/);
+      expect(out).toMatch(/sandbox-worker is given IDENTITY_GRPC_ADDR/);
+      expect(out).toMatch(/sandbox-worker is given SERVICE_SIGNING_PRIVATE_KEY/);
+      expect(out).toMatch(/sandbox-worker is on network default, which is not internal/);
+      expect(out).toMatch(/sandbox-worker shares network sandbox with redis/);
+    });
     it('a missing service', () => {
       expect(problemsAfter((c) => delete c.services.identity)).toMatch(/service "identity" missing/);
     });

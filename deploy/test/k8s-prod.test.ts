@@ -2,10 +2,11 @@
 // against the rules of issue 23: resources and probes everywhere, images by digest, Pod Security
 // `restricted`, a ServiceAccount per Deployment, topology spread, egress policies, the API/worker
 // split with KEDA, the migrate and topics Jobs, the production settings, graceful shutdown, the
-// HTTPRoute, kube-score. The "catches" tests break a copy on purpose to prove each check bites.
+// HTTPRoute, kube-score; and the sandbox worker of issue 24 (Kafka and DNS only, none of the
+// platform's secrets). The "catches" tests break a copy on purpose to prove each check bites.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkEgress } from './support/k8s-egress.js';
+import { checkEgress, checkSandboxEgress, egressAllowed } from './support/k8s-egress.js';
 import {
   checkGraceful,
   checkImages,
@@ -23,6 +24,7 @@ import {
   checkScaledObjects,
   checkWorkerSplit,
 } from './support/k8s-prod-split.js';
+import { checkSandboxWorker, FORBIDDEN_SANDBOX_ENV } from './support/k8s-sandbox.js';
 import { checkIgnoreReasons, scoreObjects } from './support/kube-score.js';
 import { renderKustomization } from './support/kubectl.js';
 import { clone } from './support/parse.js';
@@ -42,6 +44,8 @@ const ALL_CHECKS = {
   'preStop and grace': checkGraceful,
   'HTTPRoute to the gateway': checkRoute,
   'kube-score exceptions with reasons': checkIgnoreReasons,
+  'the sandbox worker: its variables, Kafka user, token, ingress': checkSandboxWorker,
+  'the sandbox worker reaches Kafka and DNS only': checkSandboxEgress,
 };
 const allProblems = (objects: Obj[]) => Object.values(ALL_CHECKS).flatMap((check) => check(objects));
 
@@ -64,6 +68,88 @@ describe('the production overlay', () => {
     expect(findings).toEqual([]);
     expect(status).toBe(0);
   }, 120_000);
+
+  describe('the sandbox worker', () => {
+    const podOf = (objects: Obj[], name: string) => deployment(objects, name).spec.template.metadata.labels;
+    const labels = (objects: Obj[]) => podOf(objects, 'sandbox-worker');
+    const store = (objects: Obj[], name: string) => {
+      const rule = named(objects, 'NetworkPolicy', `egress-${name}`)!.spec.egress[0];
+      return { ip: rule.to[0].ipBlock.cidr.split('/')[0], port: rule.ports[0].port };
+    };
+
+    it('opens connections to Kafka and DNS, and to no store, service, collector or address else', () => {
+      const from = labels(rendered);
+      const can = (to: Parameters<typeof egressAllowed>[2]) => egressAllowed(rendered, from, to);
+      const dns = {
+        namespace: { 'kubernetes.io/metadata.name': 'kube-system' },
+        pod: { 'k8s-app': 'kube-dns' },
+      };
+      expect(can({ ...dns, port: 53, protocol: 'UDP' })).toBe(true);
+      expect(can(store(rendered, 'kafka'))).toBe(true);
+      expect(can(store(rendered, 'postgres'))).toBe(false);
+      expect(can(store(rendered, 'redis'))).toBe(false);
+      expect(can(store(rendered, 'mongo'))).toBe(false);
+      const monitoring = { 'kubernetes.io/metadata.name': 'monitoring' };
+      expect(
+        can({ namespace: monitoring, pod: { 'app.kubernetes.io/name': 'otel-collector' }, port: 4318 }),
+      ).toBe(false);
+      const services = {
+        gateway: 8080,
+        identity: 50061,
+        models: 50064,
+        workflows: 50065,
+        observability: 9464,
+      };
+      for (const [service, port] of Object.entries(services))
+        expect(can({ pod: podOf(rendered, service), port })).toBe(false);
+      for (const ip of ['8.8.8.8', '2001:4860:4860::8888', '169.254.169.254', '10.0.0.1'])
+        for (const port of [80, 443, 9092]) expect(can({ ip, port })).toBe(false);
+      // Only the Kafka label: no store, internet or collector label for the policies to select.
+      expect(Object.keys(from).filter((k) => k.startsWith('agent-platform.io/'))).toEqual([
+        'agent-platform.io/kafka',
+      ]);
+    });
+
+    it('holds none of the forbidden variables, and its own Kafka user', () => {
+      const c = container(rendered, 'sandbox-worker');
+      const names: string[] = c.env.map((e: Obj) => e.name);
+      expect(c.envFrom ?? []).toEqual([]);
+      for (const forbidden of [
+        'DATABASE_URL',
+        'REDIS_URL',
+        'MONGO_URL',
+        'SECRET_KEY',
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+      ])
+        expect(names).not.toContain(forbidden);
+      expect(names.filter((n) => /_SIGNING_|_GRPC_ADDR$|^SERVICE_PUBLIC_KEY_/.test(n))).toEqual([]);
+      expect(names.filter((n) => FORBIDDEN_SANDBOX_ENV.some((re) => re.test(n)))).toEqual([]);
+      const secrets = c.env.map((e: Obj) => e.valueFrom?.secretKeyRef?.name).filter(Boolean);
+      expect([...new Set(secrets)]).toEqual(['sandbox-kafka']);
+      expect(c.env.find((e: Obj) => e.name === 'PROCESS_ROLE').value).toBe('sandbox');
+      expect(c.image).toBe(container(rendered, 'workflows').image);
+    });
+
+    it("is scraped by the workers' PodMonitor on its metrics port (it has no Service)", () => {
+      const monitor = named(rendered, 'PodMonitor', 'agent-platform-workers')!;
+      const pod = labels(rendered);
+      for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) expect(pod[k]).toBe(v);
+      const port = monitor.spec.podMetricsEndpoints[0].port;
+      expect(container(rendered, 'sandbox-worker').ports).toContainEqual(
+        expect.objectContaining({ name: port, containerPort: 9464 }),
+      );
+    });
+
+    it('scales on the lag of workers.sandbox on queue.sandbox, within its 12 partitions', () => {
+      const so = named(rendered, 'ScaledObject', 'sandbox-worker')!;
+      expect(so.spec.triggers[0].metadata).toMatchObject({
+        consumerGroup: 'workers.sandbox',
+        topic: 'queue.sandbox',
+      });
+      expect(so.spec.maxReplicaCount).toBeLessThanOrEqual(12);
+      expect(named(rendered, 'HorizontalPodAutoscaler', 'sandbox-worker')).toBeUndefined();
+    });
+  });
 
   describe('catches', () => {
     const problemsAfter = (mutate: (objects: Obj[]) => void) => {
@@ -212,6 +298,45 @@ describe('the production overlay', () => {
       expect(out).toMatch(/Deployment workflows-worker grace 30 s is below its preStop \+ drain/);
       expect(out).toMatch(/HTTPRoute backend gateway:8080 is not a gateway Service port/);
       expect(out).toMatch(/an Ingress is left beside the HTTPRoute/);
+    });
+
+    it('a sandbox worker given the internet, Redis or a database, or the collector for every pod', () => {
+      const out = problemsAfter((objects) => {
+        const pod = deployment(objects, 'sandbox-worker').spec.template;
+        pod.metadata.labels['agent-platform.io/egress'] = 'internet';
+        pod.metadata.labels['agent-platform.io/redis'] = 'client';
+        pod.spec.containers[0].env.push({
+          name: 'DATABASE_URL',
+          valueFrom: { secretKeyRef: { name: 'workflows-database', key: 'DATABASE_URL' } },
+        });
+        named(objects, 'NetworkPolicy', 'egress-telemetry')!.spec.podSelector = {};
+      });
+      expect(out).toMatch(/sandbox-worker can reach 8\.8\.8\.8, expected refused/);
+      expect(out).toMatch(/sandbox-worker can reach 1\.1\.1\.1:9092, expected refused/);
+      expect(out).toMatch(/sandbox-worker can reach redis, expected refused/);
+      expect(out).toMatch(/sandbox-worker can reach the OTLP collector, expected refused/);
+      expect(out).toMatch(/Deployment sandbox-worker is given DATABASE_URL/);
+    });
+
+    it("the base's Kafka-ports-anywhere rule left in, the sandbox worker's ScaledObject on another group", () => {
+      const out = problemsAfter((objects) => {
+        objects.push({
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'NetworkPolicy',
+          metadata: { name: 'sandbox-worker-egress' },
+          spec: {
+            podSelector: { matchLabels: { 'app.kubernetes.io/name': 'sandbox-worker' } },
+            policyTypes: ['Egress'],
+            egress: [{ ports: [{ protocol: 'TCP', port: 9092, endPort: 9096 }] }],
+          },
+        });
+        named(objects, 'ScaledObject', 'sandbox-worker')!.spec.triggers[0].metadata.consumerGroup =
+          'workers.workflow';
+        delete container(objects, 'sandbox-worker').env.find((e: Obj) => e.name === 'POD_NAME').valueFrom;
+      });
+      expect(out).toMatch(/sandbox-worker can reach 8\.8\.8\.8:9092, expected refused/);
+      expect(out).toMatch(/sandbox-worker does not scale on the lag of workers.sandbox on queue.sandbox/);
+      expect(out).toMatch(/sandbox-worker POD_NAME does not come from the downward API/);
     });
 
     it('a kube-score finding, an exception without its reason', () => {

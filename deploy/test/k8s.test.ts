@@ -15,6 +15,8 @@ import {
   secretKeysByName,
   SECRET_EXAMPLE,
 } from './support/kustomize.js';
+import { egressAllowed, type Destination } from './support/k8s-egress.js';
+import { checkSandboxWorker } from './support/k8s-sandbox.js';
 import { checkNetworkPolicies, checkSecrets, ingressAllowed } from './support/k8s-security.js';
 import { kubectl, renderKustomization } from './support/kubectl.js';
 import { clone, yamlDocuments } from './support/parse.js';
@@ -28,6 +30,7 @@ describe('kubernetes manifests', () => {
     ...checkK8s(objects, label, secretKeys),
     ...checkSecrets(objects, label, examples),
     ...checkNetworkPolicies(objects, label),
+    ...checkSandboxWorker(objects).map((problem) => `${label}: ${problem}`),
   ];
 
   it('has a base and at least one overlay', () => {
@@ -63,8 +66,10 @@ describe('kubernetes manifests', () => {
     // Models never shares the Secret whose SECRET_KEY signs user JWTs.
     expect(holder('SECRET_KEY').sort()).toEqual(['models-secret-key', 'platform-secret-key']);
     expect(holder('PRINCIPAL_SIGNING_PRIVATE_KEY')).toEqual(['principal-signing-key']);
-    for (const key of ['REDIS_URL', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'MONGO_URL'])
-      expect(holder(key)).toHaveLength(1);
+    for (const key of ['REDIS_URL', 'MONGO_URL']) expect(holder(key)).toHaveLength(1);
+    // The platform's Kafka user, and the sandbox worker's own (its two topics only).
+    for (const key of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'])
+      expect(holder(key).sort()).toEqual(['platform-kafka', 'sandbox-kafka']);
     expect(holder('DATABASE_URL')).toHaveLength(5);
   });
 
@@ -220,6 +225,59 @@ describe('kubernetes manifests', () => {
       expect(out).toMatch(/identity can reach apikeys:50062/);
       expect(out).toMatch(/workflows cannot reach models:50064, expected allowed/);
     });
+    it('a sandbox worker given a store, a key, the platform config or the platform Kafka user', () => {
+      const out = problemsAfter((objects) => {
+        const c = container(objects, 'sandbox-worker');
+        c.env!.push({
+          name: 'DATABASE_URL',
+          valueFrom: { secretKeyRef: { name: 'workflows-database', key: 'DATABASE_URL' } },
+        });
+        c.env!.push({
+          name: 'SERVICE_SIGNING_PRIVATE_KEY',
+          valueFrom: {
+            secretKeyRef: { name: 'service-signing-key-workflows', key: 'SERVICE_SIGNING_PRIVATE_KEY' },
+          },
+        });
+        c.envFrom = [{ configMapRef: { name: 'platform-config' } }];
+        c.env!.find((e) => e.name === 'KAFKA_SASL_PASSWORD')!.valueFrom!.secretKeyRef!.name =
+          'platform-kafka';
+      });
+      expect(out).toMatch(/Deployment sandbox-worker is given DATABASE_URL/);
+      expect(out).toMatch(/sandbox-worker is given SERVICE_SIGNING_PRIVATE_KEY, which only gateway/);
+      expect(out).toMatch(/Deployment sandbox-worker loads ConfigMap platform-config as a whole/);
+      expect(out).toMatch(/Deployment sandbox-worker is given WORKFLOWS_GRPC_ADDR/);
+      expect(out).toMatch(/Secret platform-kafka is read by \[.*sandbox-worker.*\], its audience is/);
+      expect(out).toMatch(/Secret service-signing-key-workflows is read by \[sandbox-worker,workflows\]/);
+    });
+    it('a sandbox worker with a token, a Service, a volume, or reachable on its gRPC port', () => {
+      const out = problemsAfter((objects) => {
+        const d = get(objects, 'Deployment', 'sandbox-worker');
+        const pod = d.spec!.template!.spec! as Record<string, unknown>;
+        pod.automountServiceAccountToken = true;
+        pod.volumes = [{ name: 'tmp', emptyDir: {} }];
+        objects.push({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'sandbox-worker' },
+          spec: { selector: { 'app.kubernetes.io/name': 'sandbox-worker' }, ports: [{ port: 50067 }] },
+        });
+        objects.push({
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'NetworkPolicy',
+          metadata: { name: 'sandbox-open' },
+          spec: {
+            podSelector: { matchLabels: { 'app.kubernetes.io/name': 'sandbox-worker' } },
+            policyTypes: ['Ingress'],
+            ingress: [{ from: [{ podSelector: {} }], ports: [{ port: 50067 }] }],
+          },
+        } as K8sObject);
+      });
+      expect(out).toMatch(/Deployment sandbox-worker does not run as its own ServiceAccount without a token/);
+      expect(out).toMatch(/Deployment sandbox-worker has volumes/);
+      expect(out).toMatch(/Service sandbox-worker selects sandbox-worker/);
+      expect(out).toMatch(/another pod of the namespace can reach sandbox-worker:50067, expected refused/);
+      expect(out).toMatch(/workflows can reach sandbox-worker:50067, expected refused/);
+    });
   });
 
   describe('catches (metrics)', () => {
@@ -270,6 +328,36 @@ describe('kubernetes manifests', () => {
         }),
       ).toMatch(/the monitoring Prometheus can reach models:50064, expected refused/);
     });
+  });
+
+  it('the base keeps the sandbox worker to DNS and the Kafka ports, and every other pod unrestricted', () => {
+    const objects = renderKustomization(join(K8S, 'base'));
+    const pod = (name: string) =>
+      objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === name)!.spec!.template!.metadata!
+        .labels!;
+    const can = (name: string, to: Destination) => egressAllowed(objects, pod(name), to);
+    const dns = {
+      namespace: { 'kubernetes.io/metadata.name': 'kube-system' },
+      pod: { 'k8s-app': 'kube-dns' },
+    };
+    expect(can('sandbox-worker', { ...dns, port: 53, protocol: 'UDP' })).toBe(true);
+    for (const port of [9092, 9093, 9096]) expect(can('sandbox-worker', { ip: '10.1.2.3', port })).toBe(true);
+    for (const [ip, port] of [
+      ['8.8.8.8', 443],
+      ['169.254.169.254', 80],
+      ['10.1.2.3', 5432],
+      ['10.1.2.3', 6379],
+      ['10.1.2.3', 27017],
+      ['10.1.2.3', 4318],
+      ['10.1.2.3', 9097],
+    ] as const)
+      expect(can('sandbox-worker', { ip, port }), `${ip}:${port}`).toBe(false);
+    for (const [name, port] of [
+      ['workflows', 50065],
+      ['identity', 50061],
+    ] as const)
+      expect(can('sandbox-worker', { pod: pod(name), port })).toBe(false);
+    expect(can('workflows', { ip: '8.8.8.8', port: 443 })).toBe(true);
   });
 
   describe('NetworkPolicies, as a connection matrix of the rendered overlay', () => {

@@ -60,7 +60,8 @@ describe('secret-hash.mjs', () => {
   it('stamps every Deployment with a hash in place of the overlay placeholder', () => {
     const { status, hashes } = run(manifests, secrets);
     expect(status).toBe(0);
-    expect(hashes.size).toBe(10);
+    // The seven services, their three workers and the sandbox worker.
+    expect(hashes.size).toBe(11);
     for (const hash of hashes.values()) expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(new Set(hashes.values()).size).toBeGreaterThan(1);
   }, 60_000);
@@ -72,6 +73,16 @@ describe('secret-hash.mjs', () => {
     const after = run(manifests, changed).hashes;
     const rolled = [...before.keys()].filter((name) => before.get(name) !== after.get(name)).sort();
     expect(rolled).toEqual(['identity', 'notifications', 'notifications-worker']);
+  }, 60_000);
+
+  it("the sandbox worker's own Kafka Secret rolls the sandbox worker alone", () => {
+    const before = run(manifests, secrets).hashes;
+    const changed = structuredClone(secrets);
+    changed.items.find((s) => s.metadata.name === 'sandbox-kafka')!.data.KAFKA_SASL_PASSWORD = 'bmV3';
+    const after = run(manifests, changed).hashes;
+    expect([...before.keys()].filter((name) => before.get(name) !== after.get(name))).toEqual([
+      'sandbox-worker',
+    ]);
   }, 60_000);
 
   it('refuses a Secret or a key that does not exist', () => {

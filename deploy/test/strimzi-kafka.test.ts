@@ -108,6 +108,7 @@ describe('Strimzi KafkaTopic and KafkaUser objects from the topic catalog', () =
           'min.insync.replicas': declared.minInsyncReplicas,
           'retention.ms': declared.retentionMs,
           'cleanup.policy': declared.cleanupPolicy,
+          // Only where the catalog raises the broker's default (the sandbox topics: 5 MiB).
           ...(declared.maxMessageBytes ? { 'max.message.bytes': declared.maxMessageBytes } : {}),
         },
       });
@@ -141,6 +142,23 @@ describe('Strimzi KafkaTopic and KafkaUser objects from the topic catalog', () =
       );
     },
   );
+
+  it('give the sandbox worker its task queue and results topic, its group, and nothing else', () => {
+    const sandbox = user('sandbox');
+    // Every topic ACL, whatever the operation: exactly these three.
+    const touched = sandbox.spec.authorization.acls
+      .filter((a) => a.resource.type === 'topic')
+      .map((a) => `${a.resource.name} ${[...a.operations].sort().join('+')}`)
+      .sort();
+    expect(touched).toEqual([
+      'platform.sandbox-results Describe+Write',
+      'queue.sandbox Describe+Read',
+      'queue.sandbox.dlq Describe+Write',
+    ]);
+    expect(acls(sandbox, 'group', 'Read').sort()).toEqual(['sandbox.*', 'workers.sandbox']);
+    expect(acls(sandbox, 'group', 'Describe').sort()).toEqual(['sandbox.*', 'workers.sandbox']);
+    expect(sandbox.spec.authorization.acls.filter((a) => a.resource.type === 'cluster')).toEqual([]);
+  });
 
   it('let the kafka-topics Job create, raise and configure exactly the catalog topics', () => {
     const job = user('kafka-topics');

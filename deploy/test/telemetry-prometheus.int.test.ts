@@ -1,12 +1,13 @@
 // Proof with the real tool: the local stack's Prometheus (deploy/local/stack.sh, 127.0.0.1:59090)
-// scrapes the running services (deploy/local/services.sh; metrics ports 9470…9476 of env.sh), and
+// scrapes the running services (deploy/local/services.sh; metrics ports 9470…9477 of env.sh, the
+// sandbox worker's the last), and
 // its query API returns what this test just did: the requests it made in the gateway's histogram,
 // and the consumer lag it caused in the observability service's gauge.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATEWAY_URL, nextScrape, promQuery, promValue, waitFor } from './support/telemetry-backends.js';
-import { REPO, SERVICES } from './support/topology.js';
+import { REPO, SANDBOX_WORKER, SERVICES } from './support/topology.js';
 
 // kafkajs from the kafka package (the root has no dependency on it); only what this test uses.
 interface KafkaAdmin {
@@ -34,7 +35,12 @@ const { Kafka } = createRequire(join(REPO, 'packages', 'kafka', 'package.json'))
 
 describe('the local Prometheus scrapes the platform', () => {
   it('every process of the platform is up', async () => {
-    const names = SERVICES.map((s) => s.name).sort();
+    // The seven services always; the sandbox worker when the stack's Prometheus has its target
+    // (a stack started before deploy/local/lib/prometheus.sh listed it scrapes the seven only).
+    const services = SERVICES.map((s) => s.name);
+    const targets = (await promQuery('up')).map((s) => s.metric.instance ?? '');
+    expect(targets.filter((t) => ![...services, SANDBOX_WORKER].includes(t))).toEqual([]);
+    const names = [...services, ...(targets.includes(SANDBOX_WORKER) ? [SANDBOX_WORKER] : [])].sort();
     const up = await waitFor(
       async () => {
         const samples = await promQuery('up');
@@ -90,14 +96,17 @@ describe('the local Prometheus scrapes the platform', () => {
   });
 
   describe('consumer lag', () => {
-    // The `sandbox` work queue: its workers belong to the agent runtime, which is not part of this
-    // repository, so nothing here consumes it and its group (`workers.sandbox`, no members) moves
-    // only when this test moves it. The test puts the group at the end of the topic, publishes K
-    // messages and expects the gauge at exactly K; then puts the group at the end again, so the
-    // shared stack keeps no backlog (and no sandbox worker ever sees the probes).
+    // The `knowledge` work queue: its workers live outside this repository, so nothing here produces
+    // to or consumes it, and its group (`workers.knowledge`, no members) moves only when this test
+    // moves it. Not a test-only topic: the gauge (observability's consumer-lag-gauges.ts) exports a
+    // closed set of groups, the five worker groups on their queues and the groups of its config, and
+    // the running observability's config is not this test's to change. Not `sandbox` any more: the
+    // sandbox worker (issue 24) consumes it and would take the probes. The test puts the group at
+    // the end of the topic, publishes K messages and expects the gauge at exactly K; then puts the
+    // group at the end again, so the shared stack keeps no backlog.
     const prefix = process.env.QUEUE_TOPIC_PREFIX ?? '';
-    const topic = `${prefix}queue.sandbox`;
-    const group = `${prefix}workers.sandbox`;
+    const topic = `${prefix}queue.knowledge`;
+    const group = `${prefix}workers.knowledge`;
     const lag = `sum(kafka_consumer_group_lag{group="${group}",topic="${topic}"})`;
     const kafka = new Kafka({
       clientId: 'telemetry-lag-test',

@@ -48,7 +48,7 @@ describe('the local stack’s Prometheus and Jaeger configs', () => {
     const file = join(stackDir, 'prometheus.yml');
     const config = readFileSync(file, 'utf8');
     const targets = [
-      ...config.matchAll(/targets: \["127\.0\.0\.1:(\d+)"\]\n\s+labels: \{ instance: "(\w+)" \}/g),
+      ...config.matchAll(/targets: \["127\.0\.0\.1:(\d+)"\]\n\s+labels: \{ instance: "([\w-]+)" \}/g),
     ];
     expect(targets.map(([, port, name]) => `${name}:${port}`)).toEqual([
       'gateway:9470',
@@ -58,6 +58,7 @@ describe('the local stack’s Prometheus and Jaeger configs', () => {
       'models:9474',
       'workflows:9475',
       'observability:9476',
+      'sandbox-worker:9477',
     ]);
     expect(config).toMatch(/scrape_interval: 2s/);
     const check = spawnSync(
@@ -75,6 +76,12 @@ describe('the local stack’s Prometheus and Jaeger configs', () => {
     const warning = writeConfig('prometheus.sh', 'prometheus_write_config', { MODELS_METRICS_PORT: '0' });
     expect(warning).toMatch(/models has no fixed metrics port/);
     expect(readFileSync(join(stackDir, 'prometheus.yml'), 'utf8')).not.toMatch(/instance: "models"/);
+    // A hyphenated process name reads its variable with underscores.
+    const sandbox = writeConfig('prometheus.sh', 'prometheus_write_config', {
+      SANDBOX_WORKER_METRICS_PORT: '0',
+    });
+    expect(sandbox).toMatch(/sandbox-worker has no fixed metrics port \(SANDBOX_WORKER_METRICS_PORT=0\)/);
+    expect(readFileSync(join(stackDir, 'prometheus.yml'), 'utf8')).not.toMatch(/instance: "sandbox-worker"/);
   });
 
   it('Jaeger: OTLP/HTTP in, memory storage, the query service; valid for `jaeger validate`', () => {

@@ -1,11 +1,15 @@
 # shellcheck shell=bash
 # Prometheus for deploy/local/stack.sh (sourced by it): scrapes the metrics port of every platform
-# process (the *_METRICS_PORT values of env.sh, 9470…9476) every 2 s, so a test sees what it caused
+# process (the *_METRICS_PORT values of env.sh, 9470…9477: the seven services and the sandbox
+# worker) every 2 s, so a test sees what it caused
 # within seconds; TSDB under STACK_DIR/prometheus, config generated into STACK_DIR/prometheus.yml.
 # Bound to HOST:PROMETHEUS_PORT, pid in RUN_DIR/prometheus.pid. The binary: PROMETHEUS_BIN, else
 # the directory deploy/tools/install-prometheus.sh prints.
 
-PROMETHEUS_PROCESSES=(gateway identity apikeys notifications models workflows observability)
+PROMETHEUS_PROCESSES=(gateway identity apikeys notifications models workflows observability sandbox-worker)
+
+# sandbox-worker -> SANDBOX_WORKER_METRICS_PORT
+prometheus_port_var() { printf '%s_METRICS_PORT' "$1" | tr '[:lower:]-' '[:upper:]_'; }
 PROMETHEUS_DATA="$STACK_DIR/prometheus"
 PROMETHEUS_CONFIG="$STACK_DIR/prometheus.yml"
 
@@ -23,7 +27,7 @@ prometheus_ready() { curl -fsS -m 2 "http://$HOST:$PROMETHEUS_PORT/-/ready" >/de
 # The metrics port of each process: env.sh's defaults, or what the environment set.
 prometheus_target_port() {
   local var
-  var="$(printf '%s_METRICS_PORT' "$1" | tr '[:lower:]' '[:upper:]')"
+  var="$(prometheus_port_var "$1")"
   (
     # shellcheck disable=SC1091
     source "$SCRIPT_DIR/env.sh" >/dev/null 2>&1
@@ -42,7 +46,7 @@ prometheus_write_config() {
     for name in "${PROMETHEUS_PROCESSES[@]}"; do
       port="$(prometheus_target_port "$name")"
       if ! [[ "$port" =~ ^[1-9][0-9]*$ ]]; then
-        warn "prometheus: $name has no fixed metrics port ($(printf '%s' "$name" | tr '[:lower:]' '[:upper:]')_METRICS_PORT=${port:-unset}); not scraped"
+        warn "prometheus: $name has no fixed metrics port ($(prometheus_port_var "$name")=${port:-unset}); not scraped"
         continue
       fi
       printf '      - targets: ["%s:%s"]\n        labels: { instance: "%s" }\n' "$HOST" "$port" "$name"

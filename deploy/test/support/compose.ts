@@ -15,6 +15,7 @@ import {
   OWN_SECRET_VALUE,
   SECRET_AUDIENCE,
   STORES,
+  SANDBOX_WORKER,
   forbiddenSecrets,
   type ServiceSpec,
   grpcAddrVar,
@@ -133,7 +134,8 @@ function checkTelemetry(where: string, svc: ComposeService, env: Record<string, 
 export function checkCompose(compose: ComposeFile): string[] {
   const problems: string[] = [];
   const services = compose.services ?? {};
-  const expected = new Set<string>([...STORES, ...SERVICES.map((s) => s.name)]);
+  // The sandbox worker is checked apart (compose-sandbox.ts): it is no service and holds no secret.
+  const expected = new Set<string>([...STORES, ...SERVICES.map((s) => s.name), SANDBOX_WORKER]);
   for (const name of Object.keys(services)) {
     if (!expected.has(name)) problems.push(`compose: unexpected service "${name}"`);
   }

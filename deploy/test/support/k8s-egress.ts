@@ -1,13 +1,13 @@
 // Egress NetworkPolicies evaluated as a connection matrix: may a pod (its labels) open a connection
 // to an address, to a pod of the namespace, or to a pod of another namespace? Used on the rendered
 // production overlay: the internet only for the services that call user-configured URLs and never
-// to private, loopback or link-local ranges; each pod only to the gRPC services it calls, its stores
-// and DNS.
+// to private, loopback or link-local ranges; each pod only to the gRPC services it calls, its stores,
+// DNS and the OTLP collector; the sandbox worker (user JavaScript) only to Kafka and DNS.
 import { BlockList, isIP } from 'node:net';
 import type { K8sObject } from './k8s.js';
-import { byKind, DEPLOYMENTS, type Obj } from './k8s-prod.js';
+import { byKind, DEPLOYMENTS, named, type Obj } from './k8s-prod.js';
 import { ingressAllowed } from './k8s-security.js';
-import { GRPC_CALLERS, SERVICES, type Store } from './topology.js';
+import { GRPC_CALLERS, METRICS_PORT, SANDBOX_WORKER, SERVICES, type Store } from './topology.js';
 
 type Labels = Record<string, string>;
 export type Destination =
@@ -91,7 +91,9 @@ export function grpcCallees(deployment: string): string[] {
   return callees;
 }
 export const storesOf = (deployment: string): Store[] =>
-  SERVICES.find((s) => s.name === serviceOf(deployment))?.stores ?? [];
+  deployment === SANDBOX_WORKER
+    ? ['kafka']
+    : (SERVICES.find((s) => s.name === serviceOf(deployment))?.stores ?? []);
 
 const podLabels = (objects: Obj[], kind: string, name: string): Labels =>
   objects.find((o) => o.kind === kind && o.metadata?.name === name)?.spec?.template?.metadata?.labels ?? {};
@@ -113,6 +115,16 @@ const KUBE_DNS: Destination = {
   port: 53,
   protocol: 'UDP',
 };
+/** An OTLP/HTTP collector of the monitoring namespace (egress-telemetry). */
+const OTLP_COLLECTOR: Destination = {
+  namespace: { 'kubernetes.io/metadata.name': 'monitoring' },
+  pod: { 'app.kubernetes.io/name': 'otel-collector' },
+  port: 4318,
+};
+/** Whether a Deployment exports traces: every one but the sandbox worker (its metrics are scraped). */
+const exportsTraces = (deployment: string) => deployment !== SANDBOX_WORKER;
+
+type Check = (who: string, from: Labels, to: Destination, expected: boolean, what: string) => void;
 
 /** The whole egress matrix of the rendered overlay; every mismatch is a problem. */
 export function checkEgress(objects: Obj[]): string[] {
@@ -124,7 +136,7 @@ export function checkEgress(objects: Obj[]): string[] {
       !(p.spec?.egress ?? []).length,
   );
   if (!deny) problems.push('no default-deny egress NetworkPolicy');
-  const check = (who: string, from: Labels, to: Destination, expected: boolean, what: string) => {
+  const check: Check = (who, from, to, expected, what) => {
     const allowed = egressAllowed(objects, from, to);
     if (allowed !== expected)
       problems.push(
@@ -138,6 +150,7 @@ export function checkEgress(objects: Obj[]): string[] {
     for (const ip of PRIVATE_ADDRESSES) check(name, from, { ip, port: 443 }, false, ip);
     check(name, from, { ip: '169.254.169.254', port: 80 }, false, 'the metadata address on 80');
     check(name, from, KUBE_DNS, true, 'DNS');
+    check(name, from, OTLP_COLLECTOR, exportsTraces(name), 'the OTLP collector');
     for (const target of SERVICES.filter((s) => s.protocol === 'grpc')) {
       const to = { pod: podLabels(objects, 'Deployment', target.name), port: target.port };
       const expected = grpcCallees(name).includes(target.name);
@@ -173,5 +186,39 @@ export function checkEgress(objects: Obj[]): string[] {
       if (to) check(name, from, to, wanted.includes(store), store);
     }
   }
+  return problems;
+}
+
+/**
+ * The sandbox worker runs user JavaScript: it reaches Kafka (its tasks and results) and DNS, and
+ * nothing else at all. Named here one by one, on more ports than the matrix above tries: every
+ * store, the OTLP collector, every service's own and metrics port, the internet and the metadata
+ * address on 443, 80 and the Kafka ports (a leftover "Kafka ports to anywhere" rule bites).
+ */
+export function checkSandboxEgress(objects: Obj[]): string[] {
+  const problems: string[] = [];
+  const from = podLabels(objects, 'Deployment', SANDBOX_WORKER);
+  if (!named(objects, 'Deployment', SANDBOX_WORKER)) return [`no Deployment ${SANDBOX_WORKER}`];
+  const check: Check = (who, labels, to, expected, what) => {
+    if (egressAllowed(objects, labels, to) !== expected)
+      problems.push(
+        `${who} ${expected ? 'cannot' : 'can'} reach ${what}, expected ${expected ? 'allowed' : 'refused'}`,
+      );
+  };
+  check(SANDBOX_WORKER, from, KUBE_DNS, true, 'DNS');
+  check(SANDBOX_WORKER, from, { ...KUBE_DNS, protocol: 'TCP' }, true, 'DNS over TCP');
+  for (const store of ['postgres', 'redis', 'kafka', 'mongo'] as Store[]) {
+    const to = storeDestination(objects, store);
+    if (!to) problems.push(`no egress-${store} policy with a destination`);
+    else check(SANDBOX_WORKER, from, to, store === 'kafka', store);
+  }
+  check(SANDBOX_WORKER, from, OTLP_COLLECTOR, false, 'the OTLP collector');
+  for (const target of SERVICES) {
+    const pod = podLabels(objects, 'Deployment', target.name);
+    check(SANDBOX_WORKER, from, { pod, port: target.port }, false, `${target.name}:${target.port}`);
+    check(SANDBOX_WORKER, from, { pod, port: METRICS_PORT }, false, `${target.name}:${METRICS_PORT}`);
+  }
+  for (const ip of [...PUBLIC_ADDRESSES, ...PRIVATE_ADDRESSES])
+    for (const port of [443, 80, 9092]) check(SANDBOX_WORKER, from, { ip, port }, false, `${ip}:${port}`);
   return problems;
 }

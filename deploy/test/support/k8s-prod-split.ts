@@ -11,7 +11,7 @@ import {
   type Obj,
 } from './k8s-prod.js';
 import { isTrustedProxySetting } from './k8s.js';
-import { SERVICES } from './topology.js';
+import { SANDBOX_WORKER, SERVICES } from './topology.js';
 
 const container = (o: Obj | undefined): Obj | undefined => o?.spec?.template?.spec?.containers?.[0];
 const envOf = (c: Obj | undefined, name: string) =>
@@ -137,7 +137,9 @@ export function checkProductionEnv(objects: Obj[]): string[] {
   const problems: string[] = [];
   for (const d of byKind(objects, 'Deployment')) {
     const c = container(d)!;
-    if (effectiveEnv(objects, c, 'MIGRATE_ON_START') !== 'false')
+    // The sandbox worker has no schema to migrate (and takes only the keys it reads).
+    const migrates = d.metadata?.name !== SANDBOX_WORKER;
+    if (migrates && effectiveEnv(objects, c, 'MIGRATE_ON_START') !== 'false')
       problems.push(`Deployment ${d.metadata?.name} does not set MIGRATE_ON_START=false`);
     if (effectiveEnv(objects, c, 'KAFKA_TOPIC_MODE') !== 'verify')
       problems.push(`Deployment ${d.metadata?.name} does not set KAFKA_TOPIC_MODE=verify`);

@@ -2,14 +2,15 @@
 // resources and probes, images by digest, Pod Security `restricted`, ServiceAccounts, topology
 // spread, the API/worker split with KEDA, the Jobs before the rollout, graceful shutdown, the
 // HTTPRoute. Egress is checked apart (k8s-egress.ts). Each check returns every problem it finds.
-import { SERVICES } from './topology.js';
+import { SANDBOX_WORKER, SERVICES } from './topology.js';
 
 export type Obj = Record<string, any>;
 
 /** The services split into an API and a `<service>-worker` Deployment (PROCESS_ROLE). */
 export const SPLIT_SERVICES = ['workflows', 'notifications', 'observability'] as const;
 export const WORKERS = SPLIT_SERVICES.map((s) => `${s}-worker`);
-export const DEPLOYMENTS = [...SERVICES.map((s) => s.name), ...WORKERS];
+/** Every Deployment of the overlay: the services, their workers, and the sandbox worker (issue 24). */
+export const DEPLOYMENTS = [...SERVICES.map((s) => s.name), ...WORKERS, SANDBOX_WORKER];
 /** The Jobs that run before a rollout: one migrate per service with a store, and the topics. */
 export const MIGRATING_SERVICES = [
   'identity',
@@ -28,6 +29,7 @@ export const WORKER_LAG: Record<string, { group: string; topics: string[] }> = {
     group: 'observability.telemetry',
     topics: ['platform.agent-rounds', 'platform.workflow-runs'],
   },
+  [SANDBOX_WORKER]: { group: 'workers.sandbox', topics: ['queue.sandbox'] },
 };
 
 /** Least grace per Deployment: the preStop sleep plus the drain of what it does (deploy/README.md). */
@@ -36,6 +38,8 @@ export const MIN_GRACE_SECONDS: Record<string, number> = {
   'workflows-worker': 65,
   'notifications-worker': 15,
   'observability-worker': 15,
+  // 5 s preStop + a task in hand (30 s at most).
+  [SANDBOX_WORKER]: 35,
   ...Object.fromEntries(SERVICES.filter((s) => s.name !== 'gateway').map((s) => [s.name, 15] as const)),
 };
 
@@ -52,10 +56,13 @@ const where = (o: Obj) => `${o.kind} ${o.metadata?.name}`;
 const envValue = (c: Obj, name: string): string | undefined =>
   (c.env ?? []).find((e: Obj) => e.name === name)?.value;
 
-/** The effective value of a variable: the container's own, else the ConfigMaps it loads. */
+/** The effective value of a variable: the container's own (a value or a ConfigMap key), else the
+ *  ConfigMaps it loads. */
 export function effectiveEnv(objects: Obj[], c: Obj, name: string): string | undefined {
   const own = envValue(c, name);
   if (own !== undefined) return own;
+  const ref = (c.env ?? []).find((e: Obj) => e.name === name)?.valueFrom?.configMapKeyRef;
+  if (ref) return named(objects, 'ConfigMap', ref.name ?? '')?.data?.[ref.key ?? ''];
   for (const from of c.envFrom ?? []) {
     const cm = named(objects, 'ConfigMap', from.configMapRef?.name ?? '');
     if (cm?.data?.[name] !== undefined) return cm.data[name];

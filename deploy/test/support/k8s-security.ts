@@ -3,7 +3,14 @@
 // ConfigMap key, and the NetworkPolicies evaluated as a connection matrix. Returns every problem.
 import type { Container, K8sObject } from './k8s.js';
 import { SECRET_ENV } from './k8s.js';
-import { GRPC_CALLERS, METRICS_PORT, SECRET_AUDIENCE, SERVICES, type ServiceSpec } from './topology.js';
+import {
+  GRPC_CALLERS,
+  METRICS_PORT,
+  SANDBOX_WORKER,
+  SECRET_AUDIENCE,
+  SERVICES,
+  type ServiceSpec,
+} from './topology.js';
 
 export interface SecretExample {
   name: string;
@@ -90,6 +97,20 @@ export function checkSecrets(objects: K8sObject[], label: string, examples: Secr
     else if (!isTimeZone(zone ?? '')) problems.push(`${where} TZ=${zone} is not a time zone`);
   }
 
+  // The sandbox worker reads its own Kafka user's Secret and none of the audiences' keys.
+  const sandbox = containerOf(deploymentOf(objects, SANDBOX_WORKER));
+  for (const e of sandbox?.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
+    if (ref) readers.get(ref.name ?? '')?.add(SANDBOX_WORKER);
+    for (const key of [e.name, ref?.key ?? ''])
+      if (SECRET_AUDIENCE[key])
+        problems.push(
+          `${label}: ${SANDBOX_WORKER} is given ${key}, which only ${SECRET_AUDIENCE[key]!.join(', ')} may hold`,
+        );
+  }
+  for (const from of sandbox?.envFrom ?? [])
+    if (from.secretRef?.name) readers.get(from.secretRef.name)?.add(SANDBOX_WORKER);
+
   for (const example of examples) {
     const actual = [...(readers.get(example.name) ?? [])].sort();
     const declared = [...example.audience].sort();
@@ -169,6 +190,8 @@ export function checkNetworkPolicies(objects: K8sObject[], label: string): strin
     deploymentOf(objects, name)?.spec?.template?.metadata?.labels ?? { [NAME]: name };
   const peers: [string, Peer][] = [
     ...SERVICES.map((s): [string, Peer] => [s.name, { labels: podLabels(s.name) }]),
+    // Calls nobody: no gRPC port opens to the pod that runs user code.
+    [SANDBOX_WORKER, { labels: podLabels(SANDBOX_WORKER) }],
     ['another pod of the namespace', { labels: { [NAME]: 'intruder' } }],
     ['outside the namespace', 'outside'],
   ];

@@ -29,6 +29,14 @@ export const SERVICES: ServiceSpec[] = [
   { name: 'observability', port: 50066, protocol: 'grpc', stores: ['postgres', 'redis', 'kafka'] },
 ];
 export const GRPC_SERVICES = SERVICES.filter((s) => s.protocol === 'grpc');
+/**
+ * The sandbox worker: the workflows image with PROCESS_ROLE=sandbox (the code nodes' user
+ * JavaScript). Not a service: no API (grpc.health.v1 only), no Service, no store but Kafka.
+ */
+export const SANDBOX_WORKER = 'sandbox-worker';
+export const SANDBOX_GRPC_PORT = 50067;
+/** The Secret of its own Kafka user (`sandbox`; the KafkaUser of the strimzi-kafka component). */
+export const SANDBOX_KAFKA_SECRET = 'sandbox-kafka';
 /** Every process's `GET /metrics` port (METRICS_PORT's default), off its public port. */
 export const METRICS_PORT = 9464;
 
