@@ -2,7 +2,7 @@
 // worker → `queue.sandbox` → the sandbox worker's isolate → `platform.sandbox-results` → the run).
 //
 //   ./platform up && source deploy/local/env.sh
-//   node bench/dist/code-node.js [--idle 200] [--runs 400] [--clients 32] [--users 8]
+//   node bench/dist/code-node.js [--idle 200] [--runs 400] [--clients 32] [--users 8] [--gap-ms 100]
 //
 // Idle: --idle runs one after another of each kind, interleaved: `trivial` (start → end), `template`
 // (start → template → end: another node, run in the worker itself) and `code` (start → code → end,
@@ -11,9 +11,12 @@
 // and code − template at p50. Throughput: --runs runs of `trivial` then of `code`, --clients at a
 // time, posted round-robin by --users users in teams of their own (the fairness caps stay out of it),
 // from the first POST to the last finished run.
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { TokenService } from '@platform/auth';
 import { createPool } from '@platform/db';
+import { createKafka } from '@platform/kafka';
+import { createLogger } from '@platform/logger';
 import { insertIdentityUser, requester, waitUntil, type Requester } from '@platform/testing';
 
 const { values } = parseArgs({
@@ -22,8 +25,15 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '400' },
     clients: { type: 'string', default: '32' },
     users: { type: 'string', default: '8' },
+    'gap-ms': { type: 'string', default: '100' },
   },
 });
+/**
+ * Pause before each idle run, so the run meets an idle stack: without it a run overlaps the
+ * aftermath of the one before (its facts and events being consumed by observability and
+ * notifications, the outbox relay), and every kind pays for that noise. 0 measures back to back.
+ */
+const GAP_MS = Number(values['gap-ms']);
 const IDLE = Number(values.idle);
 const RUNS = Number(values.runs);
 const CLIENTS = Number(values.clients);
@@ -154,6 +164,7 @@ async function idle(users: BenchUser[]) {
   for (let i = 0; i < IDLE; i += 1) {
     for (const kind of KINDS) {
       const user = users[i % users.length]!;
+      if (GAP_MS > 0) await delay(GAP_MS);
       const sent = performance.now();
       const res = await request('POST', `/workflows/${user.workflows[kind]}/run`, {
         token: user.token,
@@ -166,7 +177,7 @@ async function idle(users: BenchUser[]) {
       ids[kind].push(String(data.run_id));
     }
   }
-  console.log(`\nIdle: ${IDLE} runs of each kind, one at a time (interleaved), ms`);
+  console.log(`\nIdle: ${IDLE} runs of each kind, one at a time (interleaved, ${GAP_MS} ms apart), ms`);
   console.log('| kind | answer p50 | answer p90 | answer p99 | in the worker p50 | in the worker p90 |');
   console.log('|---|---|---|---|---|---|');
   const worker: Record<Kind, ReturnType<typeof stats>> = {} as never;
@@ -230,8 +241,57 @@ async function throughput(users: BenchUser[], kind: Kind) {
   console.log(`| ${kind} | ${RUNS} | ${CLIENTS} | ${(RUNS / seconds).toFixed(1)} | ${statuses} |`);
 }
 
+/**
+ * The code node's path without a run around it: the workflows service's own SandboxRunner (built
+ * dist) sending `main` to the running sandbox worker and waiting for the answer, one at a time.
+ */
+async function roundTrip(count: number) {
+  interface Runner {
+    start(): void;
+    stop(): Promise<void>;
+    run(task: Record<string, unknown>, signal: AbortSignal): Promise<{ kind: string }>;
+  }
+  const module = (await import(
+    new URL('../../services/workflows/dist/adapters/sandbox-runner.js', import.meta.url).href
+  )) as { SandboxRunner: new (options: Record<string, unknown>) => Runner };
+  const logger = createLogger('bench-code-node', 'warn');
+  const kafka = createKafka({ brokers: required('KAFKA_BROKERS'), clientId: 'bench-code-node', logger });
+  const runner = new module.SandboxRunner({
+    kafka,
+    logger,
+    topicPrefix: process.env.QUEUE_TOPIC_PREFIX ?? '',
+    memoryMb: 64,
+    lostAfterMs: 5_000,
+  });
+  runner.start();
+  const task = (n: number) => ({
+    runId: 'bench',
+    nodeId: 'calc',
+    code: 'function main(inputs) { return { n: inputs.n + 1 } }',
+    inputs: { n },
+    timeoutMs: 2_000,
+    maxBytes: 1_048_576,
+  });
+  const times: number[] = [];
+  for (let i = 0; i < count + 20; i += 1) {
+    if (GAP_MS > 0) await delay(GAP_MS);
+    const sent = performance.now();
+    const outcome = await runner.run(task(i), new AbortController().signal);
+    if (outcome.kind !== 'result') throw new Error(`round trip ${i}: ${JSON.stringify(outcome)}`);
+    if (i >= 20) times.push(performance.now() - sent);
+  }
+  const s = stats(times);
+  console.log(
+    `\nThe round trip alone (SandboxRunner → queue.sandbox → sandbox worker → platform.sandbox-results), ` +
+      `${count} tasks ${GAP_MS} ms apart: p50 ${ms(s.p50)} ms, p90 ${ms(s.p90)} ms, p99 ${ms(s.p99)} ms`,
+  );
+  await runner.stop();
+  await kafka.disconnect();
+}
+
 const users = await setUp();
 await idle(users);
+await roundTrip(Math.min(IDLE, 200));
 console.log(`\nThroughput: ${RUNS} runs, ${CLIENTS} clients, from the first POST to the last finished run`);
 console.log('| kind | runs | clients | runs/s | statuses |');
 console.log('|---|---|---|---|---|');

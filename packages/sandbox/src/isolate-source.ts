@@ -31,7 +31,7 @@ function perTaskSource(): IsolateSource {
   return {
     async acquire(memoryMb) {
       const isolate = new ivm.Isolate({ memoryLimit: memoryMb });
-      const context = await isolate.createContext();
+      const context = isolate.createContextSync();
       return {
         isolate,
         context,
@@ -51,7 +51,7 @@ function pooledSource(recycleAfterRuns: number): IsolateSource {
       if (idle && !taken) disposeQuietly(idle.isolate);
       idle = undefined;
       const entry = taken ?? { isolate: new ivm.Isolate({ memoryLimit: memoryMb }), memoryMb, runs: 0 };
-      const context = await entry.isolate.createContext();
+      const context = entry.isolate.createContextSync();
       return {
         isolate: entry.isolate,
         context,

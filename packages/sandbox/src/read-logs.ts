@@ -12,10 +12,10 @@ const LEVELS = new Set(['log', 'info', 'warn', 'error']);
 export async function readLogs(lease: IsolateLease, limits: RunLimits): Promise<CapturedLogs> {
   let raw: unknown;
   try {
-    const reader = (await lease.context.eval('__sandbox.logs', { reference: true })) as ivm.Reference<
+    const reader = lease.context.evalSync('__sandbox.logs', { reference: true }) as ivm.Reference<
       () => string
     >;
-    raw = await reader.apply(undefined, [], { result: { copy: true }, timeout: 500 });
+    raw = reader.applySync(undefined, [], { result: { copy: true }, timeout: 500 });
   } catch {
     return { lines: [], truncated: true };
   }

@@ -1,20 +1,21 @@
 import { runService } from '@platform/runtime';
-import { loadWorkflowsConfig } from './config.js';
-import { loadSandboxWorkerConfig } from './sandbox-worker/sandbox-config.js';
-import { startSandboxWorker } from './sandbox-worker/sandbox-worker.js';
-import { MIGRATIONS, startWorkflows } from './workflows-service.js';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
 // The same image runs the sandbox worker (deploy/README.md "The sandbox worker"): a process of its
-// own that needs only Kafka, so it starts from its own config and none of the service's stores.
+// own that needs only Kafka. Each role loads only its own modules (the service's database, Redis
+// and gRPC clients stay out of the sandbox worker's memory).
 if (process.env.PROCESS_ROLE === 'sandbox') {
+  const { loadSandboxWorkerConfig } = await import('./sandbox-worker/sandbox-config.js');
+  const { startSandboxWorker } = await import('./sandbox-worker/sandbox-worker.js');
   await runService({
     name: 'sandbox-worker',
     loadConfig: () => loadSandboxWorkerConfig(),
     start: ({ config, logger }) => startSandboxWorker(config, logger),
   });
 } else {
+  const { loadWorkflowsConfig } = await import('./config.js');
+  const { MIGRATIONS, startWorkflows } = await import('./workflows-service.js');
   await runService({
     name: 'workflows',
     loadConfig: () => loadWorkflowsConfig(),
