@@ -17,7 +17,8 @@ import { TokenService } from '@platform/auth';
 import { createPool } from '@platform/db';
 import { createKafka } from '@platform/kafka';
 import { createLogger } from '@platform/logger';
-import { insertIdentityUser, requester, waitUntil, type Requester } from '@platform/testing';
+import { insertIdentityUser, requester, type Requester } from '@platform/testing';
+import { waitForRunsToFinish } from './lib/run-waits.js';
 
 const { values } = parseArgs({
   options: {
@@ -220,18 +221,7 @@ async function throughput(users: BenchUser[], kind: Kind) {
       }
     }),
   );
-  await waitUntil(
-    async () => {
-      const { rows } = await workflowsDb.query<{ n: string }>(
-        `SELECT count(*) AS n FROM workflow_runs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL`,
-        [ids],
-      );
-      return Number(rows[0]!.n) === ids.length ? true : undefined;
-    },
-    600_000,
-    'runs did not finish',
-    50,
-  );
+  await waitForRunsToFinish(workflowsDb, ids, 50);
   const seconds = (performance.now() - t0) / 1000;
   const { rows } = await workflowsDb.query<{ status: string; n: string }>(
     `SELECT status, count(*) AS n FROM workflow_runs WHERE id = ANY($1::uuid[]) GROUP BY status`,

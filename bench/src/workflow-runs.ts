@@ -24,6 +24,7 @@ import { createPool, type Pool } from '@platform/db';
 import { createKafka, groupIsStable, workerGroup } from '@platform/kafka';
 import { openSse, requester, waitUntil, type Requester } from '@platform/testing';
 import { ownSigningKeyEnv } from './lib/trust.js';
+import { waitForRunsToFinish } from './lib/run-waits.js';
 import { setUpWorkflowRuns, type BenchUser, type WorkflowKind } from './lib/workflow-runs-setup.js';
 
 const { values } = parseArgs({
@@ -185,18 +186,7 @@ async function throughput(kind: WorkflowKind, workers: number) {
     posts.push(performance.now() - sent);
     return String((await ok(res, 'run')).run_id);
   });
-  await waitUntil(
-    async () => {
-      const { rows } = await workflowsDb.query<{ n: string }>(
-        `SELECT count(*) AS n FROM workflow_runs WHERE id = ANY($1::uuid[]) AND finished_at IS NOT NULL`,
-        [ids],
-      );
-      return Number(rows[0]!.n) === ids.length ? true : undefined;
-    },
-    600_000,
-    'runs did not finish',
-    100,
-  );
+  await waitForRunsToFinish(workflowsDb, ids, 100);
   const times = await runTimes(ids);
   const failed = times.filter((t) => t.status !== 'success').length;
   const last = Math.max(...times.map((t) => t.finished.getTime()));
