@@ -1,8 +1,8 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { insertWorkflow, type WorkflowRow } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { isUuid, seesEverything } from './workflow-access.js';
+import { seesEverything } from './workflow-access.js';
 import { toWorkflowPatch, type WorkflowFields } from './workflow-rules.js';
 
 export interface NewWorkflowInput extends WorkflowFields {

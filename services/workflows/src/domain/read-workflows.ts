@@ -1,9 +1,9 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot, listSnapshots, type SnapshotRow } from '../data/snapshots-repository.js';
 import { listWorkflows as listRows, type WorkflowRow } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { isUuid, loadWorkflowFor, seesEverything } from './workflow-access.js';
+import { loadWorkflowFor, seesEverything } from './workflow-access.js';
 import { WORKFLOW_STATUSES } from './workflow-rules.js';
 
 type ReadDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { hasTeamRole, holdsEverything } from '@platform/rbac';
 import { findWorkflow, type WorkflowRow } from '../data/workflows-repository.js';
@@ -11,14 +11,6 @@ import type { WorkflowsDependencies } from '../deps.js';
  */
 export type WorkflowAccessLevel = 'read' | 'change';
 export type AccessDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The gRPC handlers' guard: every workflow RPC except GetWorkflowNames acts for a user. */
-export function requireCaller(principal: Principal | undefined): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  return principal;
-}
 
 /** Sees and changes every workflow. */
 export function seesEverything(caller: Principal): boolean {
@@ -70,12 +62,8 @@ export async function loadWorkflowFor(
   level: WorkflowAccessLevel,
   options: { db?: Pool | PoolClient; forUpdate?: boolean } = {},
 ): Promise<WorkflowRow> {
-  if (!UUID.test(workflowId)) throw workflowNotFound();
+  if (!isUuid(workflowId)) throw workflowNotFound();
   const row = await findWorkflow(options.db ?? deps.pool, workflowId, options.forUpdate ?? false);
   if (!row || !(await hasWorkflowAccess(deps, caller, row, level))) throw workflowNotFound();
   return row;
-}
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
