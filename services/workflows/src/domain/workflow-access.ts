@@ -7,15 +7,11 @@ import type { WorkflowsDependencies } from '../deps.js';
 
 /**
  * `read`: see and run it (the owner, members of its team). `change`: update, publish, snapshot,
- * restore, delete (the owner, the team's OWNER/ADMIN). A superuser (or `*`) may do all.
+ * restore, delete (the owner, the team's OWNER/ADMIN). A superuser (or `*`: `holdsEverything`) may
+ * do all; `admin:dashboard:access` alone (a global admin of dashboards and teams) does not.
  */
 export type WorkflowAccessLevel = 'read' | 'change';
 export type AccessDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
-
-/** Sees and changes every workflow. */
-export function seesEverything(caller: Principal): boolean {
-  return holdsEverything(caller);
-}
 
 /**
  * The membership rule (issue 20): a team workflow belongs to its team, so every action on it needs
@@ -38,7 +34,7 @@ export async function hasWorkflowAccess(
   workflow: Pick<WorkflowRow, 'owner_id' | 'team_id'>,
   level: WorkflowAccessLevel,
 ): Promise<boolean> {
-  if (seesEverything(caller)) return true;
+  if (holdsEverything(caller)) return true;
   if (!isWithinWorkflowReach(caller, workflow)) return false;
   if (level === 'read' || workflow.owner_id === caller.user_id || !workflow.team_id) return true;
   // A team member who is not the owner changes it only as the team's OWNER or ADMIN (asked

@@ -1,9 +1,10 @@
 import type { Principal } from '@platform/grpc';
-import { requirePermission } from '@platform/rbac';
+import { GLOBAL_ADMIN_PERMISSION, requirePermission } from '@platform/rbac';
 
-export const DASHBOARD_PERMISSION = 'admin:dashboard:access';
-
-/** Superusers and roles holding `admin:dashboard:access`; 401 / 2000 without a principal. */
+/**
+ * Superusers and roles whose codes cover `admin:dashboard:access` (`hasPermission`, so `admin:*`
+ * too, as the gateway's route check); 401 / 2000 without a principal.
+ */
 export function requireDashboard(principal: Principal | undefined): Principal {
-  return requirePermission(principal, DASHBOARD_PERMISSION);
+  return requirePermission(principal, GLOBAL_ADMIN_PERMISSION);
 }
