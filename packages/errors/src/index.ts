@@ -30,3 +30,4 @@ export {
   type Paged,
   type SuccessEnvelope,
 } from './envelope.js';
+export { UUID_PATTERN, isUuid } from './ids.js';

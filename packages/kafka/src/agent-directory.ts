@@ -1,3 +1,4 @@
+import { isUuid } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { ensureTopics } from './admin.js';
 import type { KafkaClient } from './client.js';
@@ -27,8 +28,6 @@ const noDedupe: ProcessedStore = {
   markProcessed: async () => undefined,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Follows `platform.agent-directory` (the agent runtime lives outside this repository) for every
  * service that names agents (apikeys, observability), each into its own table. One group per
@@ -55,7 +54,7 @@ export async function runAgentDirectoryConsumer(
         deleted?: unknown;
         updated_at?: unknown;
       } | null;
-      if (!entry || typeof entry.id !== 'string' || !UUID.test(entry.id)) {
+      if (!entry || !isUuid(entry.id)) {
         throw new NonRetryableError('agent directory entry without a UUID id');
       }
       const text = (value: unknown) =>

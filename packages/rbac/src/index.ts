@@ -8,3 +8,4 @@ export {
   type PermissionHolder,
 } from './permissions.js';
 export { TEAM_ROLES, hasTeamRole, isTeamRole, type TeamRole } from './team-roles.js';
+export { requirePermission, requirePrincipal } from './principal.js';

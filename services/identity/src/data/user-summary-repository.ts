@@ -1,16 +1,15 @@
 import type { Pool } from '@platform/db';
+import { isUuid } from '@platform/errors';
 
 /** At most this many ids per GetUsers call (a page of API keys names at most 100 owners). */
 export const MAX_USER_IDS = 500;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** id + username of the given users; unknown and malformed ids are left out. */
 export async function findUserSummaries(
   pool: Pool,
   ids: string[],
 ): Promise<{ id: string; username: string }[]> {
-  const valid = [...new Set(ids.filter((id) => UUID.test(id)))].slice(0, MAX_USER_IDS);
+  const valid = [...new Set(ids.filter(isUuid))].slice(0, MAX_USER_IDS);
   if (valid.length === 0) return [];
   const { rows } = await pool.query<{ id: string; username: string }>(
     'SELECT id, username::text AS username FROM users WHERE id = ANY($1::uuid[])',

@@ -15,7 +15,7 @@ import {
 } from '../domain/admin-users/change-user-status.js';
 import { setUserRoles } from '../domain/admin-users/set-user-roles.js';
 import { pageWindow } from '../domain/rbac/paging.js';
-import { requirePermission } from '../domain/rbac/require-principal.js';
+import { requirePermission } from '@platform/rbac';
 import type { IdentityDependencies } from '../deps.js';
 
 export const ADMIN_USERS_SERVICE_NAME = 'platform.identity.v1.AdminUsersService';

@@ -2,7 +2,7 @@ import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
 import { readOrigin, registration } from '@platform/grpc';
 import { listPermissions, listRoles } from '../data/roles-repository.js';
 import { pageWindow } from '../domain/rbac/paging.js';
-import { requirePermission } from '../domain/rbac/require-principal.js';
+import { requirePermission } from '@platform/rbac';
 import { createRole, deleteRole, updateRole } from '../domain/roles/manage-roles.js';
 import { ROLE_MANAGE_PERMISSION, ROLE_READ_PERMISSION, toRoleRecord } from '../domain/roles/role-rules.js';
 import { invalidatePrincipals } from '../domain/admin-users/principal-changes.js';

@@ -2,7 +2,7 @@ import * as settingsV1 from '@platform/contracts/platform/identity/v1/settings';
 import { internalOnly, readOrigin, registration } from '@platform/grpc';
 import { adminSettingsView, effectiveSettings } from '../domain/settings/admin-settings-view.js';
 import { updateSiteSettings } from '../domain/settings/update-site-settings.js';
-import { requirePermission } from '../domain/rbac/require-principal.js';
+import { requirePermission } from '@platform/rbac';
 import { PASSWORD_MAX_LENGTH } from '../domain/auth/password-policy.js';
 import type { IdentityDependencies } from '../deps.js';
 import { BusinessError, ErrorCode } from '@platform/errors';

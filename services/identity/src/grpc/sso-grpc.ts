@@ -1,6 +1,6 @@
 import * as ssoV1 from '@platform/contracts/platform/identity/v1/sso';
 import { readOrigin, registration } from '@platform/grpc';
-import { requirePermission, requirePrincipal } from '../domain/rbac/require-principal.js';
+import { requirePermission, requirePrincipal } from '@platform/rbac';
 import {
   createSsoProvider,
   deleteSsoProvider,

@@ -1,6 +1,6 @@
 import * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import { registration } from '@platform/grpc';
-import { requirePrincipal } from '../domain/rbac/require-principal.js';
+import { requirePrincipal } from '@platform/rbac';
 import {
   addTeamMember,
   leaveTeam,

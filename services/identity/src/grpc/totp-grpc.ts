@@ -3,7 +3,7 @@ import { readOrigin } from '@platform/grpc';
 import { registration } from '@platform/grpc';
 import type { IssuedSession } from '../domain/auth/issue-session.js';
 import type { IdentityDependencies } from '../deps.js';
-import { requirePrincipal } from '../domain/rbac/require-principal.js';
+import { requirePrincipal } from '@platform/rbac';
 import { enableTotp } from '../domain/totp/enable-totp.js';
 import { disableTotp, getTotpStatus, regenerateBackupCodes } from '../domain/totp/manage-totp.js';
 import { setupTotp } from '../domain/totp/setup-totp.js';

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@platform/db';
+import { isUuid } from '@platform/errors';
 
 type Queryable = Pool | PoolClient;
 
@@ -47,8 +48,6 @@ const COLUMNS = [
   'sort_order',
 ] as const satisfies readonly (keyof ModelValues)[];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function parameters(values: ModelValues): unknown[] {
   return COLUMNS.map((column) => {
     const value = values[column];
@@ -65,7 +64,7 @@ export async function findModelById(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ModelRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const lock = options.forUpdate ? ' FOR UPDATE' : '';
   const { rows } = await db.query<ModelRow>(`SELECT * FROM models WHERE id = $1${lock}`, [id]);
   return rows[0];
@@ -119,7 +118,7 @@ export async function updateModel(tx: PoolClient, id: string, values: ModelValue
 }
 
 export async function deleteModel(db: Queryable, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   const { rowCount } = await db.query('DELETE FROM models WHERE id = $1', [id]);
   return (rowCount ?? 0) > 0;
 }

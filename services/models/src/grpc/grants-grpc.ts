@@ -1,6 +1,7 @@
 import * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { internalOnly, registration } from '@platform/grpc';
-import { requireGrantAdmin, requirePrincipal } from '../domain/grants/grant-rules.js';
+import { requirePrincipal } from '@platform/rbac';
+import { requireGrantAdmin } from '../domain/grants/grant-rules.js';
 import type { GrantsDeps } from '../domain/grants/grants-deps.js';
 import { listModelsForBuilder } from '../domain/grants/list-available-models.js';
 import {

@@ -1,6 +1,7 @@
 import * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { schemaVersion } from '@platform/db';
 import { internalOnly, registration } from '@platform/grpc';
+import { requirePrincipal } from '@platform/rbac';
 import { serviceInfoHandler } from '@platform/runtime';
 import type { ModelsDependencies } from '../deps.js';
 import { MODELS_INTERNAL_CALLERS } from './internal-callers.js';
@@ -8,11 +9,7 @@ import { listModelTypes, listProviders } from '../domain/catalog/catalog-views.j
 import { discoverModels } from '../domain/connectivity/discover-models.js';
 import { resolveModelEndpoint } from '../domain/connectivity/resolve-model-endpoint.js';
 import { testModel } from '../domain/connectivity/test-model.js';
-import {
-  requireModelPermission,
-  requireModelReader,
-  requireSignedIn,
-} from '../domain/models/model-access.js';
+import { requireModelPermission, requireModelReader } from '../domain/models/model-access.js';
 import {
   changeModel,
   createModel,
@@ -28,11 +25,11 @@ export function modelsGrpc(deps: ModelsDependencies) {
   const service = registration(SERVICE_NAME, modelsV1.ModelsServiceService, {
     getInfo: serviceInfoHandler('models', deps.version, () => schemaVersion(deps.pool)),
     listProviders: async (_request, { principal }) => {
-      requireSignedIn(principal);
+      requirePrincipal(principal);
       return listProviders();
     },
     listModelTypes: async (_request, { principal }) => {
-      requireSignedIn(principal);
+      requirePrincipal(principal);
       return listModelTypes();
     },
     listModels: (request, { principal }) => {

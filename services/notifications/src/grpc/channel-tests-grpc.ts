@@ -1,18 +1,13 @@
 import * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { readOrigin, registration, type Principal } from '@platform/grpc';
-import { hasPermission, isGlobalAdmin } from '@platform/rbac';
+import { readOrigin, registration } from '@platform/grpc';
+import { isGlobalAdmin, requirePermission, requirePrincipal } from '@platform/rbac';
 import { CHANNEL_NAMES, type ChannelName } from '../domain/delivery-port.js';
 import { readPaging } from '../domain/paging.js';
 import type { ChannelTestAuditDoc } from '../delivery/channel-test-audit.js';
 import type { Delivery } from '../delivery/index.js';
 
 export const CHANNEL_TEST_SERVICE_NAME = 'platform.notifications.v1.ChannelTestService';
-
-function signedIn(caller: Principal | undefined): Principal {
-  if (!caller) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  return caller;
-}
 
 function toEntry(doc: ChannelTestAuditDoc): channelTestsV1.ChannelTestAuditEntry {
   return {
@@ -39,9 +34,7 @@ function toEntry(doc: ChannelTestAuditDoc): channelTestsV1.ChannelTestAuditEntry
 export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel' | 'deps'>, pageWindow: number) {
   return registration(CHANNEL_TEST_SERVICE_NAME, channelTestsV1.ChannelTestServiceService, {
     testChannel: async (request, context) => {
-      const caller = signedIn(context.principal);
-      if (!hasPermission(caller, 'admin:settings:update'))
-        throw new BusinessError(ErrorCode.PERMISSION_DENIED);
+      const caller = requirePermission(context.principal, 'admin:settings:update');
       if (!(CHANNEL_NAMES as readonly string[]).includes(request.channel)) {
         throw new BusinessError(ErrorCode.VALIDATION_ERROR, {
           data: { errors: { channel: ['unknown channel'] } },
@@ -58,7 +51,7 @@ export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel' | 'deps'
       });
     },
     listChannelTestAudit: async (request, context) => {
-      const caller = signedIn(context.principal);
+      const caller = requirePrincipal(context.principal);
       if (!isGlobalAdmin(caller)) throw new BusinessError(ErrorCode.INSUFFICIENT_PRIVILEGES);
       const paging = readPaging(request.page, request.page_size, pageWindow);
       const { items, total } = await delivery.deps.testAudit.page(paging.skip, paging.pageSize);

@@ -1,11 +1,11 @@
 import { notificationsV1 } from '@platform/contracts';
 import { readOrigin, registration } from '@platform/grpc';
+import { requirePermission, requirePrincipal } from '@platform/rbac';
 import { serviceInfoHandler } from '@platform/runtime';
 import { mongoSchemaVersion } from '../data/schema.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { adminListNotifications, deleteNotification } from '../domain/admin-notifications.js';
 import { readAutoConfig, toConfigMessage, updateAutoConfig } from '../domain/auto-config.js';
-import { requireCaller, requirePermission } from '../domain/caller.js';
 import { createNotification } from '../domain/create-notification.js';
 import { markRead } from '../domain/mark-read.js';
 import { sendBulkEmail } from '../domain/send-bulk-email.js';
@@ -17,11 +17,12 @@ export const SERVICE_NAME = 'platform.notifications.v1.NotificationsService';
 export function notificationsGrpc(deps: NotificationsDependencies) {
   return registration(SERVICE_NAME, notificationsV1.NotificationsServiceService, {
     getInfo: serviceInfoHandler('notifications', deps.version, () => mongoSchemaVersion(deps.connection)),
-    listNotifications: (request, { principal }) => listNotifications(deps, requireCaller(principal), request),
-    getUnreadCount: (_request, { principal }) => unreadCount(deps, requireCaller(principal)),
-    markRead: (request, { principal }) => markRead(deps, requireCaller(principal), request),
+    listNotifications: (request, { principal }) =>
+      listNotifications(deps, requirePrincipal(principal), request),
+    getUnreadCount: (_request, { principal }) => unreadCount(deps, requirePrincipal(principal)),
+    markRead: (request, { principal }) => markRead(deps, requirePrincipal(principal), request),
     adminListNotifications: (request, context) =>
-      adminListNotifications(deps, requireCaller(context.principal), request, context.locale),
+      adminListNotifications(deps, requirePrincipal(context.principal), request, context.locale),
     createNotification: (request, context) =>
       createNotification(
         deps,

@@ -1,11 +1,10 @@
 import { workflowsV1 } from '@platform/contracts';
+import { isUuid } from '@platform/errors';
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 
 const NAME_TTL_MS = 30_000;
 const MAX_CACHED = 10_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Names of workflows by id; ids it does not know (or deleted ones) are left out: the lists show null. */
 export interface WorkflowNameReader {
   names(ids: string[]): Promise<Map<string, string>>;
@@ -35,7 +34,7 @@ export function workflowsNameReader(
       const found = new Map<string, string>();
       const missing: string[] = [];
       // Workflow ids are UUIDs; a fact with any other id has no name to ask for.
-      for (const id of new Set(ids.filter((id) => UUID.test(id)))) {
+      for (const id of new Set(ids.filter(isUuid))) {
         const hit = cache.get(id);
         if (hit && hit.expiresAt > now) {
           if (hit.name) found.set(id, hit.name);

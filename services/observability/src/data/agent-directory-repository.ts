@@ -1,4 +1,5 @@
 import type { Pool } from '@platform/db';
+import { isUuid } from '@platform/errors';
 import type { AgentDirectoryChange } from '@platform/kafka';
 
 /** Latest entry wins by `updated_at`; a redelivered or out-of-order older entry changes nothing. */
@@ -13,9 +14,7 @@ export async function upsertAgentName(pool: Pool, change: AgentDirectoryChange):
 
 /** Names of the given agent ids (agent ids that are not UUIDs have none). */
 export async function agentNames(pool: Pool, ids: string[]): Promise<Map<string, string>> {
-  const uuids = ids.filter((id) =>
-    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id),
-  );
+  const uuids = ids.filter(isUuid);
   if (uuids.length === 0) return new Map();
   const { rows } = await pool.query<{ id: string; name: string | null }>(
     'SELECT id, name FROM agent_directory WHERE id = ANY($1::uuid[])',

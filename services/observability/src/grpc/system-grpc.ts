@@ -1,7 +1,7 @@
 import * as systemV1 from '@platform/contracts/platform/observability/v1/system';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { registration, type Principal } from '@platform/grpc';
-import { isGlobalAdmin } from '@platform/rbac';
+import { isGlobalAdmin, requirePrincipal } from '@platform/rbac';
 import { HealthSnapshots } from '../data/health-snapshots.js';
 import { getSystemHealth, type SystemHealth } from '../domain/system/get-system-health.js';
 import { getSystemWorkers, type SystemWorkers } from '../domain/system/get-system-workers.js';
@@ -12,8 +12,7 @@ export const SYSTEM_SERVICE_NAME = 'platform.observability.v1.SystemMonitorServi
 
 /** The gateway checked `admin:dashboard:access`; checked again so no other caller reads host state. */
 function requireAdmin(principal: Principal | undefined): void {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  if (!isGlobalAdmin(principal)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
+  if (!isGlobalAdmin(requirePrincipal(principal))) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
 }
 
 function toWorkersMessage(workers: SystemWorkers): systemV1.SystemWorkers {

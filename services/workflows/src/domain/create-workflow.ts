@@ -1,8 +1,8 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
+import { holdsEverything } from '@platform/rbac';
 import { insertWorkflow, type WorkflowRow } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { isUuid, seesEverything } from './workflow-access.js';
 import { toWorkflowPatch, type WorkflowFields } from './workflow-rules.js';
 
 export interface NewWorkflowInput extends WorkflowFields {
@@ -28,7 +28,7 @@ export async function createWorkflow(
   if (teamId) {
     if (!isUuid(teamId)) throw BusinessError.validation({ team_id: ['must be a UUID'] });
     const member = caller.team_ids.includes(teamId);
-    if (!member && !(seesEverything(caller) && (await deps.teams.teamExists(teamId)))) {
+    if (!member && !(holdsEverything(caller) && (await deps.teams.teamExists(teamId)))) {
       throw new BusinessError(ErrorCode.TEAM_NOT_FOUND);
     }
   }

@@ -1,9 +1,10 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
+import { holdsEverything } from '@platform/rbac';
 import { findSnapshot, listSnapshots, type SnapshotRow } from '../data/snapshots-repository.js';
 import { listWorkflows as listRows, type WorkflowRow } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { isUuid, loadWorkflowFor, seesEverything } from './workflow-access.js';
+import { loadWorkflowFor } from './workflow-access.js';
 import { WORKFLOW_STATUSES } from './workflow-rules.js';
 
 type ReadDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
@@ -42,7 +43,7 @@ export async function listWorkflows(
   if (query.search.length > 200) errors.search = ['must be at most 200 characters'];
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
   return listRows(deps.pool, {
-    visibleTo: seesEverything(caller) ? null : { userId: caller.user_id, teamIds: caller.team_ids },
+    visibleTo: holdsEverything(caller) ? null : { userId: caller.user_id, teamIds: caller.team_ids },
     search: query.search || undefined,
     teamId: query.teamId || undefined,
     status: query.status || undefined,

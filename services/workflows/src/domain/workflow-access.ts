@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { hasTeamRole, holdsEverything } from '@platform/rbac';
 import { findWorkflow, type WorkflowRow } from '../data/workflows-repository.js';
@@ -7,23 +7,11 @@ import type { WorkflowsDependencies } from '../deps.js';
 
 /**
  * `read`: see and run it (the owner, members of its team). `change`: update, publish, snapshot,
- * restore, delete (the owner, the team's OWNER/ADMIN). A superuser (or `*`) may do all.
+ * restore, delete (the owner, the team's OWNER/ADMIN). A superuser (or `*`: `holdsEverything`) may
+ * do all; `admin:dashboard:access` alone (a global admin of dashboards and teams) does not.
  */
 export type WorkflowAccessLevel = 'read' | 'change';
 export type AccessDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The gRPC handlers' guard: every workflow RPC except GetWorkflowNames acts for a user. */
-export function requireCaller(principal: Principal | undefined): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  return principal;
-}
-
-/** Sees and changes every workflow. */
-export function seesEverything(caller: Principal): boolean {
-  return holdsEverything(caller);
-}
 
 /**
  * The membership rule (issue 20): a team workflow belongs to its team, so every action on it needs
@@ -46,7 +34,7 @@ export async function hasWorkflowAccess(
   workflow: Pick<WorkflowRow, 'owner_id' | 'team_id'>,
   level: WorkflowAccessLevel,
 ): Promise<boolean> {
-  if (seesEverything(caller)) return true;
+  if (holdsEverything(caller)) return true;
   if (!isWithinWorkflowReach(caller, workflow)) return false;
   if (level === 'read' || workflow.owner_id === caller.user_id || !workflow.team_id) return true;
   // A team member who is not the owner changes it only as the team's OWNER or ADMIN (asked
@@ -70,12 +58,8 @@ export async function loadWorkflowFor(
   level: WorkflowAccessLevel,
   options: { db?: Pool | PoolClient; forUpdate?: boolean } = {},
 ): Promise<WorkflowRow> {
-  if (!UUID.test(workflowId)) throw workflowNotFound();
+  if (!isUuid(workflowId)) throw workflowNotFound();
   const row = await findWorkflow(options.db ?? deps.pool, workflowId, options.forUpdate ?? false);
   if (!row || !(await hasWorkflowAccess(deps, caller, row, level))) throw workflowNotFound();
   return row;
-}
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }

@@ -1,6 +1,6 @@
+import { isUuid } from '@platform/errors';
 import { workflowNames } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { isUuid } from './workflow-access.js';
 
 const MAX_NAME_IDS = 1000;
 

@@ -1,10 +1,10 @@
 import { withTransaction, type PoolClient } from '@platform/db';
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findSnapshot, snapshotCurrentState, type SnapshotRow } from '../data/snapshots-repository.js';
 import { markPublished, restoreWorkflowRow, type WorkflowRow } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
-import { hasWorkflowAccess, isUuid, workflowNotFound } from './workflow-access.js';
+import { hasWorkflowAccess, workflowNotFound } from './workflow-access.js';
 import { FIELD_LIMITS, PRESENTATION_MODES } from './workflow-rules.js';
 
 type SnapshotDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'logger'>;

@@ -1,11 +1,11 @@
 import * as runsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
 import { BusinessError } from '@platform/errors';
 import { registration } from '@platform/grpc';
+import { requirePrincipal } from '@platform/rbac';
 import type { FollowerSlots } from '../data/follower-slots.js';
 import { findRunById, listEventsAfter } from '../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { limitReached } from '../domain/runs/fairness-limits.js';
-import { requireCaller } from '../domain/workflow-access.js';
 import type { RunEventsListener } from '../events/run-events-listener.js';
 import { loadRunFor, type ReadRunsDeps } from '../domain/runs/read-runs.js';
 
@@ -32,7 +32,7 @@ export function runStreamGrpc(
       }
       const run = await loadRunFor(deps, principal, request.workflow_id, request.run_id);
       const limit = deps.config.RUN_STREAMS_PER_USER;
-      const place = await deps.followers.take('streams', requireCaller(principal).user_id, limit);
+      const place = await deps.followers.take('streams', requirePrincipal(principal).user_id, limit);
       if (!place) throw limitReached('open_streams', 'user', limit);
       begin(); // access checked: the gateway may answer 200 and stream even before the next event
       let last = request.after_seq;

@@ -1,5 +1,6 @@
 import * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { registration } from '@platform/grpc';
+import { requirePrincipal } from '@platform/rbac';
 import type { StoredVersion, VersionMeta } from '../data/version-store.js';
 import { createVersion, forkVersion } from '../domain/versions/create-version.js';
 import {
@@ -16,7 +17,6 @@ import {
   versionStats,
   type VersionDeps,
 } from '../domain/versions/read-versions.js';
-import { requireCaller } from '../domain/workflow-access.js';
 import { parseJsonField } from '../domain/workflow-rules.js';
 
 export const VERSIONS_SERVICE_NAME = 'platform.workflows.v1.WorkflowVersionsService';
@@ -66,7 +66,7 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
       return toVersion(
         await createVersion(
           deps,
-          requireCaller(principal),
+          requirePrincipal(principal),
           request.workflow_id,
           content,
           request.description,
@@ -77,26 +77,26 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
       const page = checkHistoryPage(request.limit, request.offset, request.status);
       const { items, total } = await versionHistory(
         deps,
-        requireCaller(principal),
+        requirePrincipal(principal),
         request.workflow_id,
         page,
       );
       return { items: items.map(toSummary), total, limit: page.limit, offset: page.offset };
     },
     getWorkflowVersion: async (request, { principal }) =>
-      toVersion(await getVersion(deps, requireCaller(principal), request.workflow_id, request.version_id)),
+      toVersion(await getVersion(deps, requirePrincipal(principal), request.workflow_id, request.version_id)),
     publishWorkflowVersion: async (request, { principal }) =>
       toPublished(
-        await publishVersion(deps, requireCaller(principal), request.workflow_id, request.version_id),
+        await publishVersion(deps, requirePrincipal(principal), request.workflow_id, request.version_id),
       ),
     archiveWorkflowVersion: async (request, { principal }) =>
       toVersion(
-        await archiveVersion(deps, requireCaller(principal), request.workflow_id, request.version_id),
+        await archiveVersion(deps, requirePrincipal(principal), request.workflow_id, request.version_id),
       ),
     diffWorkflowVersions: async (request, { principal }) => {
       const diff = await diffWorkflowVersions(
         deps,
-        requireCaller(principal),
+        requirePrincipal(principal),
         request.workflow_id,
         request.from_version,
         request.to_version,
@@ -116,7 +116,7 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
       toPublished(
         await rollbackVersion(
           deps,
-          requireCaller(principal),
+          requirePrincipal(principal),
           request.workflow_id,
           request.version_id,
           request.create_backup ?? true,
@@ -124,14 +124,14 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
       ),
     forkWorkflowVersion: async (request, { principal }) =>
       toVersion(
-        await forkVersion(deps, requireCaller(principal), request.workflow_id, {
+        await forkVersion(deps, requirePrincipal(principal), request.workflow_id, {
           versionId: request.version_id,
           newWorkflowId: request.new_workflow_id,
           newName: request.new_name,
         }),
       ),
     getWorkflowVersionStats: async (request, { principal }) => {
-      const stats = await versionStats(deps, requireCaller(principal), request.workflow_id);
+      const stats = await versionStats(deps, requirePrincipal(principal), request.workflow_id);
       return {
         ...stats,
         first_version_at: stats.first_version_at ?? '',

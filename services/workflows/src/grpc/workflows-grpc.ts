@@ -1,6 +1,7 @@
 import { workflowsV1 } from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
 import { internalOnly, registration } from '@platform/grpc';
+import { requirePrincipal } from '@platform/rbac';
 import { serviceInfoHandler } from '@platform/runtime';
 import type { WorkflowsDependencies } from '../deps.js';
 import { createWorkflow } from '../domain/create-workflow.js';
@@ -13,7 +14,6 @@ import {
   listWorkflowSnapshots,
 } from '../domain/read-workflows.js';
 import { updateWorkflow } from '../domain/update-workflow.js';
-import { requireCaller } from '../domain/workflow-access.js';
 import { getWorkflowNames } from '../domain/workflow-names.js';
 import { parseJsonField } from '../domain/workflow-rules.js';
 import {
@@ -46,7 +46,7 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
     getInfo: serviceInfoHandler('workflows', deps.version, () => schemaVersion(deps.pool)),
     createWorkflow: async (request, { principal }) =>
       toWorkflow(
-        await createWorkflow(deps, requireCaller(principal), {
+        await createWorkflow(deps, requirePrincipal(principal), {
           name: request.name,
           description: request.description,
           icon: request.icon,
@@ -58,7 +58,7 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
       ),
     listWorkflows: async (request, { principal }) => {
       const paging = checkPaging(request.page, request.page_size);
-      const { rows, total } = await listWorkflows(deps, requireCaller(principal), {
+      const { rows, total } = await listWorkflows(deps, requirePrincipal(principal), {
         ...paging,
         search: request.search,
         teamId: request.team_id,
@@ -67,10 +67,10 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
       return { items: rows.map(toWorkflow), total, page: paging.page, page_size: paging.pageSize };
     },
     getWorkflow: async (request, { principal }) =>
-      toWorkflow(await getWorkflow(deps, requireCaller(principal), request.id)),
+      toWorkflow(await getWorkflow(deps, requirePrincipal(principal), request.id)),
     updateWorkflow: async (request, { principal }) =>
       toWorkflow(
-        await updateWorkflow(deps, requireCaller(principal), request.id, {
+        await updateWorkflow(deps, requirePrincipal(principal), request.id, {
           name: request.name,
           description: request.description,
           icon: request.icon,
@@ -79,27 +79,32 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
           ...jsonFields(request),
         }),
       ),
-    deleteWorkflow: (request, { principal }) => deleteWorkflow(deps, requireCaller(principal), request.id),
+    deleteWorkflow: (request, { principal }) => deleteWorkflow(deps, requirePrincipal(principal), request.id),
     publishWorkflow: async (request, { principal }) =>
       toWorkflow(
-        await publishWorkflow(deps, requireCaller(principal), request.id, request.presentation_mode),
+        await publishWorkflow(deps, requirePrincipal(principal), request.id, request.presentation_mode),
       ),
     listWorkflowSnapshots: async (request, { principal }) => {
       const paging = checkPaging(request.page, request.page_size);
-      const { rows, total } = await listWorkflowSnapshots(deps, requireCaller(principal), request.id, paging);
+      const { rows, total } = await listWorkflowSnapshots(
+        deps,
+        requirePrincipal(principal),
+        request.id,
+        paging,
+      );
       return { items: rows.map(toSnapshot), total, page: paging.page, page_size: paging.pageSize };
     },
     getWorkflowSnapshot: async (request, { principal }) =>
-      toSnapshot(await getWorkflowSnapshot(deps, requireCaller(principal), request.id, request.version)),
+      toSnapshot(await getWorkflowSnapshot(deps, requirePrincipal(principal), request.id, request.version)),
     createWorkflowSnapshot: async (request, { principal }) =>
       toSnapshot(
-        await createWorkflowSnapshot(deps, requireCaller(principal), request.id, request.description),
+        await createWorkflowSnapshot(deps, requirePrincipal(principal), request.id, request.description),
       ),
     restoreWorkflowSnapshot: async (request, { principal }) =>
       toWorkflow(
         await restoreWorkflowSnapshot(
           deps,
-          requireCaller(principal),
+          requirePrincipal(principal),
           request.id,
           request.version,
           request.description,

@@ -1,15 +1,13 @@
 import type { apikeysV1 } from '@platform/contracts';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listKeyAudit } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
 import { isGlobalAdmin } from '@platform/rbac';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuidFilter(value: string, field: string): string | undefined {
   if (!value) return undefined;
-  if (!UUID.test(value)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
+  if (!isUuid(value)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
   return value;
 }
 

@@ -1,16 +1,15 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import { hasPermission, isGlobalAdmin } from '@platform/rbac';
+import { isGlobalAdmin, requirePermission, requirePrincipal } from '@platform/rbac';
 
 /**
  * Key management is for JWT users with the permission; the gateway checks it first, the service
  * again so a call that bypasses the edge cannot act (API keys never manage keys).
  */
 export function requireKeyManager(principal: Principal | undefined, permission: string): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  if (principal.auth_method !== 'jwt') throw BusinessError.named('api_key_not_allowed');
-  if (!hasPermission(principal, permission)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
-  return principal;
+  const caller = requirePrincipal(principal);
+  if (caller.auth_method !== 'jwt') throw BusinessError.named('api_key_not_allowed');
+  return requirePermission(caller, permission);
 }
 
 /**

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@platform/db';
+import { isUuid } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
 import { recordLastUsed } from '../../data/api-keys-repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `last_used_at` without a Postgres write per request: uses go to one Redis sorted set
@@ -54,7 +53,7 @@ export class LastUsedBuffer {
     const uses: { keyId: string; usedAt: Date }[] = [];
     for (let i = 0; i < flat.length; i += 2) {
       // Only key ids: a stray member must not block every later flush.
-      if (UUID.test(flat[i]!)) uses.push({ keyId: flat[i]!, usedAt: new Date(Number(flat[i + 1])) });
+      if (isUuid(flat[i]!)) uses.push({ keyId: flat[i]!, usedAt: new Date(Number(flat[i + 1])) });
     }
     try {
       const written = await recordLastUsed(this.pool, uses);

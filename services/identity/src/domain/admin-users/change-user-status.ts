@@ -1,11 +1,10 @@
 import { withTransaction, type PoolClient } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findAdminUser, updateUserFlags, type AdminUserRow } from '../../data/admin-users-repository.js';
 import { writeAudit } from '../../data/audit-repository.js';
 import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../deps.js';
-import { isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import { endUserSessions, invalidatePrincipals } from './principal-changes.js';
 

@@ -1,12 +1,11 @@
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import { findAdminUser, replaceUserRoles, userHoldsEverything } from '../../data/admin-users-repository.js';
 import { writeAudit } from '../../data/audit-repository.js';
 import { findRolesByIds } from '../../data/roles-repository.js';
 import { publishDomainEvent } from '../../events/publish-events.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { holdsEverything } from '@platform/rbac';
-import { isUuid } from '../roles/role-rules.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import type { AdminAction } from './change-user-status.js';
 import { invalidatePrincipals } from './principal-changes.js';

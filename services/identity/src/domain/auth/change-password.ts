@@ -6,7 +6,7 @@ import { findAccountById, storeChangedPassword } from '../../data/auth-account-r
 import { settleFailedLogin, settleSuccessfulLogin } from '../../data/login-budget-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import { endUserSessions } from '../admin-users/principal-changes.js';
-import { requirePrincipal } from '../rbac/require-principal.js';
+import { requirePrincipal } from '@platform/rbac';
 import type { SiteSettings } from '../settings/site-settings.js';
 import type { AuthDeps } from './auth-context.js';
 import { passwordChangeReason } from './issue-session.js';

@@ -2,7 +2,7 @@ import type { CurrentUser } from '@platform/contracts/platform/identity/v1/auth'
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findAccountById, findPermissionsAndTeams } from '../../data/auth-account-repository.js';
-import { requirePrincipal } from '../rbac/require-principal.js';
+import { requirePrincipal } from '@platform/rbac';
 import { toAccountUser } from './account-view.js';
 import type { AuthDeps } from './auth-context.js';
 

@@ -1,6 +1,5 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import { isTeamRole, type TeamRole } from '@platform/rbac';
-import { isUuid } from '../roles/role-rules.js';
 
 /** DirectoryService limits (proto/platform/identity/v1/directory.proto). */
 export const MAX_CONTACT_IDS = 1000;

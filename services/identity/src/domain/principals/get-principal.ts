@@ -1,12 +1,11 @@
 import type { identityV1 } from '@platform/contracts';
 import type { Pool } from '@platform/db';
+import { isUuid } from '@platform/errors';
 import { findPrincipal } from '../../data/principal-repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The gateway's view of a user: active state, permissions, teams. Unknown ids are `found: false`. */
 export async function getPrincipal(pool: Pool, userId: string): Promise<identityV1.PrincipalRecord> {
-  const row = UUID.test(userId) ? await findPrincipal(pool, userId) : undefined;
+  const row = isUuid(userId) ? await findPrincipal(pool, userId) : undefined;
   if (!row) {
     return {
       found: false,

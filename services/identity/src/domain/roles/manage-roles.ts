@@ -1,5 +1,5 @@
 import { withTransaction, type Pool } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import {
@@ -11,7 +11,7 @@ import {
   replaceRolePermissions,
   updateRoleFields,
 } from '../../data/roles-repository.js';
-import { checkPermissionCodes, isUuid, roleNotFound, toRoleRecord } from './role-rules.js';
+import { checkPermissionCodes, roleNotFound, toRoleRecord } from './role-rules.js';
 
 export interface AuditContext {
   ip: string;

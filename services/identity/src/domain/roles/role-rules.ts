@@ -7,12 +7,6 @@ import type { Pool, PoolClient } from '@platform/db';
 export const ROLE_READ_PERMISSION = 'admin:users:read';
 export const ROLE_MANAGE_PERMISSION = 'admin:roles:manage';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
 /** 4003 naming the unknown codes; 3001 when `*` is granted by someone without it. */
 export async function checkPermissionCodes(
   db: Pool | PoolClient,

@@ -1,7 +1,7 @@
 import type { RequestOrigin } from '@platform/grpc';
 import type { SsoProviderRecord } from '@platform/contracts/platform/identity/v1/sso';
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import {
@@ -14,7 +14,6 @@ import {
   type ProviderFields,
   type SsoProviderRow,
 } from '../../data/sso-repository.js';
-import { isUuid } from '../roles/role-rules.js';
 import type { SsoDeps } from './sso-context.js';
 import { callbackUrl } from './sso-provider-view.js';
 

@@ -1,11 +1,10 @@
 import type { RequestOrigin } from '@platform/grpc';
 import type { SsoConnection } from '@platform/contracts/platform/identity/v1/sso';
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import { deleteConnectionRow, listUserConnections, lockLoginMethods } from '../../data/sso-repository.js';
-import { isUuid } from '../roles/role-rules.js';
 import type { SsoDeps } from './sso-context.js';
 
 export async function listMyConnections(deps: SsoDeps, caller: Principal): Promise<SsoConnection[]> {

@@ -1,5 +1,5 @@
 import { withTransaction, type PoolClient } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import {
   deleteMember,
@@ -12,7 +12,6 @@ import {
 } from '../../data/teams-repository.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { invalidatePrincipals } from '../admin-users/principal-changes.js';
-import { isUuid } from '../roles/role-rules.js';
 import {
   loadManagedTeam,
   loadMember,

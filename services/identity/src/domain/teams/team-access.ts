@@ -1,10 +1,9 @@
 import type { PoolClient, Pool } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
 import { notifyUser } from '../../events/publish-events.js';
 import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
-import { isUuid } from '../roles/role-rules.js';
 
 export { TEAM_ROLES } from '@platform/rbac';
 

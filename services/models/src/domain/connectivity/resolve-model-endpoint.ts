@@ -1,9 +1,8 @@
 import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import { findModelById } from '../../data/models-repo.js';
 import type { ModelsDependencies } from '../../deps.js';
 import { resolveBaseUrl } from '../catalog/endpoints.js';
-import { isUuid } from '../grants/grant-rules.js';
 import { assertEndpointAllowed } from './model-outbound.js';
 
 export type ResolveEndpointDeps = Pick<ModelsDependencies, 'pool' | 'secrets' | 'allowlist'>;

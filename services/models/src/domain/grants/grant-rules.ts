@@ -1,23 +1,13 @@
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import { hasPermission } from '@platform/rbac';
+import { requirePermission } from '@platform/rbac';
 
 /** Team grants need `admin:model:update`; the gateway checks it first, the service again. */
 export const GRANT_PERMISSION = 'admin:model:update';
 
 export function requireGrantAdmin(principal: Principal | undefined): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  if (!hasPermission(principal, GRANT_PERMISSION)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
-  return principal;
+  return requirePermission(principal, GRANT_PERMISSION);
 }
-
-export function requirePrincipal(principal: Principal | undefined): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  return principal;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 /** Quotas are whole numbers from 1 (null = unlimited; a disabled grant is how to allow nothing). */
 export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;

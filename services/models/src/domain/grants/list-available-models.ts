@@ -1,9 +1,9 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listAvailableModels } from '../../data/available-models-repository.js';
 import { isModelType } from '../catalog/providers.js';
-import { isUuid, paging } from './grant-rules.js';
+import { paging } from './grant-rules.js';
 import type { GrantsDeps } from './grants-deps.js';
 
 /**

@@ -1,6 +1,6 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import type { TeamInfo } from '../../adapters/team-directory.js';
 import {
@@ -14,7 +14,7 @@ import {
 } from '../../data/grants-repository.js';
 import { periodOf } from '../quota/usage-period.js';
 import { GRANT_AUDIENCE_ROLES, notifyTeamManagers } from './grant-events.js';
-import { checkQuota, isUuid, paging } from './grant-rules.js';
+import { checkQuota, paging } from './grant-rules.js';
 import type { GrantsDeps } from './grants-deps.js';
 import { toGrant } from './grant-views.js';
 

@@ -1,6 +1,6 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import { hasPermission, isGlobalAdmin } from '@platform/rbac';
+import { hasPermission, isGlobalAdmin, requirePermission, requirePrincipal } from '@platform/rbac';
 
 export const MODEL_PERMISSIONS = {
   create: 'admin:model:create',
@@ -8,17 +8,9 @@ export const MODEL_PERMISSIONS = {
   delete: 'admin:model:delete',
 } as const;
 
-function signedIn(principal: Principal | undefined): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  return principal;
-}
-
-/** The catalog: any signed-in user. */
-export const requireSignedIn = signedIn;
-
 /** Reading the admin model list: global admin access, or `admin:model:create|update`. */
 export function requireModelReader(principal: Principal | undefined): Principal {
-  const caller = signedIn(principal);
+  const caller = requirePrincipal(principal);
   if (
     isGlobalAdmin(caller) ||
     hasPermission(caller, MODEL_PERMISSIONS.create) ||
@@ -34,7 +26,5 @@ export function requireModelPermission(
   principal: Principal | undefined,
   action: keyof typeof MODEL_PERMISSIONS,
 ): Principal {
-  const caller = signedIn(principal);
-  if (!hasPermission(caller, MODEL_PERMISSIONS[action])) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
-  return caller;
+  return requirePermission(principal, MODEL_PERMISSIONS[action]);
 }

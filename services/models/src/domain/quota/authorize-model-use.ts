@@ -1,7 +1,6 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import { readAuthorization } from '../../data/usage-repository.js';
-import { isUuid } from '../grants/grant-rules.js';
 import type { GrantsDeps } from '../grants/grants-deps.js';
 import { periodUsage, toCount, toQuota } from '../grants/grant-views.js';
 import { periodOf } from './usage-period.js';

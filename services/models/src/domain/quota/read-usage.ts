@@ -1,7 +1,7 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import { listUsage, sumUsageByPeriod, type UsageFilter } from '../../data/usage-repository.js';
-import { isUuid, paging } from '../grants/grant-rules.js';
+import { paging } from '../grants/grant-rules.js';
 import type { GrantsDeps } from '../grants/grants-deps.js';
 import { periodUsage, toCount } from '../grants/grant-views.js';
 import { periodOfDate, periodsOverlapping, type UsagePeriod } from './usage-period.js';

@@ -1,7 +1,6 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import { addUsageOnce, findRecordedKey } from '../../data/usage-repository.js';
-import { isUuid } from '../grants/grant-rules.js';
 import type { GrantsDeps } from '../grants/grants-deps.js';
 import { periodUsage, toCount } from '../grants/grant-views.js';
 import { periodOf, periodOfDate } from './usage-period.js';

@@ -1,12 +1,10 @@
-import { ErrorCode, BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import { hasPermission } from '@platform/rbac';
+import { GLOBAL_ADMIN_PERMISSION, requirePermission } from '@platform/rbac';
 
-export const DASHBOARD_PERMISSION = 'admin:dashboard:access';
-
-/** Superusers and roles holding `admin:dashboard:access`; 401 / 2000 without a principal. */
+/**
+ * Superusers and roles whose codes cover `admin:dashboard:access` (`hasPermission`, so `admin:*`
+ * too, as the gateway's route check); 401 / 2000 without a principal.
+ */
 export function requireDashboard(principal: Principal | undefined): Principal {
-  if (!principal) throw new BusinessError(ErrorCode.UNAUTHORIZED);
-  if (!hasPermission(principal, DASHBOARD_PERMISSION)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
-  return principal;
+  return requirePermission(principal, GLOBAL_ADMIN_PERMISSION);
 }

@@ -1,4 +1,4 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 
 export const TIME_RANGES = ['7d', '30d', '90d', 'all'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
@@ -13,14 +13,12 @@ export function timeRangeOf(value: string | undefined): TimeRange {
   return (TIME_RANGES as readonly string[]).includes(value ?? '') ? (value as TimeRange) : '30d';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Agent and workflow ids are UUIDs: anything else (`not-a-uuid`, a path like `../../etc/passwd`)
  * is 1001 naming the parameter instead of a page of zeros. The gateway refuses it first (422).
  */
 export function entityIdOf(id: string, field: 'agent_id' | 'workflow_id'): string {
-  if (!UUID.test(id)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
+  if (!isUuid(id)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
   return id;
 }
 

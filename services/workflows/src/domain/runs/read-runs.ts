@@ -1,5 +1,6 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
+import { requirePrincipal } from '@platform/rbac';
 import {
   findRun,
   findRunView,
@@ -9,7 +10,7 @@ import {
   type RunRow,
 } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import { isUuid, loadWorkflowFor, requireCaller } from '../workflow-access.js';
+import { loadWorkflowFor } from '../workflow-access.js';
 import { runsVisibleTo } from './run-visibility.js';
 
 export type ReadRunsDeps = Pick<WorkflowsDependencies, 'pool' | 'teams'>;
@@ -38,7 +39,7 @@ export async function listWorkflowRuns(
   page: number,
   pageSize: number,
 ): Promise<{ items: RunWithNodes[]; total: number }> {
-  const caller = requireCaller(principal);
+  const caller = requirePrincipal(principal);
   checkPage(page, pageSize);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
   const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize, runsVisibleTo(caller));
@@ -59,7 +60,7 @@ export async function loadRunFor(
   workflowId: string,
   runId: string,
 ): Promise<RunRow> {
-  const caller = requireCaller(principal);
+  const caller = requirePrincipal(principal);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
   const run = isUuid(runId) ? await findRun(deps.pool, workflowId, runId, runsVisibleTo(caller)) : null;
   if (!run) throw BusinessError.named('workflow_run_not_found');
@@ -72,7 +73,7 @@ export async function getWorkflowRun(
   workflowId: string,
   runId: string,
 ): Promise<RunWithNodes> {
-  const caller = requireCaller(principal);
+  const caller = requirePrincipal(principal);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
   // Bounded: a run stored with outputs too large for one answer is still readable (flagged).
   const run = isUuid(runId) ? await findRunView(deps.pool, workflowId, runId, runsVisibleTo(caller)) : null;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requestContext } from '@platform/logger';
+import { requirePrincipal } from '@platform/rbac';
 import { injectTraceContext } from '@platform/telemetry';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
@@ -10,7 +11,7 @@ import { findRunById, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
 import { runTask } from '../../events/run-reconciler.js';
 import type { RunEventsListener } from '../../events/run-events-listener.js';
-import { loadWorkflowFor, requireCaller } from '../workflow-access.js';
+import { loadWorkflowFor } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';
 import { inputErrors, planRun } from './engine/plan.js';
 import { limitReached } from './fairness-limits.js';
@@ -62,7 +63,7 @@ function parseMode(mode: string): RunMode {
  * after RUN_WAIT_LIMIT_MS, whichever comes first.
  */
 export async function startRun(deps: StartRunDeps, principal: Principal | undefined, input: StartRunInput) {
-  const caller = requireCaller(principal);
+  const caller = requirePrincipal(principal);
   const mode = parseMode(input.mode);
   const inputs = parseInputs(input.inputsJson);
   const workflow = await loadWorkflowFor(deps, caller, input.workflowId, 'read');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import type { StoredVersion } from '../../data/version-store.js';
-import { isUuid, loadWorkflowFor } from '../workflow-access.js';
+import { loadWorkflowFor } from '../workflow-access.js';
 import { loadWorkflowAndVersion, type VersionDeps } from './read-versions.js';
 import { chargeVersions, storeCharged, withCharge, type ChargedVersion } from './version-charges.js';
 import {

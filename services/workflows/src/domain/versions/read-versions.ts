@@ -1,4 +1,4 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import {
   VERSION_STATUSES,
@@ -10,7 +10,7 @@ import {
 } from '../../data/version-store.js';
 import type { WorkflowsDependencies } from '../../deps.js';
 import type { WorkflowRow } from '../../data/workflows-repository.js';
-import { isUuid, loadWorkflowFor, type WorkflowAccessLevel } from '../workflow-access.js';
+import { loadWorkflowFor, type WorkflowAccessLevel } from '../workflow-access.js';
 import { diffVersions, type VersionDiff } from './version-diff.js';
 import { contentOf, versionNotFound } from './version-rules.js';
 
