@@ -52,11 +52,13 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
     options: ApiKeysVerifierOptions,
   ) {
     this.now = options.now ?? Date.now;
+    const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
+    // lru-cache reads a TTL of 0 as "never stale": a zero age, like zero entries, means no cache.
     this.cache =
-      options.maxEntries > 0
+      options.maxEntries > 0 && maxAgeMs > 0
         ? new LRUCache({
             max: options.maxEntries,
-            ttl: options.maxAgeMs ?? 10 * 60_000,
+            ttl: maxAgeMs,
             // The injected clock, read at every check: tests move it instead of waiting.
             perf: { now: this.now },
             ttlResolution: 0,
@@ -88,11 +90,16 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       agent_id: check.agentId ?? '',
       workflow_id: check.workflowId ?? '',
     });
-    this.cache?.set(cacheKey, {
-      verified,
-      expiresAt: verified.expires_at ? Date.parse(verified.expires_at) : Number.POSITIVE_INFINITY,
-      usageRecordedAt: now, // VerifyKey recorded this use
-    });
+    // The age counts from before the call: the answer is at least that fresh.
+    this.cache?.set(
+      cacheKey,
+      {
+        verified,
+        expiresAt: verified.expires_at ? Date.parse(verified.expires_at) : Number.POSITIVE_INFINITY,
+        usageRecordedAt: now, // VerifyKey recorded this use
+      },
+      { start: now },
+    );
     const ownerRevision = await this.ownerRevision(verified.user_id);
     return this.principalFor(verified, ownerRevision, check);
   }
