@@ -23,7 +23,9 @@ export interface DailyTaskOptions {
  * one that takes the slot's Redis lock runs the task and holds the lock until it expires, so a
  * replica whose timer fires a little later skips the slot. A failed run releases the lock (another
  * replica that fires later may still run it) and the next day's slot is armed either way. Its own
- * timer rather than a queue, so no worker group has to register the task.
+ * timer rather than a queue, so no worker group has to register the task. Not `croner`: on a
+ * spring-forward day croner 11 runs a slot that falls in the gap (02:30) at the gap's end (03:00),
+ * this one at the same distance past it (03:30, as `Date` normalises); every other day they agree.
  */
 export class DailyTask {
   private timer: NodeJS.Timeout | undefined;

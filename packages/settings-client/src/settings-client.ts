@@ -71,6 +71,8 @@ export function createSettingsClient(options: SettingsClientOptions): SettingsCl
   // Bumped by every invalidation: a read that started before it is neither cached nor shared with
   // later callers (it may predate the change).
   let generation = 0;
+  // Hand-kept, not lru-cache: one value, single-flight reads and a generation that keeps a read
+  // older than an invalidation out of the cache (lru-cache's fetch cannot tell that read apart).
   let cached: Cached | undefined;
   let inflight: { promise: Promise<EffectiveSettings>; generation: number } | undefined;
 

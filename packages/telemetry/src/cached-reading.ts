@@ -28,6 +28,8 @@ const LOG_EVERY_MS = 60_000;
  * or slow reading keeps the last figures and is logged, throttled: a scrape never fails and never
  * adds load to a store in trouble.
  */
+// Hand-kept, not lru-cache: a failed or slow reading keeps serving the last figures (stale on
+// purpose) and is not retried before the TTL, which lru-cache's fetch does not express.
 export function cachedReading<T>(options: CachedReadingOptions<T>): CachedReading<T> {
   let figures = options.initial;
   let readAt = -Infinity;

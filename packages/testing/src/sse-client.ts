@@ -1,3 +1,5 @@
+import { createParser } from 'eventsource-parser';
+
 /** One parsed Server-Sent Event. */
 export interface SseMessage {
   id: string | undefined;
@@ -20,22 +22,6 @@ export interface SseSession {
   /** Resolves once `n` events have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<SseMessage[]>;
   abort(): void;
-}
-
-function parseFrame(frame: string): SseMessage | undefined {
-  let id: string | undefined;
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of frame.split('\n')) {
-    if (line.startsWith(':') || line === '') continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') id = value;
-    else if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  return data.length > 0 || id !== undefined ? { id, event, data: data.join('\n') } : undefined;
 }
 
 /** Opens an SSE stream with fetch and parses it as it arrives (a test's EventSource). */
@@ -64,17 +50,16 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   let cut = false;
   const ended = (async () => {
     const decoder = new TextDecoder();
-    let buffer = '';
+    // eventsource-parser: the WHATWG framing a browser's EventSource applies (events with data only).
+    const parser = createParser({
+      onEvent: ({ id, event, data }) => {
+        events.push({ id, event: event ?? 'message', data });
+        for (const listener of listeners) listener();
+      },
+    });
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const message = parseFrame(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          if (message) events.push(message);
-          for (const listener of listeners) listener();
-        }
+        parser.feed(decoder.decode(chunk, { stream: true }));
       }
     } catch {
       if (!controller.signal.aborted) cut = true;

@@ -1,5 +1,6 @@
 import { identityV1 } from '@platform/contracts';
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
+import { LRUCache } from 'lru-cache';
 
 const NAME_TTL_MS = 60_000;
 const MAX_CACHED = 10_000;
@@ -19,22 +20,20 @@ export function identityUserDirectory(address: string, credentials: CallCredenti
     { defaultTimeoutMs: 5_000, credentials },
   );
   // Names change rarely; a short per-process cache keeps identity off the cold verification path.
-  const cache = new Map<string, { username: string; expiresAt: number }>();
+  const cache = new LRUCache<string, string>({ max: MAX_CACHED, ttl: NAME_TTL_MS });
   return {
     async usernames(ids) {
-      const now = Date.now();
       const found = new Map<string, string>();
       const missing: string[] = [];
       for (const id of new Set(ids)) {
         const hit = cache.get(id);
-        if (hit && hit.expiresAt > now) found.set(id, hit.username);
+        if (hit !== undefined) found.set(id, hit);
         else missing.push(id);
       }
       if (missing.length === 0) return found;
       const { users } = await client.call('getUsers', { ids: missing });
-      if (cache.size > MAX_CACHED) cache.clear();
       for (const user of users) {
-        cache.set(user.id, { username: user.username, expiresAt: now + NAME_TTL_MS });
+        cache.set(user.id, user.username);
         found.set(user.id, user.username);
       }
       return found;

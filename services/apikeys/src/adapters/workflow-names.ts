@@ -1,5 +1,6 @@
 import { workflowsV1 } from '@platform/contracts';
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
+import { LRUCache } from 'lru-cache';
 
 const NAME_TTL_MS = 30_000;
 const MAX_CACHED = 10_000;
@@ -28,25 +29,23 @@ export function workflowsNameDirectory(address: string, credentials: CallCredent
   // Key lists show names on every page; a short per-process cache keeps a rename visible within
   // 30 s without a call per listed key. Unknown ids are cached too (as absent), so a binding to a
   // workflow that never existed does not ask again on every list.
-  const cache = new Map<string, { value: WorkflowName | null; expiresAt: number }>();
+  const cache = new LRUCache<string, { value: WorkflowName | null }>({ max: MAX_CACHED, ttl: NAME_TTL_MS });
   return {
     async names(ids) {
-      const now = Date.now();
       const found = new Map<string, WorkflowName>();
       const missing: string[] = [];
       for (const id of new Set(ids)) {
         const hit = cache.get(id);
-        if (hit && hit.expiresAt > now) {
+        if (hit) {
           if (hit.value) found.set(id, hit.value);
         } else missing.push(id);
       }
       if (missing.length === 0) return found;
       const { workflows } = await client.call('getWorkflowNames', { ids: missing });
-      if (cache.size > MAX_CACHED) cache.clear();
       const answered = new Map(workflows.map((w) => [w.id, { name: w.name, deleted: w.deleted }]));
       for (const id of missing) {
         const value = answered.get(id) ?? null;
-        cache.set(id, { value, expiresAt: now + NAME_TTL_MS });
+        cache.set(id, { value });
         if (value) found.set(id, value);
       }
       return found;

@@ -5,6 +5,7 @@ import { BusinessError } from '@platform/errors';
 import type { Principal, ServiceClient } from '@platform/grpc';
 import { hasPermission } from '@platform/rbac';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyCheck } from './api-key-check.js';
 import type { ApiKeyVerifier, PrincipalResolver } from './authenticator.js';
 
@@ -12,7 +13,6 @@ interface CachedAnswer {
   verified: apikeysV1.VerifiedKey;
   /** Epoch ms after which the key has expired (Infinity: never). */
   expiresAt: number;
-  cachedAt: number;
   /** Last time this replica recorded a use of the key in Redis (coalesced to one per second). */
   usageRecordedAt: number;
 }
@@ -37,21 +37,33 @@ const USAGE_RECORD_INTERVAL_MS = 1_000;
  * revision in Redis still equals the one apikeys returned (one GET per request; apikeys deletes
  * the revision on every change before it answers, so a revocation or scope change applies to the
  * very next request on every replica) and the key has not expired. Failures are never cached.
- * Redis unreachable: 503 (fail closed, like the JWT revocation check).
+ * Redis unreachable: 503 (fail closed, like the JWT revocation check). `lru-cache` bounds the
+ * answers (`maxEntries`, least recently used go first) and their age (`maxAgeMs`); the key's own
+ * expiry is an absolute instant, checked here.
  */
 export class ApiKeysVerifier implements ApiKeyVerifier {
-  private readonly cache = new Map<string, CachedAnswer>();
-  private readonly maxAgeMs: number;
+  private readonly cache: LRUCache<string, CachedAnswer> | undefined;
   private readonly now: () => number;
 
   constructor(
     private readonly apikeys: ServiceClient<typeof apikeysV1.ApiKeysServiceService>,
     private readonly redis: Redis,
     private readonly principals: PrincipalResolver,
-    private readonly options: ApiKeysVerifierOptions,
+    options: ApiKeysVerifierOptions,
   ) {
-    this.maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
+    const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
+    // lru-cache reads a TTL of 0 as "never stale": a zero age, like zero entries, means no cache.
+    this.cache =
+      options.maxEntries > 0 && maxAgeMs > 0
+        ? new LRUCache({
+            max: options.maxEntries,
+            ttl: maxAgeMs,
+            // The injected clock, read at every check: tests move it instead of waiting.
+            perf: { now: this.now },
+            ttlResolution: 0,
+          })
+        : undefined;
   }
 
   looksLikeApiKey(credential: string): boolean {
@@ -66,27 +78,28 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       check.workflowId ?? '',
     ].join('|');
     const now = this.now();
-    const cached = this.cache.get(cacheKey);
-    if (cached && cached.expiresAt > now && now - cached.cachedAt < this.maxAgeMs) {
+    const cached = this.cache?.get(cacheKey);
+    if (cached && cached.expiresAt > now) {
       const { current, ownerRevision } = await this.stillCurrent(cached, now);
       if (current) return this.principalFor(cached.verified, ownerRevision, check);
     }
-    this.cache.delete(cacheKey);
+    this.cache?.delete(cacheKey);
     const verified = await this.apikeys.call('verifyKey', {
       key: credential,
       scope: check.scope,
       agent_id: check.agentId ?? '',
       workflow_id: check.workflowId ?? '',
     });
-    if (this.options.maxEntries > 0) {
-      if (this.cache.size >= this.options.maxEntries) this.cache.clear();
-      this.cache.set(cacheKey, {
+    // The age counts from before the call: the answer is at least that fresh.
+    this.cache?.set(
+      cacheKey,
+      {
         verified,
         expiresAt: verified.expires_at ? Date.parse(verified.expires_at) : Number.POSITIVE_INFINITY,
-        cachedAt: now,
         usageRecordedAt: now, // VerifyKey recorded this use
-      });
-    }
+      },
+      { start: now },
+    );
     const ownerRevision = await this.ownerRevision(verified.user_id);
     return this.principalFor(verified, ownerRevision, check);
   }
@@ -175,6 +188,6 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
   }
 
   invalidateAll(): void {
-    this.cache.clear();
+    this.cache?.clear();
   }
 }

@@ -1,10 +1,10 @@
 import type { identityV1 } from '@platform/contracts';
 import type { ServiceClient } from '@platform/grpc';
+import { LRUCache } from 'lru-cache';
 import type { PrincipalResolver, ResolvedUser } from './authenticator.js';
 
 interface CacheEntry {
   user: ResolvedUser | null;
-  expiresAt: number;
   /** The user's principal revision read before this answer was fetched. */
   revision: string | undefined;
 }
@@ -16,19 +16,23 @@ interface CacheEntry {
  * deletes the revision after every change of roles, role permissions, activation or approval, so
  * the next request on every replica carries another revision and fetches again: those changes
  * apply at once. Team changes are seen within the TTL. `invalidate(userId)` drops an entry.
+ * `lru-cache` keeps at most `maxEntries` (least recently used go first); a TTL of 0 caches nothing.
  */
 export class IdentityPrincipalResolver implements PrincipalResolver {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache: LRUCache<string, CacheEntry> | undefined;
 
   constructor(
     private readonly identity: ServiceClient<typeof identityV1.IdentityServiceService>,
-    private readonly ttlMs = 5_000,
-    private readonly maxEntries = 50_000,
-  ) {}
+    ttlMs = 5_000,
+    maxEntries = 50_000,
+  ) {
+    // lru-cache reads a TTL of 0 as "never stale", so no TTL means no cache here.
+    this.cache = ttlMs > 0 && maxEntries > 0 ? new LRUCache({ max: maxEntries, ttl: ttlMs }) : undefined;
+  }
 
   async resolve(userId: string, revision?: string): Promise<ResolvedUser | null> {
-    const cached = this.cache.get(userId);
-    if (cached && cached.expiresAt > Date.now() && (revision === undefined || cached.revision === revision)) {
+    const cached = this.cache?.get(userId);
+    if (cached && (revision === undefined || cached.revision === revision)) {
       return cached.user;
     }
     const record = await this.identity.call('getPrincipal', { user_id: userId });
@@ -44,13 +48,12 @@ export class IdentityPrincipalResolver implements PrincipalResolver {
           approval_status: record.approval_status === 'approved' ? 'approved' : 'pending',
         }
       : null;
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(userId, { user, expiresAt: Date.now() + this.ttlMs, revision });
+    this.cache?.set(userId, { user, revision });
     return user;
   }
 
   invalidate(userId?: string): void {
-    if (userId) this.cache.delete(userId);
-    else this.cache.clear();
+    if (userId) this.cache?.delete(userId);
+    else this.cache?.clear();
   }
 }

@@ -1,4 +1,5 @@
 import type { TokenClaims, TokenService } from '@platform/auth';
+import { LRUCache } from 'lru-cache';
 
 /** How many verified access tokens a replica remembers (about 300 bytes each). */
 const DEFAULT_MAX_ENTRIES = 10_000;
@@ -10,15 +11,19 @@ const DEFAULT_MAX_ENTRIES = 10_000;
  * saves the HMAC and the JSON decoding on every request of a session. Revocation, ended sessions,
  * the user's revision and the user's state are NOT cached here: the authenticator still checks
  * them in Redis (and identity) on every request. Only successful verifications are remembered.
+ * `lru-cache` bounds the entries (least recently used go first); the expiry is the token's own
+ * `exp`, checked here in whole seconds as jose does.
  */
 export class VerifiedAccessTokens {
-  private readonly entries = new Map<string, Readonly<TokenClaims>>();
+  private readonly entries: LRUCache<string, Readonly<TokenClaims>>;
 
   constructor(
     private readonly tokens: Pick<TokenService, 'verify'>,
-    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
+    maxEntries = DEFAULT_MAX_ENTRIES,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /** The token's claims, or the TokenError `TokenService.verify` raises. */
   async verify(token: string): Promise<Readonly<TokenClaims>> {
@@ -28,11 +33,6 @@ export class VerifiedAccessTokens {
       this.entries.delete(token);
     }
     const claims = Object.freeze(await this.tokens.verify(token, 'access'));
-    if (this.entries.size >= this.maxEntries) {
-      // The oldest entry goes: Map keeps insertion order.
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(token, claims);
     return claims;
   }

@@ -1,5 +1,6 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
 import * as oidc from 'openid-client';
+import { LRUCache } from 'lru-cache';
 
 /** Seconds one discovery (and any later request of the configuration) may take. */
 const HTTP_TIMEOUT_SECONDS = 5;
@@ -75,9 +76,12 @@ export async function discoverProvider(
   return config;
 }
 
-/** Discovery results per provider, in memory for CACHE_MS. */
+/** Far more providers than a site configures: the bound only guards memory. */
+const CACHED_PROVIDERS = 1_000;
+
+/** Discovery results per provider (its current version only), in memory for CACHE_MS. */
 export class OidcConfigurations {
-  private readonly cache = new Map<string, { config: oidc.Configuration; expiresAt: number }>();
+  private readonly cache = new LRUCache<string, oidc.Configuration>({ max: CACHED_PROVIDERS, ttl: CACHE_MS });
 
   constructor(private readonly options: OidcOptions) {}
 
@@ -89,10 +93,10 @@ export class OidcConfigurations {
   async get(settings: OidcProviderSettings): Promise<oidc.Configuration> {
     const key = `${settings.id}@${settings.version}`;
     const hit = this.cache.get(key);
-    if (hit && hit.expiresAt > Date.now()) return hit.config;
+    if (hit) return hit;
     const config = await discoverProvider(settings, this.options);
-    for (const old of this.cache.keys()) if (old.startsWith(`${settings.id}@`)) this.cache.delete(old);
-    this.cache.set(key, { config, expiresAt: Date.now() + CACHE_MS });
+    for (const old of [...this.cache.keys()]) if (old.startsWith(`${settings.id}@`)) this.cache.delete(old);
+    this.cache.set(key, config);
     return config;
   }
 }

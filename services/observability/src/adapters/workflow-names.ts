@@ -2,6 +2,7 @@ import { workflowsV1 } from '@platform/contracts';
 import { isUuid } from '@platform/errors';
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
+import { LRUCache } from 'lru-cache';
 
 const NAME_TTL_MS = 30_000;
 const MAX_CACHED = 10_000;
@@ -27,16 +28,16 @@ export function workflowsNameReader(
     address,
     { defaultTimeoutMs: 3_000, credentials },
   );
-  const cache = new Map<string, { name: string | null; expiresAt: number }>();
+  // The wrapper keeps "no name" (unknown or deleted) cached too: lru-cache stores no null values.
+  const cache = new LRUCache<string, { name: string | null }>({ max: MAX_CACHED, ttl: NAME_TTL_MS });
   return {
     async names(ids) {
-      const now = Date.now();
       const found = new Map<string, string>();
       const missing: string[] = [];
       // Workflow ids are UUIDs; a fact with any other id has no name to ask for.
       for (const id of new Set(ids.filter(isUuid))) {
         const hit = cache.get(id);
-        if (hit && hit.expiresAt > now) {
+        if (hit) {
           if (hit.name) found.set(id, hit.name);
         } else missing.push(id);
       }
@@ -44,11 +45,10 @@ export function workflowsNameReader(
         const ask = missing.slice(i, i + 1000);
         try {
           const { workflows } = await client.call('getWorkflowNames', { ids: ask });
-          if (cache.size > MAX_CACHED) cache.clear();
           const answered = new Map(workflows.map((w) => [w.id, w.deleted ? '' : w.name]));
           for (const id of ask) {
             const name = answered.get(id) || null;
-            cache.set(id, { name, expiresAt: now + NAME_TTL_MS });
+            cache.set(id, { name });
             if (name) found.set(id, name);
           }
         } catch (err) {

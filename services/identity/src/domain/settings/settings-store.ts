@@ -40,6 +40,7 @@ function defaults(): SiteSettings {
  * replica; `invalidate()` drops the cache (called after an update and on `settings.changed`).
  */
 export class SettingsStore implements SettingsReader {
+  // One value with a TTL, dropped by invalidate(): a field does it; lru-cache would add nothing.
   private cached: { value: SiteSettings; expiresAt: number } | undefined;
 
   constructor(

@@ -16,7 +16,9 @@ const jsonEscaped = (value: string) => JSON.stringify(value).slice(1, -1);
 /**
  * The body: `webhook_body_template` with `{{title}}`, `{{content}}` and `{{link_url}}` replaced by
  * their JSON-escaped text (write `"{{title}}"` in a JSON template); without a template, the
- * documented default `{"event":"notification","id","title","content","link_url"}`.
+ * documented default `{"event":"notification","id","title","content","link_url"}`. Not the
+ * workflows' `{{path}}` renderer on purpose: three fixed names, JSON-escaped, and any other
+ * `{{…}}` kept as written (workflows render paths into variables, unescaped, a missing one as '').
  */
 export function renderWebhookBody(template: string, message: ChannelMessage): string {
   if (!template.trim()) {

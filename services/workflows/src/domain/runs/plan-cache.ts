@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { RunPlan } from './engine/plan.js';
 
 /** A published snapshot as StartRun runs it: the stored text copied into the run, and its plan. */
@@ -15,35 +16,21 @@ export interface PlannedSnapshot {
  * definition text it holds (least recently used first out).
  */
 export class PlanCache {
-  private readonly entries = new Map<string, PlannedSnapshot>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, PlannedSnapshot>;
 
-  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
+  constructor(maxBytes = 16 * 1024 * 1024) {
+    this.entries = new LRUCache({
+      maxSize: maxBytes,
+      // lru-cache refuses a size of 0; a snapshot bigger than maxBytes is not kept at all.
+      sizeCalculation: (entry) => Math.max(1, entry.definitionText.length),
+    });
+  }
 
   get(workflowId: string, version: number): PlannedSnapshot | undefined {
-    const key = `${workflowId}:${version}`;
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Most recently used last: Map keeps insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    return this.entries.get(`${workflowId}:${version}`);
   }
 
   set(workflowId: string, entry: PlannedSnapshot): void {
-    const size = entry.definitionText.length;
-    if (size > this.maxBytes) return;
-    const key = `${workflowId}:${entry.version}`;
-    const previous = this.entries.get(key);
-    if (previous) this.bytes -= previous.definitionText.length;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.bytes += size;
-    for (const [oldest, old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= old.definitionText.length;
-    }
+    this.entries.set(`${workflowId}:${entry.version}`, entry);
   }
 }

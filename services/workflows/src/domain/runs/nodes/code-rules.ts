@@ -5,6 +5,7 @@ import {
   SUPPORTED_LANGUAGES,
   type CodeProblem,
 } from '@platform/sandbox';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 
 /**
@@ -25,15 +26,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // The compile check's answers by code hash: planning a debug run re-checks the same code often.
-const checked = new Map<string, CodeProblem[]>();
-const CHECKED_ENTRIES = 1_000;
+const checked = new LRUCache<string, CodeProblem[]>({ max: 1_000 });
 
 function codeProblems(language: string, code: string): CodeProblem[] {
   const key = createHash('sha256').update(language).update('\0').update(code).digest('base64');
   let problems = checked.get(key);
   if (!problems) {
     problems = checkCodeSync({ language, code });
-    if (checked.size >= CHECKED_ENTRIES) checked.delete(checked.keys().next().value as string);
     checked.set(key, problems);
   }
   return problems;
