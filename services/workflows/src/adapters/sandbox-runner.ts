@@ -124,7 +124,10 @@ export class SandboxRunner implements CodeRunner {
         clearTimeout(timer);
         for (const id of taskIds) this.waiting.delete(id);
         signal.removeEventListener('abort', onAbort);
-        if (attempt > 1) retries.inc({ outcome: outcome.kind === 'result' ? 'answered' : 'unavailable' });
+        // An abort is the engine giving up (its own timeout or the worker's drain): not the sandbox's.
+        if (attempt > 1 && !signal.aborted) {
+          retries.inc({ outcome: outcome.kind === 'result' ? 'answered' : 'unavailable' });
+        }
         resolve(outcome);
       };
       // The engine has already given up (its timeout decides the outcome); only clean up.

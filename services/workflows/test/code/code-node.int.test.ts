@@ -225,6 +225,7 @@ describe('definition checks refuse a bad code node when the workflow is saved (4
       'definition.nodes.1.data.timeout_ms',
       /1 to 30000/,
     ],
+    ['code that is not a string', { code: 42 }, 'definition.nodes.1.data.code', /non-empty string/],
     [
       'inputs that are not templates',
       { code: 'function main() { return {} }', inputs: { a: 1 } },
@@ -236,5 +237,26 @@ describe('definition checks refuse a bad code node when the workflow is saved (4
     expect(res.status).toBe(422);
     expect(res.body.code).toBe(1001);
     expect(fieldErrors(res)[field]?.join(' ')).toMatch(message);
+  });
+
+  it('refuses the same on the ephemeral version store (POST /workflow-versions), naming nodes.<i>', async () => {
+    const created = await harness.request('POST', '/workflows', {
+      token: owner.token,
+      json: { name: 'versioned-code', definition: trivial },
+    });
+    const workflowId = String((created.body.data as { id: string }).id);
+    const bad = codeDefinition({ code: 'function helper() { return {} }' });
+    const res = await harness.request('POST', '/workflow-versions', {
+      token: owner.token,
+      json: {
+        workflow_id: workflowId,
+        nodes: bad.nodes,
+        edges: bad.edges,
+        config: {},
+        description: 'bad code',
+      },
+    });
+    expect([res.status, res.body.code]).toEqual([422, 1001]);
+    expect(fieldErrors(res)['nodes.1.data.code']?.join(' ')).toMatch(/no top-level function main/);
   });
 });

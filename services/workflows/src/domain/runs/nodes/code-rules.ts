@@ -19,8 +19,6 @@ export const MAX_CODE_INPUTS = 100;
 const INPUT_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
 const MAX_INPUT_TEMPLATE = 100_000;
 
-export { DEFAULT_TIMEOUT_MS as CODE_DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS as CODE_MAX_TIMEOUT_MS };
-
 type Errors = Record<string, string[]>;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
