@@ -20,3 +20,4 @@ export { Any } from './gen/google/protobuf/any.js';
 export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
+export { closedSet, type ClosedSet } from './closed-set.js';
