@@ -122,7 +122,7 @@ kafka_start() {
   kafka_format
   KAFKA_LOG_OFFSET="$(byte_size "$LOG_DIR/kafka.log")"
   log "starting kafka $KAFKA_VERSION on $HOST:$KAFKA_PORT (controller $HOST:$KAFKA_CONTROLLER_PORT)"
-  spawn "$LOG_DIR/kafka.log" "$(java_cmd)" -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+  spawn "$LOG_DIR/kafka.log" "$(java_cmd)" -Xms256m -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError \
     -Djava.awt.headless=true -Dkafka.logs.dir="$LOG_DIR" \
     -Dlog4j.configuration="file:$KAFKA_DATA/log4j.properties" \
