@@ -65,8 +65,7 @@ function healthy(name: string): boolean {
 async function killAndWait(name: string) {
   const pid = pidOf(name);
   process.kill(pid, 'SIGKILL');
-  for (let i = 0; i < 100 && healthy(name); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(healthy(name)).toBe(false);
+  await expect.poll(() => healthy(name), { timeout: 30_000, interval: 100 }).toBe(false);
   return pid;
 }
 
@@ -140,8 +139,10 @@ describe('services.sh with its own run directory and ports', () => {
     const zombie = Number(
       await new Promise<string>((r) => zombieParent.stdout.once('data', (c: Buffer) => r(c.toString()))),
     );
-    await new Promise((r) => setTimeout(r, 500));
-    expect(readFileSync(`/proc/${zombie}/status`, 'utf8')).toMatch(/^State:\s+Z/m);
+    // `sleep 0.1` exits and, never reaped, stays a zombie: wait for that state, not a fixed time.
+    await expect
+      .poll(() => readFileSync(`/proc/${zombie}/status`, 'utf8'), { timeout: 10_000, interval: 50 })
+      .toMatch(/^State:\s+Z/m);
     writeFileSync(join(runDir, 'run', 'apikeys.pid'), String(zombie));
     await killAndWait('models');
     // A live process of someone else under the pid the file names.

@@ -67,9 +67,11 @@ describe('SessionRegistry: ending sessions and principal revisions', () => {
     const old = await tokens.issue('u', 'access', 60);
     const kept = await tokens.issue('u', 'access', 60);
     const otherUser = await tokens.issue('v', 'access', 60);
-    await registry.endSessionsBefore('u', kept.claims.jti);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    const later = await tokens.issue('u', 'access', 60);
+    // The cut at the newest of these tokens (the registry's clock seam), and a token from after it.
+    const cut = Math.max(old.claims.issuedAtMs, kept.claims.issuedAtMs, otherUser.claims.issuedAtMs);
+    await registry.endSessionsBefore('u', kept.claims.jti, cut);
+    let later = await tokens.issue('u', 'access', 60);
+    while (later.claims.issuedAtMs <= cut) later = await tokens.issue('u', 'access', 60);
     expect(await registry.check(old.claims)).toBe('ended');
     expect(await registry.check(kept.claims)).toBe('valid');
     expect(await registry.check(otherUser.claims)).toBe('valid');

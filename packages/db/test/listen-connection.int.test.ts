@@ -55,6 +55,7 @@ describe('openListenConnection', () => {
     expect(connection.alive).toBe(false);
     await connection.close();
     await connection.close();
+    // Absences (the point): no second loss report and no notification after close, within 200 ms.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(lost).toHaveLength(1);
     // the pool still works: nothing was released twice into it

@@ -68,8 +68,7 @@ describe('runBatchConsumer messages', () => {
       await requestContext.run({ requestId: 'req-one' }, () => producer.publish(topic, { value: { n: 1 } }));
       await requestContext.run({ requestId: 'req-two' }, () => producer.publish(topic, { value: { n: 2 } }));
       await producer.publishRaw(topic, [{ key: null, value: JSON.stringify({ n: 3 }), headers: {} }]);
-      const deadline = Date.now() + 30_000;
-      while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await expect.poll(() => seen.length, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(3);
       expect(seen.map((s) => s.item.n)).toEqual([1, 2, 3]);
       expect(seen.map((s) => s.message.requestId).slice(0, 2)).toEqual(['req-one', 'req-two']);
       expect(seen.map((s) => s.inRun).slice(0, 2)).toEqual(['req-one', 'req-two']);

@@ -28,11 +28,7 @@ const logger = createLogger('kafka-queue-state-test', process.env.TEST_LOG_LEVEL
 const fast = { sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 10_000 };
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('timed out waiting for condition');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await expect.poll(condition, { timeout: timeoutMs, interval: 50 }).toBe(true);
 }
 
 const taskName = (value: string | null) => (JSON.parse(value ?? '{}') as { task?: string }).task;

@@ -8,6 +8,7 @@ import {
 } from '@platform/db';
 import { createKafka, createProducer, ensureTopics, runConsumer, type KafkaClient } from '@platform/kafka';
 import { createLogger, requestContext } from '@platform/logger';
+import { metricsRegistry } from '@platform/telemetry';
 import { stackEnv, uniqueName, waitUntil } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,12 @@ const database = uniqueName('outbox_t').replace(/-/g, '_');
 const topic = uniqueName('test-outbox');
 let pool: Pool;
 let kafka: KafkaClient;
+
+/** outbox_relayed_total{outcome="failed"}: rows a relay tried to publish and kept for a retry. */
+async function relayedFailed(): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric('outbox_relayed_total')?.get();
+  return metric?.values.find((v) => v.labels.outcome === 'failed')?.value ?? 0;
+}
 
 async function pending(): Promise<number> {
   const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox');
@@ -66,8 +73,10 @@ describe('transactional outbox', () => {
     });
     await requestContext.run({ requestId: 'req-outbox-1' }, () => enqueueEvent(pool, event('a')));
     await enqueueEvent(pool, event('b'));
+    const failedBefore = await relayedFailed();
     await downRelay.start();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Both rows tried and kept for a retry (the relay's own count), instead of a guessed wait.
+    await expect.poll(relayedFailed, { timeout: 10_000 }).toBeGreaterThanOrEqual(failedBefore + 2);
     await downRelay.stop();
     await unreachable.disconnect();
     expect(await pending()).toBe(2);
@@ -84,8 +93,7 @@ describe('transactional outbox', () => {
     await consumer.ready;
     const relay = new OutboxRelay({ pool, producer: createProducer(kafka), logger, pollIntervalMs: 50 });
     await relay.start();
-    const until = Date.now() + 20_000;
-    while (received.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     await relay.stop();
     await consumer.stop();
     expect(received.map((r) => r.key).sort()).toEqual(['a', 'b']);

@@ -6,6 +6,8 @@ import { closeRedis, createRedis, RedisLock, type Redis } from '../src/index.js'
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:56379/0';
 const logger = createLogger('redis-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const run = randomUUID().slice(0, 8);
+// Lock TTLs and their expiry are the behaviour under test here (Redis keeps the time, so there is
+// no clock to inject): these sleeps wait out a TTL or hold a job, they do not synchronise.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('@platform/redis', () => {

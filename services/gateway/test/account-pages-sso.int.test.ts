@@ -107,10 +107,7 @@ describe.each(['en', 'zh'] as Locale[])('SSO complete page (%s)', (locale) => {
     const user = account();
     op.setNextAccount(user);
     await page.goto(`${stack.webUrl}/api/v1/sso/login/${PROVIDER}`);
-    const deadline = Date.now() + 15_000;
-    while (!page.url().startsWith(app.url) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await expect.poll(() => page.url().startsWith(app.url), { timeout: 15_000, interval: 50 }).toBe(true);
     const url = new URL(page.url());
     expect(`${url.origin}${url.pathname}`).toBe(`${app.url}/signed-in`);
     const fragment = new URLSearchParams(url.hash.slice(1));

@@ -40,11 +40,14 @@ async function healthRequest(requestId: string) {
   const response = await fetch(`${http.baseUrl}/api/v1/health`, { headers: { 'x-request-id': requestId } });
   expect(response.status).toBe(200);
   await response.arrayBuffer();
-  // The access log and the histogram are written on 'finish', after the answer was sent.
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // The access log and the histogram are written on 'finish', after the answer was sent: the
+  // histogram first, in the same listener, so the log line's arrival means both are done.
+  await expect.poll(() => logged(requestId)).toBeDefined();
 }
 
-const logged = (requestId: string) => lines.find((l) => l.request_id === requestId && l.msg === 'request');
+function logged(requestId: string) {
+  return lines.find((l) => l.request_id === requestId && l.msg === 'request');
+}
 
 describe('gateway request telemetry and TELEMETRY_ENABLED', () => {
   it('on: the request is observed in the histogram and logged', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { runConsumer, Topics, type ConsumedMessage, type ConsumerHandle } from '@platform/kafka';
 import { closeRedis, createRedis } from '@platform/redis';
+import { waitUntil } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ANOMALY_WINDOW_MS,
@@ -44,16 +45,10 @@ beforeEach(async () => {
   await harness.setSettings({ email_verification: false, enable_captcha: false, require_approval: false });
 });
 
-async function eventFor(type: string, userId: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = received.find(
-      (m) => m.value.type === type && (m.value.user_id === userId || m.value.subject === userId),
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${type} event for ${userId}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function eventFor(type: string, userId: string, timeoutMs = 20_000) {
+  const find = () =>
+    received.find((m) => m.value.type === type && (m.value.user_id === userId || m.value.subject === userId));
+  return waitUntil(find, timeoutMs, `no ${type} event for ${userId}`, 100);
 }
 const eventsOf = (type: string, userId: string) =>
   received.filter((m) => m.value.type === type && m.value.user_id === userId);
@@ -153,14 +148,13 @@ describe('events of registration, lockout and password change', () => {
     );
     const superuser = rows[0].id as string;
     const res = await register(harness, uniqueIdentity('pending'));
-    const deadline = Date.now() + 20_000;
-    let found;
-    while (!found && Date.now() < deadline) {
-      found = eventsOf('user.pending_approval', superuser).find(
-        (m) => m.value.data.user_id === res.body.data.id,
-      );
-      if (!found) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const found = await waitUntil(
+      () =>
+        eventsOf('user.pending_approval', superuser).find((m) => m.value.data.user_id === res.body.data.id),
+      20_000,
+      'no user.pending_approval event',
+      100,
+    );
     expect(found?.value).toMatchObject({ scope: 'user', user_id: superuser, type: 'user.pending_approval' });
     expect(found?.topic).toBe(Topics.NOTIFICATION_EVENTS);
   });

@@ -33,11 +33,22 @@ function humanPath(end: { x: number; y: number }): { x: number; y: number; t: nu
   return points;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Makes the stored challenge `ms` older (its server-side `issuedAt` moved back, TTL kept) instead
+ * of waiting that long; a challenge already taken or never issued is left alone.
+ */
+async function ageChallenge(captchaId: string, ms: number): Promise<void> {
+  const redis = harness.identity.dependencies.redis;
+  const key = `captcha:challenge:${captchaId}`;
+  const raw = await redis.get(key);
+  if (raw === null) return;
+  const stored = JSON.parse(raw) as { issuedAt: number };
+  await redis.set(key, JSON.stringify({ ...stored, issuedAt: stored.issuedAt - ms }), 'KEEPTTL');
+}
 
-/** Waits past the server-side minimum age so only the rule under test decides. */
-async function click(issued: Issued, overrides: Record<string, unknown> = {}) {
-  await sleep(320);
+/** Ages the challenge past the server-side minimum age so only the rule under test decides. */
+async function click(issued: Issued, overrides: Record<string, unknown> = {}, ageMs = 320) {
+  await ageChallenge(issued.captcha_id, ageMs);
   return harness.request('POST', '/captcha/click', {
     json: {
       captcha_id: issued.captcha_id,
@@ -100,8 +111,7 @@ describe('POST /captcha/click', () => {
 
   it('refuses an empty pointer trace however long the click took (5303)', async () => {
     const issued = await issue();
-    await sleep(600);
-    const res = await click(issued, { pointer: [], elapsed_ms: 900 });
+    const res = await click(issued, { pointer: [], elapsed_ms: 900 }, 920);
     expect([res.status, res.body.code]).toEqual([400, 5303]);
   });
 

@@ -182,9 +182,14 @@ describe('faults', () => {
       30_000,
       'the child never sent',
     );
-    // A healthy second worker meanwhile: the child's heartbeat keeps the claim past several leases.
+    // A healthy second worker meanwhile: the child's heartbeat keeps the claim past several leases
+    // (watched on the claim itself: its lease_until renewed three leases beyond the first one).
+    const leaseEnd = async () => (await h.delivery.repo.get(id))!.lease_until!.getTime();
+    const firstLeaseEnd = await leaseEnd();
     await h.startWorkers();
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await expect
+      .poll(leaseEnd, { timeout: 20_000, interval: 250 })
+      .toBeGreaterThanOrEqual(firstLeaseEnd + 3 * 1_500);
     expect(requestsFor(id)).toHaveLength(1);
     expect((await h.delivery.repo.get(id))!.status).toBe('sending');
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
 
 // Bad input on every notification route answers an envelope with the right code, never a 5xx.
+// The admin notification routes have theirs in routes/<method>-admin-notifications*.int.test.ts.
 let h: NotificationsHarness;
 let superuser: IdentityUser;
 
@@ -39,40 +40,6 @@ describe('422 / 1001 on malformed input', () => {
     }
   });
 
-  it('link_url: only http(s) or a path; script and data schemes refused in any case, after spaces too', async () => {
-    const create = (link_url: string) =>
-      h.request('POST', '/admin/notifications', {
-        token: superuser.token,
-        json: { scope: 'global', type: 'test.link', title: 'link', content: 'c', link_url },
-      });
-    const refused = await Promise.all(
-      [
-        'javascript:alert(1)',
-        'JavaScript:alert(1)',
-        '  javascript:alert(1)',
-        '\tjavascript:alert(1)',
-        'java\tscript:alert(1)',
-        'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
-        ' DATA:text/html,x',
-        'vbscript:msgbox(1)',
-        'VBScript:msgbox(1)',
-        '//evil.example/path',
-        '/\\evil.example',
-        'file:///etc/passwd',
-        'https:evil',
-      ].map(create),
-    );
-    for (const response of refused) {
-      expect([response.status, response.body.code]).toEqual([422, 1001]);
-      expect(Object.keys(response.body.data.errors)).toEqual(['link_url']);
-    }
-    for (const link of ['https://example.com/a?b=c#d', 'HTTP://example.com', '/workflows/w/runs/r', '']) {
-      const created = await create(link);
-      expect(created.body.code, link).toBe(0);
-      expect(created.body.data.link_url).toBe(link || null);
-    }
-  });
-
   it.each([
     ['GET', '/notifications?scope=planet'],
     ['GET', '/notifications?level=urgent'],
@@ -81,13 +48,6 @@ describe('422 / 1001 on malformed input', () => {
     ['GET', '/notifications?created_to=2026-13-01'],
     ['GET', `/notifications?search=${'s'.repeat(256)}`],
     ['GET', `/notifications?type=${'t'.repeat(101)}`],
-    ['GET', '/admin/notifications?page_size=101'],
-    ['GET', '/admin/notifications?scope=global&scope=planet'],
-    ['GET', '/admin/notifications?level=low&level=urgent'],
-    ['GET', '/admin/notifications?team_id=not-a-uuid'],
-    ['GET', '/admin/notifications?user_id=me'],
-    ['GET', '/admin/notifications?include_expired=yes'],
-    ['GET', '/admin/notifications?page=-1'],
   ])('%s %s', async (method, path) => {
     const response = await h.request(method, path, { token: superuser.token });
     expect([response.status, response.body.code]).toEqual([422, 1001]);
@@ -122,12 +82,6 @@ describe('422 / 1001 on malformed input', () => {
   });
 
   it('non-JSON bodies and wrong content types', async () => {
-    const raw = await h.request('POST', '/admin/notifications', {
-      token: superuser.token,
-      raw: { body: '{"scope":', contentType: 'application/json' },
-    });
-    expect(raw.status).toBeLessThan(500);
-    expect(raw.body.code).not.toBe(0);
     const text = await h.request('POST', '/admin/users/send-email', {
       token: superuser.token,
       raw: { body: 'hello', contentType: 'text/plain' },

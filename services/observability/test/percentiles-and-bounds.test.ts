@@ -33,6 +33,7 @@ describe('DB_AGGREGATE_CONCURRENCY', () => {
       Array.from({ length: 40 }, (_, i) =>
         gate.run(async () => {
           peak = Math.max(peak, gate.active);
+          // Hold the slot a moment (the point): without it no two jobs would ever overlap.
           await new Promise((resolve) => setTimeout(resolve, 2));
           return i;
         }),

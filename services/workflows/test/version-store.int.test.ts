@@ -55,6 +55,7 @@ describe('VersionStore', () => {
         store.withWorkflowLock(workflowId, async () => {
           inside += 1;
           most = Math.max(most, inside);
+          // Work inside the lock (the point): a caller let in early would overlap this wait.
           await new Promise((resolve) => setTimeout(resolve, 5));
           order.push(i);
           inside -= 1;

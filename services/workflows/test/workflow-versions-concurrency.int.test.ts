@@ -98,6 +98,7 @@ describe('parallel bursts', () => {
     const lock = `workflows:versions:{${wf.id}}:lock`;
     await redis.set(lock, 'someone-else', 'PX', 30_000);
     const pending = a.publish(wf.id, version.id);
+    // An absence over time is the point: while the lock is held elsewhere the publish must not land.
     await sleep(300);
     expect((await a.read(wf.id, version.id)).body.data.status).toBe('draft');
     await redis.del(lock);

@@ -3,12 +3,12 @@ import { WorkerDrainingError } from '../../src/domain/runs/engine/contract.js';
 import { executeRun } from '../../src/domain/runs/engine/execute-run.js';
 import { definition, edge, node } from '../support/definitions.js';
 import { MemoryJournal, runContext } from '../support/memory-journal.js';
-import { setup, signal } from '../support/probe-node.js';
+import { setup, signal, whenNodeStarts } from '../support/probe-node.js';
 
-/** A drain that begins while the first probe node is in flight (it waits 50 ms). */
-function drainDuringFirstNode(): AbortSignal {
+/** A drain that begins as the probe node `a` starts, so while it is in flight (it waits 50 ms). */
+function drainDuringFirstNode(modules: Parameters<typeof whenNodeStarts>[0]): AbortSignal {
   const drain = new AbortController();
-  setTimeout(() => drain.abort(new WorkerDrainingError()), 10);
+  whenNodeStarts(modules, 'a', () => drain.abort(new WorkerDrainingError()));
   return drain.signal;
 }
 
@@ -27,7 +27,7 @@ describe('executeRun: a draining worker (docs/workflows.md "Drain on shutdown")'
       journal,
       modules,
       signal: signal(),
-      drain: drainDuringFirstNode(),
+      drain: drainDuringFirstNode(modules),
     });
     await expect(run).rejects.toBeInstanceOf(WorkerDrainingError);
     expect(calls.map((call) => call.nodeId)).toEqual(['a']);
@@ -48,7 +48,7 @@ describe('executeRun: a draining worker (docs/workflows.md "Drain on shutdown")'
       journal: new MemoryJournal('run-i'),
       modules,
       signal: signal(),
-      drain: drainDuringFirstNode(),
+      drain: drainDuringFirstNode(modules),
     });
     expect(calls.map((call) => call.nodeId)).toEqual(['a']);
     expect(outcome.status).toBe('success');

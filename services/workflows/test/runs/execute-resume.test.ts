@@ -3,7 +3,7 @@ import { LeaseLostError, type RecordedNode } from '../../src/domain/runs/engine/
 import { executeRun } from '../../src/domain/runs/engine/execute-run.js';
 import { definition, edge, node } from '../support/definitions.js';
 import { MemoryJournal, runContext } from '../support/memory-journal.js';
-import { setup, signal } from '../support/probe-node.js';
+import { setup, signal, whenNodeStarts } from '../support/probe-node.js';
 
 describe('executeRun: resume, time limits, lease', () => {
   it('resumes: finished nodes never run again, only the one in flight, with the same idempotency key', async () => {
@@ -180,7 +180,7 @@ describe('executeRun: resume, time limits, lease', () => {
     );
     const journal = new MemoryJournal();
     const worker = new AbortController();
-    setTimeout(() => worker.abort(new Error('worker stopping')), 30);
+    whenNodeStarts(modules, 'slow', () => worker.abort(new Error('worker stopping')));
     await expect(
       executeRun({ plan, run: runContext(), journal, modules, signal: worker.signal }),
     ).rejects.toThrow('worker stopping');

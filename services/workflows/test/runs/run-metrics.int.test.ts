@@ -110,7 +110,8 @@ describe('run metrics on a worker /metrics port', () => {
     const first = await startRun();
     await waitUntil(() => (held.length === 1 ? true : undefined), 20_000, 'the first run did not call out');
     const second = await startRun();
-    // Concurrency 1: the second run waits queued while the first is held in its http node.
+    // Concurrency 1: the second run waits queued while the first is held in its http node. The wait
+    // is the point: the worker had time to (wrongly) claim it, and the oldest-queued age is > 0.2 s.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await statusOf(second)).toBe('queued');
     expect(await sample(worker, 'workflow_runs_in_flight')).toBe(1);

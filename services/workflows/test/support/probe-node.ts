@@ -38,3 +38,16 @@ export function setup(defn: unknown) {
 }
 
 export const signal = () => new AbortController().signal;
+
+/**
+ * Calls `act` the moment node `nodeId` starts executing (it is then in flight): a test aborts or
+ * drains at that known point instead of after a guessed delay.
+ */
+export function whenNodeStarts(modules: Map<string, NodeModule>, nodeId: string, act: () => void): void {
+  const probeModule = modules.get('probe')!;
+  const execute = probeModule.execute.bind(probeModule);
+  probeModule.execute = (context) => {
+    if (context.node.id === nodeId) act();
+    return execute(context);
+  };
+}

@@ -1,23 +1,17 @@
-import type { IdentityUser } from '@platform/testing';
+// GET /admin/notifications and DELETE /admin/notifications/{id} (gateway
+// routes/notifications-admin-routes.ts), one describe block per route and concern: the happy
+// path, the errors and bad input, and the security cases. POST: post-admin-notifications.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCast, expectError } from './support/admin-cast.js';
-import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
-import { seedNotifications } from './support/seed.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, type AdminCast } from '../support/admin-cast.js';
+import { useAdminSuite } from '../support/admin-suite.js';
+import type { NotificationsHarness } from '../support/harness.js';
+import { seedNotifications } from '../support/seed.js';
 
 let h: NotificationsHarness;
-let admin: IdentityUser;
-let teamAdmin: IdentityUser;
-let teamMember: IdentityUser;
-let teamId: string;
-
-beforeAll(async () => {
-  h = await startNotificationsHarness();
-  ({ admin, teamAdmin, teamMember, teamId } = await adminCast(h));
-});
-
-afterAll(async () => {
-  await h?.stop();
+let { superuser, admin, plain, teamAdmin, teamMember, teamId } = {} as AdminCast;
+useAdminSuite((started, cast) => {
+  ({ h, superuser, admin, plain, teamAdmin, teamMember, teamId } = { h: started, ...cast });
 });
 
 describe('GET /admin/notifications', () => {
@@ -118,6 +112,28 @@ describe('GET /admin/notifications', () => {
   });
 });
 
+describe('GET /admin/notifications: bad input', () => {
+  it.each([
+    ['GET', '/admin/notifications?page_size=101'],
+    ['GET', '/admin/notifications?scope=global&scope=planet'],
+    ['GET', '/admin/notifications?level=low&level=urgent'],
+    ['GET', '/admin/notifications?team_id=not-a-uuid'],
+    ['GET', '/admin/notifications?user_id=me'],
+    ['GET', '/admin/notifications?include_expired=yes'],
+    ['GET', '/admin/notifications?page=-1'],
+  ])('%s %s', async (method, path) => {
+    const response = await h.request(method, path, { token: superuser.token });
+    expect([response.status, response.body.code]).toEqual([422, 1001]);
+    expect(Object.keys(response.body.data.errors).length).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /admin/notifications: security', () => {
+  it('no token → 401 / 2000', async () => {
+    expectError(await h.request('GET', '/admin/notifications'), 401, 2000);
+  });
+});
+
 describe('DELETE /admin/notifications/{id}', () => {
   it('deletes after writing the audit record; answers {id}', async () => {
     const [doc] = await seedNotifications(h.notifications, [
@@ -208,5 +224,18 @@ describe('DELETE /admin/notifications/{id}', () => {
     } finally {
       await audit.dropIndex('test_audit_blocker');
     }
+  });
+});
+
+describe('DELETE /admin/notifications/{id}: security', () => {
+  it('no token → 401 / 2000; a user without admin:notification:delete → 403 / 3000; nothing deleted', async () => {
+    const [doc] = await seedNotifications(h.notifications, [{ scope: 'global', title: 'kept' }]);
+    expectError(await h.request('DELETE', `/admin/notifications/${doc!._id}`), 401, 2000);
+    expectError(
+      await h.request('DELETE', `/admin/notifications/${doc!._id}`, { token: plain.token }),
+      403,
+      3000,
+    );
+    expect(await h.notifications.dependencies.models.notifications.countDocuments({ _id: doc!._id })).toBe(1);
   });
 });

@@ -1,25 +1,17 @@
+// POST /admin/notifications (gateway routes/notifications-admin-routes.ts): the happy path, the
+// errors and bad input, and the security cases. GET and DELETE: get-and-delete-admin-notifications.
 import { waitUntil, type IdentityUser } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCast, expectError } from './support/admin-cast.js';
-import { startNotificationsHarness, type NotificationsHarness } from './support/harness.js';
-import { enableSlackChannel } from './support/slack-channel.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, type AdminCast } from '../support/admin-cast.js';
+import { useAdminSuite } from '../support/admin-suite.js';
+import type { NotificationsHarness } from '../support/harness.js';
+import { enableSlackChannel } from '../support/slack-channel.js';
 
 let h: NotificationsHarness;
-let superuser: IdentityUser;
-let admin: IdentityUser;
-let plain: IdentityUser;
-let teamAdmin: IdentityUser;
-let teamMember: IdentityUser;
-let teamId: string;
-
-beforeAll(async () => {
-  h = await startNotificationsHarness();
-  ({ superuser, admin, plain, teamAdmin, teamMember, teamId } = await adminCast(h));
-});
-
-afterAll(async () => {
-  await h?.stop();
+let { superuser, admin, plain, teamAdmin, teamMember, teamId } = {} as AdminCast;
+useAdminSuite((started, cast) => {
+  ({ h, superuser, admin, plain, teamAdmin, teamMember, teamId } = { h: started, ...cast });
 });
 
 const create = (user: IdentityUser, json: Record<string, unknown>) =>
@@ -30,23 +22,20 @@ const create = (user: IdentityUser, json: Record<string, unknown>) =>
 
 describe('POST /admin/notifications', () => {
   it('creates a global notification (superuser) with its fields and no deliveries', async () => {
-    const response = await create(superuser, {
+    // The fields sent come back as they were (the same literal, so it is written once).
+    const sent = {
       scope: 'global',
       title: 'Hello all',
       level: 'high',
       source: 'biz',
       data: { a: 1, nested: { b: [true] } },
       link_url: '/inbox',
-    });
+    };
+    const response = await create(superuser, sent);
     expect(response.status).toBe(200);
     expect(response.body.msg).toBe('Notification created');
     expect(response.body.data).toMatchObject({
-      scope: 'global',
-      title: 'Hello all',
-      level: 'high',
-      source: 'biz',
-      data: { a: 1, nested: { b: [true] } },
-      link_url: '/inbox',
+      ...sent,
       team_id: null,
       user_id: null,
       status: 'active',
@@ -168,5 +157,63 @@ describe('POST /admin/notifications', () => {
     ]) {
       expectError(await create(superuser, json), 422, 1001);
     }
+  });
+
+  it('link_url: only http(s) or a path; script and data schemes refused in any case, after spaces too', async () => {
+    const create = (link_url: string) =>
+      h.request('POST', '/admin/notifications', {
+        token: superuser.token,
+        json: { scope: 'global', type: 'test.link', title: 'link', content: 'c', link_url },
+      });
+    const refused = await Promise.all(
+      [
+        'javascript:alert(1)',
+        'JavaScript:alert(1)',
+        '  javascript:alert(1)',
+        '\tjavascript:alert(1)',
+        'java\tscript:alert(1)',
+        'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+        ' DATA:text/html,x',
+        'vbscript:msgbox(1)',
+        'VBScript:msgbox(1)',
+        '//evil.example/path',
+        '/\\evil.example',
+        'file:///etc/passwd',
+        'https:evil',
+      ].map(create),
+    );
+    for (const response of refused) {
+      expect([response.status, response.body.code]).toEqual([422, 1001]);
+      expect(Object.keys(response.body.data.errors)).toEqual(['link_url']);
+    }
+    for (const link of ['https://example.com/a?b=c#d', 'HTTP://example.com', '/workflows/w/runs/r', '']) {
+      const created = await create(link);
+      expect(created.body.code, link).toBe(0);
+      expect(created.body.data.link_url).toBe(link || null);
+    }
+  });
+
+  it('a body that is not JSON is refused with an envelope, never a 5xx', async () => {
+    const raw = await h.request('POST', '/admin/notifications', {
+      token: superuser.token,
+      raw: { body: '{"scope":', contentType: 'application/json' },
+    });
+    expect(raw.status).toBeLessThan(500);
+    expect(raw.body.code).not.toBe(0);
+  });
+});
+
+describe('POST /admin/notifications: security', () => {
+  it('no token → 401 / 2000; a user without admin:notification:create → 403 / 3000; nothing created', async () => {
+    const title = `unauthorised ${randomUUID()}`;
+    expectError(
+      await h.request('POST', '/admin/notifications', {
+        json: { scope: 'global', type: 'test.admin', title, content: 'c' },
+      }),
+      401,
+      2000,
+    );
+    expectError(await create(plain, { scope: 'global', title }), 403, 3000);
+    expect(await h.notifications.dependencies.models.notifications.countDocuments({ title })).toBe(0);
   });
 });
