@@ -65,13 +65,10 @@ export function workflowNamesClient(
 
   return {
     async names(ids) {
-      const found = new Map<string, WorkflowName>();
-      const missing: string[] = [];
-      for (const id of new Set(ids)) {
-        const hit = cache.get(id);
-        if (!hit) missing.push(id);
-        else if (hit.value) found.set(id, hit.value);
-      }
+      const unique = [...new Set(ids)];
+      const cached = unique.map((id) => [id, cache.get(id)] as const);
+      const found = new Map(cached.flatMap(([id, hit]) => (hit?.value ? [[id, hit.value] as const] : [])));
+      const missing = cached.filter(([, hit]) => !hit).map(([id]) => id);
       for (let start = 0; start < missing.length; start += BATCH) {
         const batch = missing.slice(start, start + BATCH);
         try {
