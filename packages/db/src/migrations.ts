@@ -16,7 +16,8 @@ export interface RunMigrationsOptions {
 
 /**
  * Applies pending `up` migrations from `migrationsDir` (SQL files with `-- Up Migration` /
- * `-- Down Migration` sections and `-- @include` lines, ordered by file name) with
+ * `-- Down Migration` sections and `-- @include` lines, or JS/TS files exporting `up`/`down`,
+ * ordered by file name) with
  * node-pg-migrate, and returns the names applied (empty when up to date).
  *
  * Safe when several replicas start at once: node-pg-migrate takes a session-level advisory lock,
