@@ -21,3 +21,11 @@ export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
 export { closedSet, type ClosedSet } from './closed-set.js';
+export {
+  CHANNEL_SETTING_DEFAULTS,
+  isSmtpConfigured,
+  isSmtpReady,
+  mailFromAddress,
+  type ChannelSettings,
+  type SmtpSettings,
+} from './channel-settings.js';

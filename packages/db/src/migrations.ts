@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '@platform/logger';
 import { migrationsDirectory, MIGRATION_IGNORE_PATTERN } from './migrations-dir.js';
 import type { Pool } from './pool.js';
 import { newClient } from './multi-host.js';
+import { SQL_WITH_INCLUDES } from './sql-includes.js';
 
 export interface RunMigrationsOptions {
   logger?: Logger;
@@ -15,7 +16,8 @@ export interface RunMigrationsOptions {
 
 /**
  * Applies pending `up` migrations from `migrationsDir` (SQL files with `-- Up Migration` /
- * `-- Down Migration` sections, or JS/TS files exporting `up`/`down`, ordered by file name) with
+ * `-- Down Migration` sections and `-- @include` lines, or JS/TS files exporting `up`/`down`,
+ * ordered by file name) with
  * node-pg-migrate, and returns the names applied (empty when up to date).
  *
  * Safe when several replicas start at once: node-pg-migrate takes a session-level advisory lock,
@@ -44,6 +46,8 @@ export async function runMigrations(
       dbClient: client,
       dir,
       ignorePattern: MIGRATION_IGNORE_PATTERN,
+      // SQL files may `-- @include` DDL a package owns (sql-includes.ts); other kinds load as usual.
+      migrationLoaderStrategies: SQL_WITH_INCLUDES,
       direction: 'up',
       migrationsTable: options.migrationsTable ?? 'pgmigrations',
       singleTransaction: !options.transactionPerMigration,

@@ -52,3 +52,10 @@ export {
   parseCallerKeys,
   splitKeyList,
 } from './trust/keys.js';
+export { identityDirectoryClient, type DirectoryClient } from './peers/identity-directory.js';
+export {
+  workflowNamesClient,
+  type WorkflowName,
+  type WorkflowNamesClient,
+  type WorkflowNamesOptions,
+} from './peers/workflow-names.js';

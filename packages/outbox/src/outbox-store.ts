@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { buildTask, type EnqueueOptions, type QueueName } from '@platform/kafka';
 import { requestContext } from '@platform/logger';
 import { currentTraceparent } from '@platform/telemetry';
@@ -17,23 +18,13 @@ export interface OutboxEvent {
   value: object;
 }
 
-/**
- * The table each service that publishes events adds to its own migrations (copy this DDL into a
- * migration file; the package does not own a database).
- */
-export const OUTBOX_TABLE_SQL = `
-CREATE TABLE outbox (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  topic text NOT NULL,
-  key text NOT NULL,
-  type text NOT NULL,
-  event_id text NOT NULL,
-  value jsonb NOT NULL,
-  request_id text,
-  trace_context text,
-  attempts integer NOT NULL DEFAULT 0,
-  created_at timestamptz NOT NULL DEFAULT now()
-);`;
+const outboxDdl = (file: string) => readFileSync(new URL(`../sql/${file}`, import.meta.url), 'utf8');
+
+/** The DDL files, in order, that services' migrations include (`-- @include @platform/outbox/sql/…`). */
+const OUTBOX_DDL_FILES = ['outbox-table.sql', 'outbox-trace-context.sql'] as const;
+
+/** The table as it is now (every DDL file in order), for a test that makes one by hand. */
+export const OUTBOX_TABLE_SQL = OUTBOX_DDL_FILES.map(outboxDdl).join('\n');
 
 export const OUTBOX_CHANNEL = 'outbox';
 

@@ -1,4 +1,4 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, PAGING } from '@platform/errors';
 import { z } from 'zod';
 
 /**
@@ -108,8 +108,8 @@ export function queryBool(fallback: boolean) {
   );
 }
 
-/** Standard paging parameters (`page` >= 1, `page_size` 1-100, default 20). */
+/** Standard paging parameters, the spec's one rule (`PAGING` in @platform/errors, which services share). */
 export const pagingQuery = {
-  page: queryInt(1, 1_000_000, 1),
-  page_size: queryInt(1, 100, 20),
+  page: queryInt(1, PAGING.maxPage, PAGING.defaultPage),
+  page_size: queryInt(1, PAGING.maxPageSize, PAGING.defaultPageSize),
 };

@@ -1,3 +1,4 @@
+import { readPaging } from '@platform/errors';
 import * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
 import { readOrigin, registration, type CallContext, type ForwardedOrigin } from '@platform/grpc';
 import { listUsers } from '../data/admin-users-repository.js';
@@ -14,7 +15,6 @@ import {
   type AdminAction,
 } from '../domain/admin-users/change-user-status.js';
 import { setUserRoles } from '../domain/admin-users/set-user-roles.js';
-import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '@platform/rbac';
 import type { IdentityDependencies } from '../deps.js';
 
@@ -35,14 +35,14 @@ export function adminUsersGrpc(deps: IdentityDependencies) {
   return registration(ADMIN_USERS_SERVICE_NAME, adminUsersV1.AdminUsersServiceService, {
     listUsers: async (request, context) => {
       requirePermission(context.principal, USERS_READ_PERMISSION);
-      const window = pageWindow(request.page, request.page_size);
+      const window = readPaging(request.page, request.page_size);
       const { rows, total } = await listUsers(
         deps.pool,
         { approvalStatus: request.approval_status, isActive: request.is_active, search: request.search },
         window.limit,
         window.offset,
       );
-      return { items: rows.map(toAdminUserRecord), total, page: window.page, page_size: window.page_size };
+      return { items: rows.map(toAdminUserRecord), total, page: window.page, page_size: window.pageSize };
     },
     approveUser: (request, context) => approveUser(deps, adminAction(request, context)),
     activateUser: (request, context) => activateUser(deps, adminAction(request, context)),

@@ -1,7 +1,7 @@
+import { readPaging } from '@platform/errors';
 import * as rolesV1 from '@platform/contracts/platform/identity/v1/roles';
 import { readOrigin, registration } from '@platform/grpc';
 import { listPermissions, listRoles } from '../data/roles-repository.js';
-import { pageWindow } from '../domain/rbac/paging.js';
 import { requirePermission } from '@platform/rbac';
 import { createRole, deleteRole, updateRole } from '../domain/roles/manage-roles.js';
 import { ROLE_MANAGE_PERMISSION, ROLE_READ_PERMISSION, toRoleRecord } from '../domain/roles/role-rules.js';
@@ -15,15 +15,15 @@ export function rolesGrpc(deps: IdentityDependencies) {
   return registration(ROLES_SERVICE_NAME, rolesV1.RolesServiceService, {
     listPermissions: async (request, context) => {
       requirePermission(context.principal, ROLE_READ_PERMISSION);
-      const window = pageWindow(request.page, request.page_size);
+      const window = readPaging(request.page, request.page_size);
       const { rows, total } = await listPermissions(pool, window.limit, window.offset);
-      return { items: rows, total, page: window.page, page_size: window.page_size };
+      return { items: rows, total, page: window.page, page_size: window.pageSize };
     },
     listRoles: async (request, context) => {
       requirePermission(context.principal, ROLE_READ_PERMISSION);
-      const window = pageWindow(request.page, request.page_size);
+      const window = readPaging(request.page, request.page_size);
       const { rows, total } = await listRoles(pool, window.limit, window.offset);
-      return { items: rows.map(toRoleRecord), total, page: window.page, page_size: window.page_size };
+      return { items: rows.map(toRoleRecord), total, page: window.page, page_size: window.pageSize };
     },
     createRole: async (request, context) => {
       const actor = requirePermission(context.principal, ROLE_MANAGE_PERMISSION);

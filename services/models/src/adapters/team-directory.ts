@@ -1,5 +1,4 @@
-import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
-import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
+import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
 
 export interface TeamInfo {
   id: string;
@@ -19,12 +18,7 @@ const PAGE = 1000;
 
 /** `credentials`: models' service token for identity (DirectoryService is internal-only). */
 export function identityTeamDirectory(address: string, credentials: CallCredentials): TeamDirectory {
-  const client: ServiceClient<typeof directoryV1.DirectoryServiceService> = createServiceClient(
-    directoryV1.DirectoryServiceService,
-    'platform.identity.v1.DirectoryService',
-    address,
-    { defaultTimeoutMs: 5_000, credentials },
-  );
+  const client = identityDirectoryClient(address, credentials);
   return {
     async findTeam(teamId) {
       const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });

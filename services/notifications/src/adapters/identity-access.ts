@@ -1,5 +1,4 @@
-import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
-import { DirectoryServiceService } from '@platform/contracts/platform/identity/v1/directory';
+import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
 
 export interface UserContact {
   id: string;
@@ -29,12 +28,7 @@ const BATCH = 1000;
 
 /** `credentials`: notifications' service token for identity (DirectoryService is internal-only). */
 export function identityAccess(address: string, credentials: CallCredentials): Directory {
-  const client: ServiceClient<typeof DirectoryServiceService> = createServiceClient(
-    DirectoryServiceService,
-    'platform.identity.v1.DirectoryService',
-    address,
-    { defaultTimeoutMs: 10_000, credentials },
-  );
+  const client = identityDirectoryClient(address, credentials, { timeoutMs: 10_000 });
   return {
     async userContacts(ids) {
       const found = new Map<string, UserContact>();

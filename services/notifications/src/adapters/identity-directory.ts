@@ -1,5 +1,4 @@
-import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
-import { createServiceClient, type CallCredentials } from '@platform/grpc';
+import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
 
 export interface Contact {
   id: string;
@@ -25,12 +24,7 @@ export function identityDirectory(
   address: string,
   credentials: CallCredentials,
 ): RecipientDirectory & { close(): void } {
-  const client = createServiceClient(
-    directoryV1.DirectoryServiceService,
-    'platform.identity.v1.DirectoryService',
-    address,
-    { defaultTimeoutMs: 10_000, credentials },
-  );
+  const client = identityDirectoryClient(address, credentials, { timeoutMs: 10_000 });
   return {
     async contacts(ids) {
       if (ids.length === 0) return [];

@@ -1,85 +1,12 @@
+import { CHANNEL_SETTING_DEFAULTS, isSmtpConfigured, type ChannelSettings } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import type { ChannelName } from '../domain/delivery-port.js';
 
-/**
- * The site settings the senders read (spec "Notification channel settings"), as identity's
- * GetEffectiveSettings returns them (secrets decrypted). Missing names fall back to the defaults.
- */
-export interface ChannelSettings {
-  smtp_enabled: boolean;
-  smtp_host: string;
-  smtp_port: number;
-  smtp_encryption: 'none' | 'ssl' | 'tls';
-  smtp_username: string;
-  smtp_password: string;
-  email_from_name: string;
-  email_from_address: string;
-  dingtalk_enabled: boolean;
-  dingtalk_notification_type: 'webhook' | 'app';
-  dingtalk_webhook_url: string;
-  dingtalk_webhook_secret: string;
-  dingtalk_app_key: string;
-  dingtalk_app_secret: string;
-  dingtalk_agent_id: string;
-  wechat_enabled: boolean;
-  wechat_notification_type: 'webhook' | 'app';
-  wechat_webhook_url: string;
-  wechat_corp_id: string;
-  wechat_agent_id: string;
-  wechat_secret: string;
-  feishu_enabled: boolean;
-  feishu_notification_type: 'webhook' | 'app';
-  feishu_webhook_url: string;
-  feishu_webhook_secret: string;
-  feishu_app_id: string;
-  feishu_app_secret: string;
-  slack_enabled: boolean;
-  slack_webhook_url: string;
-  webhook_enabled: boolean;
-  webhook_url: string;
-  webhook_method: 'POST' | 'GET';
-  webhook_headers: Record<string, string>;
-  webhook_body_template: string;
-  webhook_secret: string;
-}
+/** The site settings the senders read, as identity's GetEffectiveSettings returns them (secrets decrypted). */
+export type { ChannelSettings };
 
-export const CHANNEL_DEFAULTS: ChannelSettings = {
-  smtp_enabled: false,
-  smtp_host: '',
-  smtp_port: 587,
-  smtp_encryption: 'tls',
-  smtp_username: '',
-  smtp_password: '',
-  email_from_name: 'Agent Platform',
-  email_from_address: '',
-  dingtalk_enabled: false,
-  dingtalk_notification_type: 'webhook',
-  dingtalk_webhook_url: '',
-  dingtalk_webhook_secret: '',
-  dingtalk_app_key: '',
-  dingtalk_app_secret: '',
-  dingtalk_agent_id: '',
-  wechat_enabled: false,
-  wechat_notification_type: 'webhook',
-  wechat_webhook_url: '',
-  wechat_corp_id: '',
-  wechat_agent_id: '',
-  wechat_secret: '',
-  feishu_enabled: false,
-  feishu_notification_type: 'webhook',
-  feishu_webhook_url: '',
-  feishu_webhook_secret: '',
-  feishu_app_id: '',
-  feishu_app_secret: '',
-  slack_enabled: false,
-  slack_webhook_url: '',
-  webhook_enabled: false,
-  webhook_url: '',
-  webhook_method: 'POST',
-  webhook_headers: {},
-  webhook_body_template: '',
-  webhook_secret: '',
-};
+/** Missing names fall back to these (one table with identity's, in @platform/contracts). */
+export const CHANNEL_DEFAULTS = CHANNEL_SETTING_DEFAULTS;
 
 /** Keeps only known names whose value has the default's JSON type; everything else is the default. */
 export function channelSettingsFrom(raw: Readonly<Record<string, unknown>>): ChannelSettings {
@@ -98,17 +25,11 @@ export function channelSettingsFrom(raw: Readonly<Record<string, unknown>>): Cha
   return out as unknown as ChannelSettings;
 }
 
-/** `email_from_address`, else the SMTP username when it is an address (identity's old rule). */
-export function mailFromAddress(s: ChannelSettings): string {
-  if (s.email_from_address) return s.email_from_address;
-  return s.smtp_username.includes('@') ? s.smtp_username : '';
-}
-
 const filled = (...values: string[]) => values.every((v) => v.trim() !== '');
 
 /** Whether each channel has what it needs to send (enabled is checked apart). */
 const CONFIGURED: Record<ChannelName, (s: ChannelSettings) => boolean> = {
-  email: (s) => filled(s.smtp_host, mailFromAddress(s)) && s.smtp_port > 0,
+  email: isSmtpConfigured,
   dingtalk: (s) =>
     s.dingtalk_notification_type === 'app'
       ? filled(s.dingtalk_app_key, s.dingtalk_app_secret, s.dingtalk_agent_id)

@@ -1,4 +1,4 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, readPaging as readSpecPaging } from '@platform/errors';
 
 export interface Paging {
   page: number;
@@ -7,25 +7,20 @@ export interface Paging {
 }
 
 /**
- * Spec: page >= 1 (default 1), page_size 1-100 (default 20); out of range is 422 / 1001, never
- * clamped. `window` bounds how deep a page may reach (`page × page_size`,
+ * The spec's paging (`readPaging` in @platform/errors: 422 / 1001, never clamped), plus a bound of
+ * notifications' own: `window` bounds how deep a page may reach (`page × page_size`,
  * NOTIFICATION_PAGE_WINDOW): every page costs reading all the rows before it, so a deeper one is
  * 422 / 1001 on `page` with `data.limit` instead of a scan of the whole store.
  */
 export function readPaging(page: number, pageSize: number, window: number): Paging {
-  const p = page === 0 ? 1 : page;
-  const size = pageSize === 0 ? 20 : pageSize;
-  const errors: Record<string, string[]> = {};
-  if (!Number.isInteger(p) || p < 1) errors.page = ['must be at least 1'];
-  if (!Number.isInteger(size) || size < 1 || size > 100) errors.page_size = ['must be between 1 and 100'];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  const { page: p, pageSize: size, offset } = readSpecPaging(page, pageSize);
   if (p * size > window) {
     throw BusinessError.validation(
       { page: [`page × page_size must be at most ${window}; narrow the list with filters instead`] },
       { data: { limit: window } },
     );
   }
-  return { page: p, pageSize: size, skip: (p - 1) * size };
+  return { page: p, pageSize: size, skip: offset };
 }
 
 /** An optional ISO time filter ('' = none). */

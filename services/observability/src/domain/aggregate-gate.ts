@@ -1,33 +1,26 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+
 /**
  * The process-wide bound on aggregate queries (`DB_AGGREGATE_CONCURRENCY`): every aggregate query
  * of every endpoint passes here, so a burst of cold dashboards queues in the process instead of
- * taking every Postgres connection.
+ * taking every Postgres connection. A plain FIFO concurrency limit: p-limit.
  */
 export class AggregateGate {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly limiter: LimitFunction;
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit <= 0) {
       throw new Error(`DB_AGGREGATE_CONCURRENCY must be an integer > 0, got ${String(limit)}`);
     }
+    this.limiter = pLimit(limit);
   }
 
   /** Queries running right now (tests check the bound holds). */
   get active(): number {
-    return this.running;
+    return this.limiter.activeCount;
   }
 
-  async run<T>(query: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running += 1;
-    try {
-      return await query();
-    } finally {
-      const next = this.waiting.shift();
-      // The slot passes straight to the next waiter, so `running` never exceeds the limit.
-      if (next) next();
-      else this.running -= 1;
-    }
+  run<T>(query: () => Promise<T>): Promise<T> {
+    return this.limiter(query);
   }
 }

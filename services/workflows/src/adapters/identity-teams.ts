@@ -1,5 +1,4 @@
-import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
-import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
+import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
 
 /** Team facts from identity (the owner of teams), for workflow ownership checks. */
 export interface TeamDirectory {
@@ -16,12 +15,7 @@ export interface TeamDirectory {
  * cached: a demoted team admin must lose change rights on the very next request.
  */
 export function identityTeamDirectory(address: string, credentials: CallCredentials): TeamDirectory {
-  const client: ServiceClient<typeof directoryV1.DirectoryServiceService> = createServiceClient(
-    directoryV1.DirectoryServiceService,
-    'platform.identity.v1.DirectoryService',
-    address,
-    { defaultTimeoutMs: 5_000, credentials },
-  );
+  const client = identityDirectoryClient(address, credentials);
   return {
     async roleOf(teamId, userId) {
       const record = await client.call('getTeamMembership', { team_id: teamId, user_id: userId });

@@ -1,4 +1,4 @@
-import { BusinessError, isUuid } from '@platform/errors';
+import { BusinessError, isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { holdsEverything } from '@platform/rbac';
 import { findSnapshot, listSnapshots, type SnapshotRow } from '../data/snapshots-repository.js';
@@ -14,13 +14,10 @@ export interface Paging {
   pageSize: number;
 }
 
-/** 0 means the default; the gateway validated the range, these re-checks guard direct calls. */
+/** 0 means the default; the gateway validated the range, the shared rule guards direct calls. */
 export function checkPaging(page: number, pageSize: number): Paging {
-  const errors: Record<string, string[]> = {};
-  if (page < 0 || page > 1_000_000) errors.page = ['must be 1-1000000'];
-  if (pageSize < 0 || pageSize > 100) errors.page_size = ['must be 1-100'];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
-  return { page: page || 1, pageSize: pageSize || 20 };
+  const window = readPaging(page, pageSize);
+  return { page: window.page, pageSize: window.pageSize };
 }
 
 export interface WorkflowListQuery extends Paging {

@@ -54,6 +54,8 @@ export class RunExecutor {
   private readonly running = new Map<string, Promise<void>>();
   /** Slots taken by a claim in flight (not yet in `running`), so claims never over-fill. */
   private claiming = 0;
+  // Hand-kept slots rather than p-limit: a slot is tried without waiting (`trySubmit`), reserved
+  // for a claim made elsewhere (`reserveClaim`) and every waiter is released on drain.
   private readonly waiters: Array<() => void> = [];
   /** Aborted when the worker drains: no more claims; runs hand back before their next node. */
   private readonly draining = new AbortController();

@@ -1,4 +1,5 @@
 import * as runsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
+import { readPaging } from '@platform/errors';
 import { registration } from '@platform/grpc';
 import type { WorkflowsDependencies } from '../deps.js';
 import { getWorkflowRun, listWorkflowRuns } from '../domain/runs/read-runs.js';
@@ -26,8 +27,7 @@ export function workflowRunsGrpc(deps: StartRunDeps & Pick<WorkflowsDependencies
       };
     },
     listRuns: async (request, { principal }) => {
-      const page = request.page || 1;
-      const pageSize = request.page_size || 20;
+      const { page, pageSize } = readPaging(request.page, request.page_size);
       const { items, total } = await listWorkflowRuns(deps, principal, request.workflow_id, page, pageSize);
       const now = deps.now();
       return {

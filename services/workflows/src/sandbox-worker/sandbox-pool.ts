@@ -4,7 +4,8 @@ import type { RunCodeRequest } from '@platform/sandbox';
 /**
  * `size` sandboxes, each a child process that runs one task at a time (createProcessSandbox): a
  * task that kills its child (a V8 fatal OOM) costs that child only, and the next task forks a new
- * one. Tasks beyond `size` wait for a free child, in arrival order.
+ * one. Tasks beyond `size` wait for a free child, in arrival order. Not p-limit: the pool hands
+ * each task a particular child (a resource), not only a turn.
  */
 export class SandboxPool {
   private readonly free: Sandbox[];

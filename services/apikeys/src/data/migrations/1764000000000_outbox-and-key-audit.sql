@@ -1,17 +1,7 @@
 -- Up Migration
 -- Transactional outbox (@platform/outbox): expiry notices are written here in the same transaction
 -- as their once-only claim in api_key_expiry_notices, and published to Kafka by the OutboxRelay.
-CREATE TABLE outbox (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  topic text NOT NULL,
-  key text NOT NULL,
-  type text NOT NULL,
-  event_id text NOT NULL,
-  value jsonb NOT NULL,
-  request_id text,
-  attempts integer NOT NULL DEFAULT 0,
-  created_at timestamptz NOT NULL DEFAULT now()
-);
+-- @include @platform/outbox/sql/outbox-table.sql
 
 -- Who created, changed, activated, deactivated or deleted a key, when and from where. Written in
 -- the change's transaction; never the secret or its hash. No foreign key: the trail outlives the

@@ -1,5 +1,5 @@
 import type { apikeysV1 } from '@platform/contracts';
-import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listKeyAudit } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
@@ -18,8 +18,7 @@ export async function listApiKeyAudit(
   request: apikeysV1.ListApiKeyAuditRequest,
 ): Promise<apikeysV1.ListApiKeyAuditResponse> {
   if (!isGlobalAdmin(caller)) throw new BusinessError(ErrorCode.PERMISSION_DENIED);
-  const page = Math.max(1, request.page || 1);
-  const pageSize = Math.min(100, Math.max(1, request.page_size || 20));
+  const { page, pageSize, limit, offset } = readPaging(request.page, request.page_size);
   const { rows, total } = await listKeyAudit(
     deps.pool,
     {
@@ -27,8 +26,8 @@ export async function listApiKeyAudit(
       actorUserId: uuidFilter(request.actor_user_id, 'actor_user_id'),
       keyOwnerId: uuidFilter(request.key_owner_id, 'key_owner_id'),
     },
-    pageSize,
-    (page - 1) * pageSize,
+    limit,
+    offset,
   );
   return {
     items: rows.map((row) => ({

@@ -1,5 +1,5 @@
 import type { apikeysV1 } from '@platform/contracts';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findKey, keyStats, listKeys, type KeyStatus } from '../../data/api-keys-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
@@ -18,8 +18,7 @@ export async function listApiKeys(
   caller: Principal,
   request: apikeysV1.ListApiKeysRequest,
 ): Promise<apikeysV1.ListApiKeysResponse> {
-  const page = Math.max(1, request.page || 1);
-  const pageSize = Math.min(100, Math.max(1, request.page_size || 20));
+  const { page, pageSize, limit, offset } = readPaging(request.page, request.page_size);
   const ownerIds = isGlobalAdmin(caller)
     ? request.user_ids.length > 0
       ? request.user_ids
@@ -32,8 +31,8 @@ export async function listApiKeys(
       statuses: [...new Set(request.status.filter((s) => STATUSES.includes(s)))] as KeyStatus[],
       search: request.search.trim(),
     },
-    pageSize,
-    (page - 1) * pageSize,
+    limit,
+    offset,
   );
   return { items: await toRecords(deps, rows), total, page, page_size: pageSize };
 }

@@ -1,3 +1,5 @@
+// Channel settings' defaults are shared with notifications (one table, @platform/contracts).
+import { CHANNEL_SETTING_DEFAULTS as CHANNEL, type ChannelSettings } from '@platform/contracts';
 import { z } from 'zod';
 import {
   allowlistSchema,
@@ -31,6 +33,23 @@ const headerValue = z
   .max(4096)
   .regex(/^[\t\x20-\x7e]*$/, 'must be visible ASCII (no line breaks)');
 export const MAX_WEBHOOK_HEADERS = 50;
+const optionalUrl = z.union([url, z.literal('')]);
+
+/**
+ * What each chat robot (DingTalk, WeCom, Feishu) has: on/off, webhook or app mode, and the robot
+ * URL (a secret: it embeds its token). Defaults from the shared table.
+ */
+function robotChannel<P extends 'dingtalk' | 'wechat' | 'feishu'>(prefix: P) {
+  const fallback = (name: string) => CHANNEL[`${prefix}_${name}` as keyof ChannelSettings];
+  const entries = {
+    enabled: { schema: z.boolean(), default: fallback('enabled') as boolean },
+    notification_type: { schema: channelType, default: fallback('notification_type') as 'webhook' | 'app' },
+    webhook_url: { schema: optionalUrl, default: fallback('webhook_url') as string, secret: true },
+  };
+  return Object.fromEntries(Object.entries(entries).map(([name, entry]) => [`${prefix}_${name}`, entry])) as {
+    [K in keyof typeof entries as `${P}_${K}`]: (typeof entries)[K];
+  };
+}
 
 export const SETTING_DEFINITIONS = {
   // ---- accounts and sessions
@@ -67,43 +86,37 @@ export const SETTING_DEFINITIONS = {
     default: [] as string[],
   },
   // ---- email
-  smtp_enabled: { schema: z.boolean(), default: false },
-  smtp_host: { schema: shortText, default: '' },
-  smtp_port: { schema: z.number().int().min(1).max(65_535), default: 587 },
-  smtp_encryption: { schema: z.enum(['none', 'ssl', 'tls']), default: 'tls' as const },
-  smtp_username: { schema: shortText, default: '' },
-  smtp_password: { schema: shortText, default: '', secret: true },
-  email_from_name: { schema: shortText, default: 'Agent Platform' },
-  email_from_address: { schema: z.union([emailAddress, z.literal('')]), default: '' },
+  smtp_enabled: { schema: z.boolean(), default: CHANNEL.smtp_enabled },
+  smtp_host: { schema: shortText, default: CHANNEL.smtp_host },
+  smtp_port: { schema: z.number().int().min(1).max(65_535), default: CHANNEL.smtp_port },
+  smtp_encryption: { schema: z.enum(['none', 'ssl', 'tls']), default: CHANNEL.smtp_encryption },
+  smtp_username: { schema: shortText, default: CHANNEL.smtp_username },
+  smtp_password: { schema: shortText, default: CHANNEL.smtp_password, secret: true },
+  email_from_name: { schema: shortText, default: CHANNEL.email_from_name },
+  email_from_address: { schema: z.union([emailAddress, z.literal('')]), default: CHANNEL.email_from_address },
   // ---- dingtalk
-  dingtalk_enabled: { schema: z.boolean(), default: false },
-  dingtalk_notification_type: { schema: channelType, default: 'webhook' as const },
-  dingtalk_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
-  dingtalk_webhook_secret: { schema: shortText, default: '', secret: true },
-  dingtalk_app_key: { schema: shortText, default: '' },
-  dingtalk_app_secret: { schema: shortText, default: '', secret: true },
-  dingtalk_agent_id: { schema: shortText, default: '' },
+  ...robotChannel('dingtalk'),
+  dingtalk_webhook_secret: { schema: shortText, default: CHANNEL.dingtalk_webhook_secret, secret: true },
+  dingtalk_app_key: { schema: shortText, default: CHANNEL.dingtalk_app_key },
+  dingtalk_app_secret: { schema: shortText, default: CHANNEL.dingtalk_app_secret, secret: true },
+  dingtalk_agent_id: { schema: shortText, default: CHANNEL.dingtalk_agent_id },
   // ---- wechat (WeCom)
-  wechat_enabled: { schema: z.boolean(), default: false },
-  wechat_notification_type: { schema: channelType, default: 'webhook' as const },
-  wechat_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
-  wechat_corp_id: { schema: shortText, default: '' },
-  wechat_agent_id: { schema: shortText, default: '' },
-  wechat_secret: { schema: shortText, default: '', secret: true },
+  ...robotChannel('wechat'),
+  wechat_corp_id: { schema: shortText, default: CHANNEL.wechat_corp_id },
+  wechat_agent_id: { schema: shortText, default: CHANNEL.wechat_agent_id },
+  wechat_secret: { schema: shortText, default: CHANNEL.wechat_secret, secret: true },
   // ---- feishu
-  feishu_enabled: { schema: z.boolean(), default: false },
-  feishu_notification_type: { schema: channelType, default: 'webhook' as const },
-  feishu_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
-  feishu_webhook_secret: { schema: shortText, default: '', secret: true },
-  feishu_app_id: { schema: shortText, default: '' },
-  feishu_app_secret: { schema: shortText, default: '', secret: true },
+  ...robotChannel('feishu'),
+  feishu_webhook_secret: { schema: shortText, default: CHANNEL.feishu_webhook_secret, secret: true },
+  feishu_app_id: { schema: shortText, default: CHANNEL.feishu_app_id },
+  feishu_app_secret: { schema: shortText, default: CHANNEL.feishu_app_secret, secret: true },
   // ---- slack (like the DingTalk, WeCom and Feishu robot URLs, the URL embeds its token: a secret)
-  slack_enabled: { schema: z.boolean(), default: false },
-  slack_webhook_url: { schema: z.union([url, z.literal('')]), default: '', secret: true },
+  slack_enabled: { schema: z.boolean(), default: CHANNEL.slack_enabled },
+  slack_webhook_url: { schema: optionalUrl, default: CHANNEL.slack_webhook_url, secret: true },
   // ---- generic webhook
-  webhook_enabled: { schema: z.boolean(), default: false },
-  webhook_url: { schema: z.union([url, z.literal('')]), default: '' },
-  webhook_method: { schema: z.enum(['POST', 'GET']), default: 'POST' as const },
+  webhook_enabled: { schema: z.boolean(), default: CHANNEL.webhook_enabled },
+  webhook_url: { schema: optionalUrl, default: CHANNEL.webhook_url },
+  webhook_method: { schema: z.enum(['POST', 'GET']), default: CHANNEL.webhook_method },
   // Headers usually carry the receiver's credentials (Authorization, X-Api-Key): a secret.
   webhook_headers: {
     schema: z
@@ -111,11 +124,11 @@ export const SETTING_DEFINITIONS = {
       .refine((headers) => Object.keys(headers).length <= MAX_WEBHOOK_HEADERS, {
         message: `at most ${MAX_WEBHOOK_HEADERS} headers`,
       }),
-    default: {} as Record<string, string>,
+    default: CHANNEL.webhook_headers,
     secret: true,
   },
-  webhook_body_template: { schema: text(65_536), default: '' },
-  webhook_secret: { schema: shortText, default: '', secret: true },
+  webhook_body_template: { schema: text(65_536), default: CHANNEL.webhook_body_template },
+  webhook_secret: { schema: shortText, default: CHANNEL.webhook_secret, secret: true },
 } satisfies Record<string, { schema: z.ZodType; default: unknown; secret?: boolean }>;
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;

@@ -1,5 +1,5 @@
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { isUniqueViolation } from '../../data/roles-repository.js';
 import {
@@ -15,7 +15,6 @@ import {
 import type { IdentityDependencies } from '../../deps.js';
 import { isGlobalAdmin } from '@platform/rbac';
 import { invalidatePrincipals } from '../admin-users/principal-changes.js';
-import { pageWindow } from '../rbac/paging.js';
 import {
   canSeeMemberEmails,
   loadMember,
@@ -54,7 +53,7 @@ export async function listVisibleTeams(
   page: number,
   size: number,
 ) {
-  const window = pageWindow(page, size);
+  const window = readPaging(page, size);
   const { rows, total } = await listTeams(
     deps.pool,
     caller.user_id,
@@ -62,7 +61,7 @@ export async function listVisibleTeams(
     window.limit,
     window.offset,
   );
-  return { items: rows.map(toTeamRecord), total, page: window.page, page_size: window.page_size };
+  return { items: rows.map(toTeamRecord), total, page: window.page, page_size: window.pageSize };
 }
 
 /** The team and one page of its members (e-mails only for those who manage it, see team-access). */
@@ -75,7 +74,7 @@ export async function getTeamDetail(
 ) {
   const team = await loadTeam(deps.pool, teamId, caller);
   requireTeamVisible(team, caller);
-  const window = pageWindow(page, size);
+  const window = readPaging(page, size);
   const members = await listMembersPage(deps.pool, team.id, window.limit, window.offset);
   const showEmails = canSeeMemberEmails(team, caller);
   return {
@@ -83,7 +82,7 @@ export async function getTeamDetail(
     members: members.rows.map((member) => toVisibleMemberRecord(member, caller, showEmails)),
     members_total: members.total,
     page: window.page,
-    page_size: window.page_size,
+    page_size: window.pageSize,
   };
 }
 

@@ -44,17 +44,7 @@ CREATE INDEX model_usage_records_recorded_at ON model_usage_records (recorded_at
 
 -- Transactional outbox (@platform/outbox): team.model_granted / team.model_revoked are written
 -- here in the grant's transaction and published to Kafka by the OutboxRelay.
-CREATE TABLE IF NOT EXISTS outbox (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  topic text NOT NULL,
-  key text NOT NULL,
-  type text NOT NULL,
-  event_id text NOT NULL,
-  value jsonb NOT NULL,
-  request_id text,
-  attempts integer NOT NULL DEFAULT 0,
-  created_at timestamptz NOT NULL DEFAULT now()
-);
+-- @include @platform/outbox/sql/outbox-table.sql
 
 -- Down Migration
 DROP TABLE IF EXISTS outbox;

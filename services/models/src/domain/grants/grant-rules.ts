@@ -21,16 +21,3 @@ export function checkQuota(field: string, value: number | null | undefined): voi
     );
   }
 }
-
-/** Page and page size of a paged list (1-100, default 20), as every list of the spec. */
-export function paging(page: number, pageSize: number) {
-  const size = pageSize || 20;
-  const number = page || 1;
-  if (number < 1 || size < 1 || size > 100) {
-    throw BusinessError.validation(
-      { page_size: ['page must be >= 1 and page_size 1-100'] },
-      { httpStatus: 400 },
-    );
-  }
-  return { page: number, pageSize: size, limit: size, offset: (number - 1) * size };
-}

@@ -1,9 +1,8 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError, isUuid } from '@platform/errors';
+import { BusinessError, isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listAvailableModels } from '../../data/available-models-repository.js';
 import { isModelType } from '../catalog/providers.js';
-import { paging } from './grant-rules.js';
 import type { GrantsDeps } from './grants-deps.js';
 
 /**
@@ -16,7 +15,7 @@ export async function listModelsForBuilder(
   principal: Principal,
   request: grantsV1.ListAvailableModelsRequest,
 ): Promise<grantsV1.ListAvailableModelsResponse> {
-  const page = paging(request.page, request.page_size);
+  const page = readPaging(request.page, request.page_size);
   if (request.model_type && !isModelType(request.model_type)) {
     throw BusinessError.validation({ model_type: ['unknown model type'] }, { httpStatus: 400 });
   }

@@ -1,6 +1,6 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
+import { BusinessError, ErrorCode, isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import type { TeamInfo } from '../../adapters/team-directory.js';
 import {
@@ -14,7 +14,7 @@ import {
 } from '../../data/grants-repository.js';
 import { periodOf } from '../quota/usage-period.js';
 import { GRANT_AUDIENCE_ROLES, notifyTeamManagers } from './grant-events.js';
-import { checkQuota, paging } from './grant-rules.js';
+import { checkQuota } from './grant-rules.js';
 import type { GrantsDeps } from './grants-deps.js';
 import { toGrant } from './grant-views.js';
 
@@ -29,7 +29,7 @@ export async function listTeamGrants(
   deps: GrantsDeps,
   request: grantsV1.ListTeamModelsRequest,
 ): Promise<grantsV1.ListTeamModelsResponse> {
-  const page = paging(request.page, request.page_size);
+  const page = readPaging(request.page, request.page_size);
   await loadTeam(deps, request.team_id);
   const period = periodOf(deps.now());
   const { rows, total } = await listGrants(deps.pool, request.team_id, period.startDate, page);

@@ -1,6 +1,6 @@
 import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { withTransaction } from '@platform/db';
-import { BusinessError, ErrorCode } from '@platform/errors';
+import { BusinessError, ErrorCode, readPaging } from '@platform/errors';
 import {
   deleteModel as deleteModelRow,
   findModelById,
@@ -20,22 +20,12 @@ import { toModel } from './model-views.js';
 
 export type ManageModelsDeps = Pick<ModelsDependencies, 'pool' | 'secrets' | 'allowlist' | 'resolve'>;
 
-function paging(page: number, pageSize: number) {
-  const number = page || 1;
-  const size = pageSize || 20;
-  const errors: Record<string, string[]> = {};
-  if (number < 1) errors.page = ['must be at least 1'];
-  if (size < 1 || size > 100) errors.page_size = ['must be between 1 and 100'];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
-  return { page: number, pageSize: size, limit: size, offset: (number - 1) * size };
-}
-
 /** `GET /admin/models`: `sort_order`, then name; filters provider, model_type, is_enabled. */
 export async function listModels(
   deps: ManageModelsDeps,
   request: modelsV1.ListModelsRequest,
 ): Promise<modelsV1.ListModelsResponse> {
-  const page = paging(request.page, request.page_size);
+  const page = readPaging(request.page, request.page_size);
   const errors: Record<string, string[]> = {};
   if (request.provider !== undefined && !PROVIDER_IDS.includes(request.provider))
     errors.provider = ['unknown provider'];

@@ -1,7 +1,6 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError, isUuid } from '@platform/errors';
+import { BusinessError, isUuid, readPaging } from '@platform/errors';
 import { listUsage, sumUsageByPeriod, type UsageFilter } from '../../data/usage-repository.js';
-import { paging } from '../grants/grant-rules.js';
 import type { GrantsDeps } from '../grants/grants-deps.js';
 import { periodUsage, toCount } from '../grants/grant-views.js';
 import { periodOfDate, periodsOverlapping, type UsagePeriod } from './usage-period.js';
@@ -49,7 +48,7 @@ export async function listModelUsage(
   deps: Pick<GrantsDeps, 'pool' | 'now'>,
   request: grantsV1.ListModelUsageRequest,
 ): Promise<grantsV1.ListModelUsageResponse> {
-  const page = paging(request.page, request.page_size);
+  const page = readPaging(request.page, request.page_size);
   const { filter } = resolveRange(deps, request);
   const { rows, total } = await listUsage(deps.pool, filter, page);
   return {

@@ -1,7 +1,6 @@
 import { SpanKind, withSpan } from '@platform/telemetry';
 import nodemailer from 'nodemailer';
-import type { ChannelSettings } from '../../delivery/channel-settings.js';
-import { mailFromAddress } from '../../delivery/channel-settings.js';
+import { mailFromAddress, type SmtpSettings as MailSettings } from '@platform/contracts';
 import { clip, permanentFailure, transientFailure } from './send-failure.js';
 import { smtpConnectTarget, type SmtpAddressPolicy, type SmtpConnectTarget } from './smtp-destination.js';
 
@@ -29,16 +28,7 @@ const TRANSIENT_CODES = new Set([
   'ECONNRESET',
 ]);
 
-type SmtpSettings = Pick<
-  ChannelSettings,
-  | 'smtp_host'
-  | 'smtp_port'
-  | 'smtp_encryption'
-  | 'smtp_username'
-  | 'smtp_password'
-  | 'email_from_name'
-  | 'email_from_address'
->;
+type SmtpSettings = Omit<MailSettings, 'smtp_enabled'>;
 
 /**
  * nodemailer's transport for the three `smtp_encryption` values: `ssl` is TLS from the first byte,
@@ -86,7 +76,7 @@ export async function sendSmtpMail(settings: SmtpSettings, mail: OutgoingMail, o
     const transport = nodemailer.createTransport(smtpTransportOptions(settings, options, target));
     try {
       await transport.sendMail({
-        from: { name: settings.email_from_name, address: mailFromAddress(settings as ChannelSettings) },
+        from: { name: settings.email_from_name, address: mailFromAddress(settings) },
         to: mail.to,
         subject: mail.subject,
         text: mail.text,

@@ -1,4 +1,4 @@
-import { BusinessError, isUuid } from '@platform/errors';
+import { BusinessError, isUuid, readPaging } from '@platform/errors';
 
 export const TIME_RANGES = ['7d', '30d', '90d', 'all'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
@@ -71,11 +71,8 @@ export function pagingOf(
   sortKeys: readonly string[],
   defaultSort: string,
 ): Paging {
+  const { page, pageSize } = readPaging(request.page, request.page_size);
   const errors: Record<string, string[]> = {};
-  const page = request.page === 0 ? 1 : request.page;
-  const pageSize = request.page_size === 0 ? 20 : request.page_size;
-  if (!Number.isInteger(page) || page < 1) errors.page = ['must be an integer >= 1'];
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) errors.page_size = ['must be 1-100'];
   const sortBy = request.sort_by || defaultSort;
   if (!sortKeys.includes(sortBy)) errors.sort_by = [`must be one of ${sortKeys.join(', ')}`];
   const order = request.sort_order || 'desc';

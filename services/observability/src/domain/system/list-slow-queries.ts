@@ -1,4 +1,4 @@
-import { BusinessError } from '@platform/errors';
+import { BusinessError, readPaging } from '@platform/errors';
 import type { Pool } from '@platform/db';
 import { readStatementStats, type StatementRow, type UnavailableReason } from '../../data/statement-stats.js';
 
@@ -24,13 +24,10 @@ export interface SlowQueries {
 /** proto3 has no "unset": 0 means the default. Anything out of range is 1001 (HTTP 400 from here). */
 export function normalizeSlowQueryRequest(request: Partial<SlowQueryRequest>): SlowQueryRequest {
   const threshold = request.threshold_ms || DEFAULT_THRESHOLD_MS;
-  const page = request.page || 1;
-  const pageSize = request.page_size || 20;
+  const { page, pageSize } = readPaging(request.page ?? 0, request.page_size ?? 0);
   const errors: Record<string, string[]> = {};
   if (!Number.isInteger(threshold) || threshold < 1 || threshold > MAX_INT32)
     errors.threshold_ms = ['must be >= 1'];
-  if (!Number.isInteger(page) || page < 1) errors.page = ['must be >= 1'];
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) errors.page_size = ['must be 1-100'];
   if (Object.keys(errors).length) throw BusinessError.validation(errors, { httpStatus: 400 });
   return { threshold_ms: threshold, page, page_size: pageSize };
 }

@@ -79,17 +79,7 @@ CREATE TABLE workflow_run_events (
 
 -- The transactional outbox (@platform/outbox): `workflow.run` tasks, run facts and notification
 -- events are written here in the transaction that changes the run, and published by the relay.
-CREATE TABLE outbox (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  topic text NOT NULL,
-  key text NOT NULL,
-  type text NOT NULL,
-  event_id text NOT NULL,
-  value jsonb NOT NULL,
-  request_id text,
-  attempts integer NOT NULL DEFAULT 0,
-  created_at timestamptz NOT NULL DEFAULT now()
-);
+-- @include @platform/outbox/sql/outbox-table.sql
 
 -- Down Migration
 DROP TABLE outbox;

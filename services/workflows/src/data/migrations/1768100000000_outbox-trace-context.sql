@@ -4,7 +4,7 @@
 -- through the outbox into the consumer (docs/operations.md "Traces"). start_workflow_run writes the
 -- run's `workflow.run` task with the starter's trace context (`p_task.trace_context`); otherwise
 -- unchanged from migration 1767000000000.
-ALTER TABLE outbox ADD COLUMN trace_context text;
+-- @include @platform/outbox/sql/outbox-trace-context.sql
 
 CREATE OR REPLACE FUNCTION start_workflow_run(p_run jsonb, p_definition json, p_max_user integer,
                                    p_max_team integer, p_task jsonb, p_claim jsonb)

@@ -20,14 +20,6 @@ export interface RunWithNodes {
   nodes: NodeExecutionRow[];
 }
 
-function checkPage(page: number, pageSize: number): void {
-  const errors: Record<string, string[]> = {};
-  if (!Number.isInteger(page) || page < 1) errors.page = ['must be an integer of at least 1'];
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
-    errors.page_size = ['must be an integer from 1 to 100'];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
-}
-
 /**
  * `GET /workflows/{id}/runs`: newest first, for whoever may read (and so run) the workflow; an API
  * key sees the runs `runsVisibleTo` allows.
@@ -37,10 +29,10 @@ export async function listWorkflowRuns(
   principal: Principal | undefined,
   workflowId: string,
   page: number,
+  /** 1-100: the caller read it with the spec's paging rule (`readPaging`). */
   pageSize: number,
 ): Promise<{ items: RunWithNodes[]; total: number }> {
   const caller = requirePrincipal(principal);
-  checkPage(page, pageSize);
   await loadWorkflowFor(deps, caller, workflowId, 'read');
   const { rows, total } = await listRuns(deps.pool, workflowId, page, pageSize, runsVisibleTo(caller));
   const nodes = await listNodeExecutions(
