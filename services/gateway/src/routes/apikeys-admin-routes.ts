@@ -64,9 +64,9 @@ export const apikeysAdminRoutes = [
         {
           page: query.page,
           page_size: query.page_size,
-          key_id: query.key_id ?? '',
-          actor_user_id: query.actor_user_id ?? '',
-          key_owner_id: query.key_owner_id ?? '',
+          key_id: query.key_id,
+          actor_user_id: query.actor_user_id,
+          key_owner_id: query.key_owner_id,
         },
         { principal },
       ),

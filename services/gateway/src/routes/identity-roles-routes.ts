@@ -102,7 +102,7 @@ export const identityRolesRoutes = [
     invoke: ({ body }, context) =>
       changeRole(context, 'createRole', {
         name: body.name,
-        description: body.description ?? '',
+        description: body.description,
         permissions: body.permissions,
       }),
   }),
@@ -126,8 +126,7 @@ export const identityRolesRoutes = [
         id: params.id,
         name: body.name,
         description: body.description,
-        replace_permissions: body.permissions !== undefined,
-        permissions: body.permissions ?? [],
+        permissions: body.permissions && { codes: body.permissions },
       }),
   }),
   defineRoute<ServiceClients, RoleParams, undefined, undefined, rolesV1.DeleteRoleResponse>({

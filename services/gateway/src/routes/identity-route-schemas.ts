@@ -11,11 +11,6 @@ export const captchaField = z.string().max(256).optional();
 /** The optional captcha proof of a public form. */
 export const captchaFields = { captcha_id: captchaField, captcha_token: captchaField };
 
-/** The captcha proof as the RPCs take it: absent fields are empty strings. */
-export function captchaProof(body: { captcha_id?: string; captcha_token?: string }) {
-  return { captcha_id: body.captcha_id ?? '', captcha_token: body.captcha_token ?? '' };
-}
-
 /**
  * Passwords are only bounded here: the policy (max 128 and the site's rules) is the identity
  * service's, so it can list every reason at once; beyond 1024 characters the body is garbage.

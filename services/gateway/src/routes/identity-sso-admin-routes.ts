@@ -136,8 +136,7 @@ export const identitySsoAdminRoutes = [
       changeSso(context, 'updateProvider', {
         id: params.id,
         ...givenFields(body),
-        replace_scopes: body.scopes !== undefined,
-        scopes: body.scopes ?? [],
+        scopes: body.scopes && { scopes: body.scopes },
         enabled: body.enabled,
         allow_registration: body.allow_registration,
       }),

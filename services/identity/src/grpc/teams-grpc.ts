@@ -15,43 +15,66 @@ import {
   transferOwnership,
 } from '../domain/teams/team-lifecycle.js';
 import type { IdentityDependencies } from '../deps.js';
+import { requestedTeamRole, withMyRole, withTeamRole } from './identity-messages.js';
 
 export const TEAMS_SERVICE_NAME = 'platform.identity.v1.TeamsService';
 
+/** A team with one page of its members, roles as the messages carry them. */
+function teamDetailMessage(detail: Awaited<ReturnType<typeof getTeamDetail>>): teamsV1.TeamDetail {
+  return { ...detail, team: withMyRole(detail.team), members: detail.members.map(withTeamRole) };
+}
+
 export function teamsGrpc(deps: IdentityDependencies) {
   return registration(TEAMS_SERVICE_NAME, teamsV1.TeamsServiceService, {
-    createTeam: (request, context) =>
-      createTeam(deps, requirePrincipal(context.principal), request.name, request.description),
-    listTeams: (request, context) =>
-      listVisibleTeams(deps, requirePrincipal(context.principal), request.page, request.page_size),
-    getTeam: (request, context) =>
-      getTeamDetail(
+    createTeam: async (request, context) =>
+      withMyRole(
+        await createTeam(deps, requirePrincipal(context.principal), request.name, request.description),
+      ),
+    listTeams: async (request, context) => {
+      const teams = await listVisibleTeams(
         deps,
         requirePrincipal(context.principal),
-        request.team_id,
         request.page,
         request.page_size,
+      );
+      return { ...teams, items: teams.items.map(withMyRole) };
+    },
+    getTeam: async (request, context) =>
+      teamDetailMessage(
+        await getTeamDetail(
+          deps,
+          requirePrincipal(context.principal),
+          request.team_id,
+          request.page,
+          request.page_size,
+        ),
       ),
     deleteTeam: (request, context) => deleteTeam(deps, requirePrincipal(context.principal), request.team_id),
-    addTeamMember: (request, context) =>
-      addTeamMember(deps, requirePrincipal(context.principal), {
-        teamId: request.team_id,
-        userId: request.user_id,
-        role: request.role,
-      }),
-    updateTeamMemberRole: (request, context) =>
-      updateTeamMemberRole(deps, requirePrincipal(context.principal), {
-        teamId: request.team_id,
-        userId: request.user_id,
-        role: request.role,
-      }),
+    addTeamMember: async (request, context) =>
+      withTeamRole(
+        await addTeamMember(deps, requirePrincipal(context.principal), {
+          teamId: request.team_id,
+          userId: request.user_id,
+          role: requestedTeamRole(request.role),
+        }),
+      ),
+    updateTeamMemberRole: async (request, context) =>
+      withTeamRole(
+        await updateTeamMemberRole(deps, requirePrincipal(context.principal), {
+          teamId: request.team_id,
+          userId: request.user_id,
+          role: requestedTeamRole(request.role),
+        }),
+      ),
     removeTeamMember: (request, context) =>
       removeTeamMember(deps, requirePrincipal(context.principal), {
         teamId: request.team_id,
         userId: request.user_id,
       }),
     leaveTeam: (request, context) => leaveTeam(deps, requirePrincipal(context.principal), request.team_id),
-    transferTeamOwnership: (request, context) =>
-      transferOwnership(deps, requirePrincipal(context.principal), request.team_id, request.user_id),
+    transferTeamOwnership: async (request, context) =>
+      teamDetailMessage(
+        await transferOwnership(deps, requirePrincipal(context.principal), request.team_id, request.user_id),
+      ),
   });
 }

@@ -5,7 +5,7 @@ import { listKeyAudit } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
 import { isGlobalAdmin } from '@platform/rbac';
 
-function uuidFilter(value: string, field: string): string | undefined {
+function uuidFilter(value: string | undefined, field: string): string | undefined {
   if (!value) return undefined;
   if (!isUuid(value)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
   return value;
