@@ -34,6 +34,7 @@ export {
   type TeamRoleName,
   type VerificationPurposeName,
 } from './identity-closed-sets.js';
+export { PASSWORD_BOUNDS } from './password-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
 export { closedSet, type ClosedSet } from './closed-set.js';

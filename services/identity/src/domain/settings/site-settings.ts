@@ -1,3 +1,4 @@
+import { PASSWORD_BOUNDS } from '@platform/contracts';
 import { z } from 'zod';
 import {
   allowlistSchema,
@@ -51,7 +52,10 @@ export const SETTING_DEFINITIONS = {
   password_max_age_days: { schema: z.number().int().min(0).max(3650), default: 0 },
   /** A password cannot be changed again before this many hours (5306); 0 disables. */
   password_min_age_hours: { schema: z.number().int().min(0).max(8760), default: 0 },
-  password_min_length: { schema: z.number().int().min(8).max(128), default: 8 },
+  password_min_length: {
+    schema: z.number().int().min(PASSWORD_BOUNDS.minLength).max(PASSWORD_BOUNDS.maxLength),
+    default: PASSWORD_BOUNDS.minLength,
+  },
   password_require_uppercase: { schema: z.boolean(), default: false },
   password_require_lowercase: { schema: z.boolean(), default: false },
   password_require_digit: { schema: z.boolean(), default: true },
