@@ -12,7 +12,6 @@ export const APPROVAL_STATUSES = closedSet([
   ['pending', ApprovalStatus.APPROVAL_STATUS_PENDING],
   ['approved', ApprovalStatus.APPROVAL_STATUS_APPROVED],
 ] as const);
-export type ApprovalStatusName = (typeof APPROVAL_STATUSES.names)[number];
 
 /** A member's role in a team, highest first (the order `@platform/rbac` ranks by). */
 export const TEAM_ROLE_SET = closedSet([
@@ -27,7 +26,6 @@ export const PASSWORD_CHANGE_REASONS = closedSet([
   ['expired', PasswordChangeReason.PASSWORD_CHANGE_REASON_EXPIRED],
   ['force', PasswordChangeReason.PASSWORD_CHANGE_REASON_FORCE],
 ] as const);
-export type PasswordChangeReasonName = (typeof PASSWORD_CHANGE_REASONS.names)[number];
 
 /** What a mailed code or link proves. */
 export const VERIFICATION_PURPOSES = closedSet([

@@ -29,8 +29,6 @@ export {
   PASSWORD_CHANGE_REASONS,
   TEAM_ROLE_SET,
   VERIFICATION_PURPOSES,
-  type ApprovalStatusName,
-  type PasswordChangeReasonName,
   type TeamRoleName,
   type VerificationPurposeName,
 } from './identity-closed-sets.js';

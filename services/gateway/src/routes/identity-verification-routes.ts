@@ -39,7 +39,9 @@ const resetPasswordBody = z
     } else if (body.email === undefined && body.code === undefined) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: 'provide token, or email and code' });
     }
-  });
+  })
+  // The same rule for the OpenAPI document.
+  .meta({ anyOf: [{ required: ['token'] }, { required: ['email', 'code'] }] });
 
 // ---- responses -----------------------------------------------------------------------------
 

@@ -18,36 +18,32 @@ export const AUTH_SERVICE_NAME = 'platform.identity.v1.AuthService';
 /** Accounts and sessions: registration, password login, logout, the caller's account. */
 export function authGrpc(deps: IdentityDependencies) {
   return registration(AUTH_SERVICE_NAME, authV1.AuthServiceService, {
-    register: async (request, context) =>
-      accountMessage(
-        await registerUser(
-          deps,
-          {
-            username: request.username,
-            email: request.email,
-            password: request.password,
-            locale: request.locale,
-            termsAccepted: request.terms_accepted,
-            captchaId: request.captcha_id,
-            captchaToken: request.captcha_token,
-          },
-          readOrigin(request.origin, context),
-        ),
-      ),
-    loginWithPassword: async (request, context) =>
-      loginResultMessage(
-        await loginWithPassword(
-          deps,
-          {
-            username: request.username,
-            password: request.password,
-            captchaId: request.captcha_id,
-            captchaToken: request.captcha_token,
-            captchaAnswer: request.captcha_answer,
-          },
-          readOrigin(request.origin, context),
-        ),
-      ),
+    register: (request, context) =>
+      registerUser(
+        deps,
+        {
+          username: request.username,
+          email: request.email,
+          password: request.password,
+          locale: request.locale,
+          termsAccepted: request.terms_accepted,
+          captchaId: request.captcha_id,
+          captchaToken: request.captcha_token,
+        },
+        readOrigin(request.origin, context),
+      ).then(accountMessage),
+    loginWithPassword: (request, context) =>
+      loginWithPassword(
+        deps,
+        {
+          username: request.username,
+          password: request.password,
+          captchaId: request.captcha_id,
+          captchaToken: request.captcha_token,
+          captchaAnswer: request.captcha_answer,
+        },
+        readOrigin(request.origin, context),
+      ).then(loginResultMessage),
     logout: async (request, context) => {
       await logout(deps, request.token, readOrigin(request.origin, context));
       return {};

@@ -3,13 +3,13 @@ import {
   PASSWORD_CHANGE_REASONS,
   TEAM_ROLE_SET,
   VERIFICATION_PURPOSES,
-  type TeamRoleName,
-  type VerificationPurposeName,
 } from '@platform/contracts';
 import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
 import { TeamRole } from '@platform/contracts/platform/identity/v1/enums';
 import type { VerificationPurpose } from '@platform/contracts/platform/identity/v1/verification';
 import { BusinessError } from '@platform/errors';
+import type { TeamRole as TeamRoleName } from '@platform/rbac';
+import type { VerificationPurpose as VerificationPurposeName } from '../data/verification-repository.js';
 import type { AccountView } from '../domain/auth/account-view.js';
 import type { LoginOutcome } from '../domain/auth/complete-login.js';
 import type { IssuedSession } from '../domain/auth/issue-session.js';

@@ -26,9 +26,9 @@ function teamDetailMessage(detail: Awaited<ReturnType<typeof getTeamDetail>>): t
 
 export function teamsGrpc(deps: IdentityDependencies) {
   return registration(TEAMS_SERVICE_NAME, teamsV1.TeamsServiceService, {
-    createTeam: async (request, context) =>
-      withMyRole(
-        await createTeam(deps, requirePrincipal(context.principal), request.name, request.description),
+    createTeam: (request, context) =>
+      createTeam(deps, requirePrincipal(context.principal), request.name, request.description).then(
+        withMyRole,
       ),
     listTeams: async (request, context) => {
       const teams = await listVisibleTeams(
@@ -39,42 +39,36 @@ export function teamsGrpc(deps: IdentityDependencies) {
       );
       return { ...teams, items: teams.items.map(withMyRole) };
     },
-    getTeam: async (request, context) =>
-      teamDetailMessage(
-        await getTeamDetail(
-          deps,
-          requirePrincipal(context.principal),
-          request.team_id,
-          request.page,
-          request.page_size,
-        ),
-      ),
+    getTeam: (request, context) =>
+      getTeamDetail(
+        deps,
+        requirePrincipal(context.principal),
+        request.team_id,
+        request.page,
+        request.page_size,
+      ).then(teamDetailMessage),
     deleteTeam: (request, context) => deleteTeam(deps, requirePrincipal(context.principal), request.team_id),
-    addTeamMember: async (request, context) =>
-      withTeamRole(
-        await addTeamMember(deps, requirePrincipal(context.principal), {
-          teamId: request.team_id,
-          userId: request.user_id,
-          role: requestedTeamRole(request.role),
-        }),
-      ),
-    updateTeamMemberRole: async (request, context) =>
-      withTeamRole(
-        await updateTeamMemberRole(deps, requirePrincipal(context.principal), {
-          teamId: request.team_id,
-          userId: request.user_id,
-          role: requestedTeamRole(request.role),
-        }),
-      ),
+    addTeamMember: (request, context) =>
+      addTeamMember(deps, requirePrincipal(context.principal), {
+        teamId: request.team_id,
+        userId: request.user_id,
+        role: requestedTeamRole(request.role),
+      }).then(withTeamRole),
+    updateTeamMemberRole: (request, context) =>
+      updateTeamMemberRole(deps, requirePrincipal(context.principal), {
+        teamId: request.team_id,
+        userId: request.user_id,
+        role: requestedTeamRole(request.role),
+      }).then(withTeamRole),
     removeTeamMember: (request, context) =>
       removeTeamMember(deps, requirePrincipal(context.principal), {
         teamId: request.team_id,
         userId: request.user_id,
       }),
     leaveTeam: (request, context) => leaveTeam(deps, requirePrincipal(context.principal), request.team_id),
-    transferTeamOwnership: async (request, context) =>
-      teamDetailMessage(
-        await transferOwnership(deps, requirePrincipal(context.principal), request.team_id, request.user_id),
+    transferTeamOwnership: (request, context) =>
+      transferOwnership(deps, requirePrincipal(context.principal), request.team_id, request.user_id).then(
+        teamDetailMessage,
       ),
   });
 }

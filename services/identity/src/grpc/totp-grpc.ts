@@ -46,13 +46,13 @@ export function totpGrpc(identity: IdentityDependencies) {
       };
     },
     getTotpStatus: (_request, context) => getTotpStatus(deps, requirePrincipal(context.principal).user_id),
-    verifyTotpLogin: async (request, context) =>
-      sessionMessage(
-        await verifyTotpLogin(
-          deps,
-          { tempToken: request.temp_token, code: request.code, isBackupCode: request.is_backup_code },
-          readOrigin(request.origin, context),
-        ),
-      ),
+    verifyTotpLogin: async (request, context) => {
+      const input = {
+        tempToken: request.temp_token,
+        code: request.code,
+        isBackupCode: request.is_backup_code,
+      };
+      return sessionMessage(await verifyTotpLogin(deps, input, readOrigin(request.origin, context)));
+    },
   });
 }

@@ -18,29 +18,25 @@ function resetProof(request: verificationV1.ResetPasswordRequest): ResetProof | 
 /** Public email verification and password recovery (rules 1-9 of the spec). */
 export function verificationGrpc(deps: IdentityDependencies) {
   return registration(VERIFICATION_SERVICE_NAME, verificationV1.VerificationServiceService, {
-    sendVerification: async (request, context) =>
-      withPurpose(
-        await sendVerification(
-          deps,
-          {
-            email: request.email,
-            purpose: requestedPurpose(request.purpose),
-            captchaId: request.captcha_id,
-            captchaToken: request.captcha_token,
-          },
-          readOrigin(request.origin, context),
-        ),
-      ),
+    sendVerification: (request, context) =>
+      sendVerification(
+        deps,
+        {
+          email: request.email,
+          purpose: requestedPurpose(request.purpose),
+          captchaId: request.captcha_id,
+          captchaToken: request.captcha_token,
+        },
+        readOrigin(request.origin, context),
+      ).then(withPurpose),
     resendVerification: async (request, context) =>
       withPurpose(await resendVerification(deps, request.email, readOrigin(request.origin, context))),
-    forgotPassword: async (request, context) =>
-      withPurpose(
-        await forgotPassword(
-          deps,
-          { email: request.email, captchaId: request.captcha_id, captchaToken: request.captcha_token },
-          readOrigin(request.origin, context),
-        ),
-      ),
+    forgotPassword: (request, context) =>
+      forgotPassword(
+        deps,
+        { email: request.email, captchaId: request.captcha_id, captchaToken: request.captcha_token },
+        readOrigin(request.origin, context),
+      ).then(withPurpose),
     verifyEmail: (request, context) =>
       verifyEmailCode(
         deps,
