@@ -1,5 +1,6 @@
 import { closedSet } from './closed-set.js';
 import {
+  ApiKeyAuditAction as AuditActionValue,
   ApiKeyScope as ApiKeyScopeValue,
   ApiKeyStatus as ApiKeyStatusValue,
 } from './gen/platform/apikeys/v1/apikeys.js';
@@ -19,6 +20,16 @@ export const API_KEY_STATUSES = closedSet([
   ['expired', ApiKeyStatusValue.API_KEY_STATUS_EXPIRED],
 ] as const);
 export type ApiKeyStatusName = (typeof API_KEY_STATUSES.names)[number];
+
+/** What an audited key change was; the audit table stores the names. */
+export const API_KEY_AUDIT_ACTIONS = closedSet([
+  ['api_key.create', AuditActionValue.API_KEY_AUDIT_ACTION_CREATE],
+  ['api_key.update', AuditActionValue.API_KEY_AUDIT_ACTION_UPDATE],
+  ['api_key.activate', AuditActionValue.API_KEY_AUDIT_ACTION_ACTIVATE],
+  ['api_key.deactivate', AuditActionValue.API_KEY_AUDIT_ACTION_DEACTIVATE],
+  ['api_key.delete', AuditActionValue.API_KEY_AUDIT_ACTION_DELETE],
+] as const);
+export type ApiKeyAuditActionName = (typeof API_KEY_AUDIT_ACTIONS.names)[number];
 
 /**
  * The API-key contract's values beside apikeys.proto (proto3 has no constants): the gateway

@@ -18,9 +18,11 @@ export * as rpcStatus from './gen/google/rpc/status.js';
 export * as rpcErrorDetails from './gen/google/rpc/error_details.js';
 export { Any } from './gen/google/protobuf/any.js';
 export {
+  API_KEY_AUDIT_ACTIONS,
   API_KEY_RULES,
   API_KEY_SCOPES,
   API_KEY_STATUSES,
+  type ApiKeyAuditActionName,
   type ApiKeyScope,
   type ApiKeyStatusName,
 } from './apikeys-rules.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_SCOPES, API_KEY_STATUSES } from '../src/apikeys-rules.js';
+import { API_KEY_AUDIT_ACTIONS, API_KEY_SCOPES, API_KEY_STATUSES } from '../src/apikeys-rules.js';
 import type { ClosedSet } from '../src/closed-set.js';
-import { ApiKeyScope, ApiKeyStatus } from '../src/gen/platform/apikeys/v1/apikeys.js';
+import { ApiKeyAuditAction, ApiKeyScope, ApiKeyStatus } from '../src/gen/platform/apikeys/v1/apikeys.js';
 import { ApprovalStatus, PasswordChangeReason, TeamRole } from '../src/gen/platform/identity/v1/enums.js';
 import { VerificationPurpose } from '../src/gen/platform/identity/v1/verification.js';
 import {
@@ -19,6 +19,7 @@ function definedValues(protoEnum: Record<string, string | number>): number[] {
 const tables: [string, ClosedSet<string, number>, Record<string, string | number>][] = [
   ['API_KEY_SCOPES', API_KEY_SCOPES, ApiKeyScope],
   ['API_KEY_STATUSES', API_KEY_STATUSES, ApiKeyStatus],
+  ['API_KEY_AUDIT_ACTIONS', API_KEY_AUDIT_ACTIONS, ApiKeyAuditAction],
   ['APPROVAL_STATUSES', APPROVAL_STATUSES, ApprovalStatus],
   ['TEAM_ROLE_SET', TEAM_ROLE_SET, TeamRole],
   ['PASSWORD_CHANGE_REASONS', PASSWORD_CHANGE_REASONS, PasswordChangeReason],

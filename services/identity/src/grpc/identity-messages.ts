@@ -4,12 +4,12 @@ import {
   TEAM_ROLE_SET,
   VERIFICATION_PURPOSES,
 } from '@platform/contracts';
+import type { VerificationPurposeName } from '@platform/contracts';
 import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
 import { TeamRole } from '@platform/contracts/platform/identity/v1/enums';
 import type { VerificationPurpose } from '@platform/contracts/platform/identity/v1/verification';
 import { BusinessError } from '@platform/errors';
 import type { TeamRole as TeamRoleName } from '@platform/rbac';
-import type { VerificationPurpose as VerificationPurposeName } from '../data/verification-repository.js';
 import type { AccountView } from '../domain/auth/account-view.js';
 import type { LoginOutcome } from '../domain/auth/complete-login.js';
 import type { IssuedSession } from '../domain/auth/issue-session.js';

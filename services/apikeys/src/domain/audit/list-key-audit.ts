@@ -1,4 +1,5 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_AUDIT_ACTIONS, type apikeysV1 } from '@platform/contracts';
+import { ApiKeyAuditAction } from '@platform/contracts/platform/apikeys/v1/apikeys';
 import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listKeyAudit } from '../../data/key-audit-repository.js';
@@ -33,6 +34,9 @@ export async function listApiKeyAudit(
   return {
     items: rows.map((row) => ({
       ...row,
+      action: API_KEY_AUDIT_ACTIONS.has(row.action)
+        ? API_KEY_AUDIT_ACTIONS.toProto(row.action)
+        : ApiKeyAuditAction.API_KEY_AUDIT_ACTION_UNSPECIFIED,
       ip: row.ip ?? '',
       user_agent: row.user_agent ?? '',
       request_id: row.request_id ?? '',
