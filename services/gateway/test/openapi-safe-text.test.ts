@@ -27,6 +27,7 @@ describe('the no-NUL rule in the OpenAPI document', () => {
       z.object({
         name: z.string().min(1).max(100),
         note: z.string(),
+        body: z.string().min(1).max(100_000),
         id: z.uuid(),
         kind: z.enum(['a', 'b']),
         code: z.string().regex(/^\d{6}$/),
@@ -34,6 +35,8 @@ describe('the no-NUL rule in the OpenAPI document', () => {
     ) as { properties: Record<string, Record<string, unknown>> };
     expect(json.properties.name!.pattern).toBe('^[^\\u0000]{1,100}$');
     expect(json.properties.note!.pattern).toBe(SAFE_TEXT_PATTERN);
+    expect(json.properties.body!.pattern).toBe('^[^\\u0000]{1,}$');
+    expect(json.properties.body!.maxLength).toBe(100_000);
     expect(json.properties.id!.pattern).not.toContain('\\u0000');
     expect(json.properties.kind!.pattern).toBeUndefined();
     expect(json.properties.code!.pattern).toBe('^\\d{6}$');

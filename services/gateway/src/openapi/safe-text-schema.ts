@@ -32,10 +32,19 @@ const safeExtraValue: JsonSchema = {
   ],
 };
 
+/**
+ * Above this, an upper bound stays only in `maxLength`: a regex repeat that large makes generators
+ * slow (Schemathesis' "data generation is too slow" health check), and short strings are the norm.
+ */
+const LARGEST_BOUND_IN_PATTERN = 1000;
+
 /** The pattern of a string node: with its length bounds inside, so generators need no filter. */
 function textPattern(node: JsonSchema): string {
   const min = typeof node.minLength === 'number' ? node.minLength : 0;
-  const max = typeof node.maxLength === 'number' ? String(node.maxLength) : '';
+  const max =
+    typeof node.maxLength === 'number' && node.maxLength <= LARGEST_BOUND_IN_PATTERN
+      ? String(node.maxLength)
+      : '';
   return min === 0 && max === '' ? SAFE_TEXT_PATTERN : `^${NO_NUL_CLASS}{${min},${max}}$`;
 }
 
