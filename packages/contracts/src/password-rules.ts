@@ -4,4 +4,7 @@
  * `maxLength`. Identity enforces them with the site's other rules (and lists every reason at once);
  * the gateway states them in the OpenAPI document.
  */
-export const PASSWORD_BOUNDS = { minLength: 8, maxLength: 128 } as const;
+export const PASSWORD_BOUNDS: { readonly minLength: number; readonly maxLength: number } = {
+  minLength: 8,
+  maxLength: 128,
+};
