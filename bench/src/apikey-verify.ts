@@ -116,9 +116,8 @@ try {
     'createApiKey',
     {
       name: 'bench',
-      scopes: ['workflow:execute'],
+      scopes: [apikeysV1.ApiKeyScope.API_KEY_SCOPE_WORKFLOW_EXECUTE],
       rate_limit: 0,
-      expires_at: '',
       agent_ids: [],
       workflow_ids: [],
       origin: { ip: '127.0.0.1', user_agent: 'bench' },

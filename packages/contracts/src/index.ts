@@ -17,7 +17,24 @@ export * as telemetryEventsV1 from './gen/platform/events/v1/telemetry.js';
 export * as rpcStatus from './gen/google/rpc/status.js';
 export * as rpcErrorDetails from './gen/google/rpc/error_details.js';
 export { Any } from './gen/google/protobuf/any.js';
-export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';
+export {
+  API_KEY_AUDIT_ACTIONS,
+  API_KEY_RULES,
+  API_KEY_SCOPES,
+  API_KEY_STATUSES,
+  type ApiKeyAuditActionName,
+  type ApiKeyScope,
+  type ApiKeyStatusName,
+} from './apikeys-rules.js';
+export {
+  APPROVAL_STATUSES,
+  PASSWORD_CHANGE_REASONS,
+  TEAM_ROLE_SET,
+  VERIFICATION_PURPOSES,
+  type TeamRoleName,
+  type VerificationPurposeName,
+} from './identity-closed-sets.js';
+export { PASSWORD_BOUNDS } from './password-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
 export { closedSet, type ClosedSet } from './closed-set.js';

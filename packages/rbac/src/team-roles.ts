@@ -1,11 +1,13 @@
-/** A member's role in a team, highest first. */
-export const TEAM_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
-export type TeamRole = (typeof TEAM_ROLES)[number];
+import { TEAM_ROLE_SET, type TeamRoleName } from '@platform/contracts';
+
+/** A member's role in a team, highest first (the closed set lives in `@platform/contracts`). */
+export const TEAM_ROLES = TEAM_ROLE_SET.names;
+export type TeamRole = TeamRoleName;
 
 const RANK: Record<TeamRole, number> = { OWNER: 3, ADMIN: 2, MEMBER: 1 };
 
 export function isTeamRole(value: unknown): value is TeamRole {
-  return typeof value === 'string' && (TEAM_ROLES as readonly string[]).includes(value);
+  return TEAM_ROLE_SET.has(value);
 }
 
 /**

@@ -50,7 +50,12 @@ async function withClient<T>(
 }
 
 const verify = (client: ReturnType<typeof apikeysClient>) =>
-  client.call('verifyKey', { key: secret, scope: 'chat', agent_id: '', workflow_id: '' });
+  client.call('verifyKey', {
+    key: secret,
+    scope: apikeysV1.ApiKeyScope.API_KEY_SCOPE_CHAT,
+    agent_id: '',
+    workflow_id: '',
+  });
 
 beforeAll(async () => {
   harness = await startApiKeysHarness();

@@ -157,7 +157,7 @@ describe('API keys bound to workflows', () => {
     const verify = (secret: string, workflowId: string) =>
       apikeys.call('verifyKey', {
         key: secret,
-        scope: 'workflow:execute',
+        scope: apikeysV1.ApiKeyScope.API_KEY_SCOPE_WORKFLOW_EXECUTE,
         agent_id: '',
         workflow_id: workflowId,
       });

@@ -1,3 +1,4 @@
+import type { ApiKeyStatusName } from '@platform/contracts';
 import type { Pool, PoolClient } from '@platform/db';
 
 type Db = Pool | PoolClient;
@@ -19,7 +20,8 @@ export interface ApiKeyRow {
   workflow_ids: string[];
 }
 
-export type KeyStatus = 'active' | 'inactive' | 'expired';
+/** The list filter's states (API_KEY_STATUSES in @platform/contracts). */
+export type KeyStatus = ApiKeyStatusName;
 
 const COLUMNS = `k.id, k.user_id, k.name, k.key_prefix, k.scopes, k.rate_limit, k.is_active, k.expires_at,
   k.last_used_at, k.created_at, k.updated_at,
@@ -101,7 +103,8 @@ export interface KeyFilter {
   /** null: every owner. */
   ownerIds: string[] | null;
   statuses: KeyStatus[];
-  search: string;
+  /** Absent or empty: any name. */
+  search?: string | undefined;
 }
 
 function whereClause(filter: KeyFilter): { sql: string; params: unknown[] } {

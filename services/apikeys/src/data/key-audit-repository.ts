@@ -1,10 +1,11 @@
+import type { ApiKeyAuditActionName } from '@platform/contracts';
 import type { RequestOrigin } from '@platform/grpc';
 import type { Pool, PoolClient } from '@platform/db';
 
 type Db = Pool | PoolClient;
 
-export type KeyAuditAction =
-  'api_key.create' | 'api_key.update' | 'api_key.activate' | 'api_key.deactivate' | 'api_key.delete';
+/** What a change was (API_KEY_AUDIT_ACTIONS in @platform/contracts); stored by name. */
+export type KeyAuditAction = ApiKeyAuditActionName;
 
 /** Where a change came from: the gateway's client ip and user agent, and the request id. */
 export interface KeyAuditEntry {

@@ -1,4 +1,4 @@
-import { apikeysV1 } from '@platform/contracts';
+import { API_KEY_SCOPES, apikeysV1 } from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import { internalOnly, readOrigin, registration } from '@platform/grpc';
@@ -13,6 +13,7 @@ import { requireKeyManager } from '../domain/keys/key-rules.js';
 import { getApiKey, getApiKeyStats, listApiKeys } from '../domain/keys/read-api-keys.js';
 import { verifyApiKey } from '../domain/keys/verify-api-key.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
+import { requestedScopes, requestedStatuses } from './key-requests.js';
 
 export const SERVICE_NAME = 'platform.apikeys.v1.ApiKeysService';
 
@@ -21,7 +22,10 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
   const service = registration(SERVICE_NAME, apikeysV1.ApiKeysServiceService, {
     getInfo: serviceInfoHandler('apikeys', deps.version, () => schemaVersion(deps.pool)),
     listApiKeys: (request, { principal }) =>
-      listApiKeys(deps, requireKeyManager(principal, 'apikey:read'), request),
+      listApiKeys(deps, requireKeyManager(principal, 'apikey:read'), {
+        ...request,
+        status: requestedStatuses(request.status),
+      }),
     getApiKey: (request, { principal }) =>
       getApiKey(deps, requireKeyManager(principal, 'apikey:read'), request.id),
     getApiKeyStats: (_request, { principal }) =>
@@ -30,14 +34,14 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
       createApiKey(
         deps,
         requireKeyManager(context.principal, 'apikey:create'),
-        request,
+        { ...request, scopes: requestedScopes(request.scopes) },
         readOrigin(request.origin, context),
       ),
     updateApiKey: (request, context) =>
       updateApiKey(
         deps,
         requireKeyManager(context.principal, 'apikey:update'),
-        request,
+        { ...request, scopes: request.scopes && requestedScopes(request.scopes.scopes) },
         readOrigin(request.origin, context),
       ),
     setApiKeyActive: (request, context) =>
@@ -57,7 +61,8 @@ export function apikeysGrpc(deps: ApiKeysDependencies) {
       ),
     listApiKeyAudit: (request, { principal }) =>
       listApiKeyAudit(deps, requireKeyManager(principal, GLOBAL_ADMIN_PERMISSION), request),
-    verifyKey: (request) => verifyApiKey(deps, request, deps.now()),
+    verifyKey: (request) =>
+      verifyApiKey(deps, { ...request, scope: API_KEY_SCOPES.fromProto(request.scope) }, deps.now()),
     runExpirationCheck: (request) => {
       const now = request.now ? new Date(request.now) : deps.now();
       if (Number.isNaN(now.getTime())) {

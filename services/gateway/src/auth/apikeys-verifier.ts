@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PRINCIPAL_REVISION_TTL_SECONDS, principalRevisionKey } from '@platform/auth';
-import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
+import { API_KEY_RULES, API_KEY_SCOPES, type apikeysV1 } from '@platform/contracts';
+import { ApiKeyScope } from '@platform/contracts/platform/apikeys/v1/apikeys';
 import { BusinessError } from '@platform/errors';
 import type { Principal, ServiceClient } from '@platform/grpc';
 import { hasPermission } from '@platform/rbac';
@@ -86,7 +87,10 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
     this.cache?.delete(cacheKey);
     const verified = await this.apikeys.call('verifyKey', {
       key: credential,
-      scope: check.scope,
+      // A route without a declared scope names none, which no key holds.
+      scope: API_KEY_SCOPES.has(check.scope)
+        ? API_KEY_SCOPES.toProto(check.scope)
+        : ApiKeyScope.API_KEY_SCOPE_UNSPECIFIED,
       agent_id: check.agentId ?? '',
       workflow_id: check.workflowId ?? '',
     });
@@ -182,7 +186,7 @@ export class ApiKeysVerifier implements ApiKeyVerifier {
       team_ids: owner.team_ids,
       auth_method: 'api_key',
       api_key_id: verified.key_id,
-      scopes: verified.scopes,
+      scopes: verified.scopes.flatMap((scope) => API_KEY_SCOPES.fromProto(scope) ?? []),
       owner_permissions: ownerPermissions,
     };
   }

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import type { RouteDefinition } from '../routes/route-definition.js';
 import { describeCodes, errorStatusCodes } from './error-responses.js';
+import { withSafeText } from './safe-text-schema.js';
 
 type JsonSchema = Record<string, unknown>;
 
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
-  return json;
+  // Requests: the edge's no-NUL rule, which no zod schema states, goes into the document too.
+  return io === 'input' ? withSafeText(json) : json;
 }
 
 function openApiPath(expressPath: string): string {

@@ -168,9 +168,7 @@ export function submitResetForm(deps: PageDeps) {
       }
       try {
         await deps.clients.verification.call('resetPassword', {
-          email: '',
-          code: '',
-          token,
+          link_token: token,
           new_password: password,
           origin: originOf(req),
         });

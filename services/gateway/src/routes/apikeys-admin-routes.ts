@@ -1,4 +1,4 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_AUDIT_ACTIONS, type apikeysV1 } from '@platform/contracts';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute } from './route-definition.js';
@@ -17,13 +17,7 @@ const auditEntry = z.object({
   key_id: z.uuid(),
   key_prefix: z.string(),
   key_owner_id: z.uuid(),
-  action: z.enum([
-    'api_key.create',
-    'api_key.update',
-    'api_key.activate',
-    'api_key.deactivate',
-    'api_key.delete',
-  ]),
+  action: z.enum(API_KEY_AUDIT_ACTIONS.names),
   actor_user_id: z.uuid(),
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
@@ -35,6 +29,7 @@ const auditEntry = z.object({
 function toHttpEntry(entry: apikeysV1.ApiKeyAuditEntry) {
   return {
     ...entry,
+    action: API_KEY_AUDIT_ACTIONS.fromProto(entry.action),
     ip: entry.ip || null,
     user_agent: entry.user_agent || null,
     request_id: entry.request_id || null,
@@ -64,9 +59,9 @@ export const apikeysAdminRoutes = [
         {
           page: query.page,
           page_size: query.page_size,
-          key_id: query.key_id ?? '',
-          actor_user_id: query.actor_user_id ?? '',
-          key_owner_id: query.key_owner_id ?? '',
+          key_id: query.key_id,
+          actor_user_id: query.actor_user_id,
+          key_owner_id: query.key_owner_id,
         },
         { principal },
       ),

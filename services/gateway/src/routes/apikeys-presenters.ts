@@ -1,4 +1,4 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_SCOPES, type apikeysV1 } from '@platform/contracts';
 import { z } from 'zod';
 
 /**
@@ -20,7 +20,7 @@ const baseSchema = z.object({
   name: z.string(),
   key_prefix: z.string(),
   user_id: z.uuid(),
-  scopes: z.array(z.string()),
+  scopes: z.array(z.enum(API_KEY_SCOPES.names)),
   rate_limit: z.number().int().describe('requests per minute, 0 = unlimited; metadata only, never enforced'),
   is_active: z.boolean(),
   expires_at: z.string().nullable(),
@@ -52,7 +52,7 @@ function toState(key: apikeysV1.ApiKeyRecord) {
     name: key.name,
     key_prefix: key.key_prefix,
     user_id: key.user_id,
-    scopes: key.scopes,
+    scopes: key.scopes.flatMap((scope) => API_KEY_SCOPES.fromProto(scope) ?? []),
     rate_limit: key.rate_limit,
     is_active: key.is_active,
     expires_at: orNull(key.expires_at),

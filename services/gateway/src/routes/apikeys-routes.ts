@@ -1,4 +1,4 @@
-import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
+import { API_KEY_RULES, API_KEY_SCOPES, API_KEY_STATUSES, type apikeysV1 } from '@platform/contracts';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
@@ -20,7 +20,7 @@ import { pagingQuery, repeatable } from './validation.js';
 const INT32_MAX = 2_147_483_647;
 
 const name = z.string().trim().min(1).max(100);
-const scopes = z.array(z.enum(API_KEY_RULES.scopes)).min(1).max(API_KEY_RULES.scopes.length);
+const scopes = z.array(z.enum(API_KEY_SCOPES.names)).min(1).max(API_KEY_SCOPES.names.length);
 const rateLimit = z
   .number()
   .int()
@@ -37,7 +37,7 @@ const keyParams = z.object({ key_id: z.uuid() });
 type KeyParams = z.infer<typeof keyParams>;
 const listQuery = z.object({
   ...pagingQuery,
-  status: repeatable(z.enum(['active', 'inactive', 'expired'])).optional(),
+  status: repeatable(z.enum(API_KEY_STATUSES.names)).optional(),
   user_id: repeatable(z.uuid()).pipe(z.array(z.uuid()).max(100)).optional(),
   search: z.string().max(100).optional(),
 });
@@ -128,9 +128,9 @@ export const apikeysRoutes = [
         {
           page: query.page,
           page_size: query.page_size,
-          status: query.status ?? [],
+          status: (query.status ?? []).map(API_KEY_STATUSES.toProto),
           user_ids: query.user_id ?? [],
-          search: query.search ?? '',
+          search: query.search,
         },
         { principal },
       ),
@@ -162,9 +162,9 @@ export const apikeysRoutes = [
         'createApiKey',
         {
           name: body.name,
-          scopes: body.scopes,
+          scopes: body.scopes.map(API_KEY_SCOPES.toProto),
           rate_limit: body.rate_limit,
-          expires_at: body.expires_at ?? '',
+          expires_at: body.expires_at ?? undefined,
           agent_ids: body.agent_ids,
           workflow_ids: body.workflow_ids,
           origin: callerOrigin(context),
@@ -189,7 +189,7 @@ export const apikeysRoutes = [
         {
           id: params.key_id,
           name: body.name,
-          scopes: body.scopes ? { values: body.scopes } : undefined,
+          scopes: body.scopes ? { scopes: body.scopes.map(API_KEY_SCOPES.toProto) } : undefined,
           rate_limit: body.rate_limit,
           is_active: body.is_active,
           agent_ids: body.agent_ids ? { ids: body.agent_ids } : undefined,

@@ -1,4 +1,6 @@
+import { APPROVAL_STATUSES } from '@platform/contracts';
 import type * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
+import { ApprovalStatus } from '@platform/contracts/platform/identity/v1/enums';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
@@ -16,7 +18,7 @@ const adminUserSchema = z.object({
   is_active: z.boolean(),
   is_superuser: z.boolean(),
   email_verified: z.boolean(),
-  approval_status: z.enum(['pending', 'approved']),
+  approval_status: z.enum(APPROVAL_STATUSES.names),
   totp_enabled: z.boolean(),
   force_password_change: z.boolean(),
   roles: z.array(z.object({ id: z.uuid(), name: z.string() })),
@@ -25,9 +27,13 @@ const adminUserSchema = z.object({
   updated_at: z.string(),
 });
 
-/** Empty timestamps (never signed in) become null. */
+/** Empty timestamps (never signed in) become null; the approval status goes by its name. */
 export function toHttpAdminUser(user: adminUsersV1.AdminUserRecord) {
-  return { ...user, last_login_at: user.last_login_at || null };
+  return {
+    ...user,
+    approval_status: APPROVAL_STATUSES.fromProto(user.approval_status),
+    last_login_at: user.last_login_at || null,
+  };
 }
 
 /** `true`/`false`/`1`/`0`; absent means "either" (the shared queryBool always has a default). */
@@ -37,7 +43,7 @@ const optionalQueryBool = z.preprocess(
 );
 
 const listQuery = z.object({
-  approval_status: z.enum(['pending', 'approved']).optional(),
+  approval_status: z.enum(APPROVAL_STATUSES.names).optional(),
   is_active: optionalQueryBool,
   search: z.string().trim().max(100).optional(),
   ...pagingQuery,
@@ -91,9 +97,11 @@ export const identityAdminUsersRoutes = [
       clients.adminUsers.call(
         'listUsers',
         {
-          approval_status: query.approval_status ?? '',
+          approval_status: query.approval_status
+            ? APPROVAL_STATUSES.toProto(query.approval_status)
+            : ApprovalStatus.APPROVAL_STATUS_UNSPECIFIED,
           is_active: query.is_active,
-          search: query.search ?? '',
+          search: query.search,
           page: query.page,
           page_size: query.page_size,
         },

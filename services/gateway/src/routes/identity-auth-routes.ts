@@ -1,12 +1,12 @@
+import { APPROVAL_STATUSES, PASSWORD_CHANGE_REASONS, TEAM_ROLE_SET } from '@platform/contracts';
 import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
-import { ErrorCode } from '@platform/errors';
+import { ErrorCode, LOCALES } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import {
   asCaller,
   captchaField,
   captchaFields,
-  captchaProof,
   email,
   password,
   requestOrigin,
@@ -25,7 +25,7 @@ const registerBody = z.object({
   username,
   email,
   password,
-  locale: z.enum(['en', 'zh']).optional(),
+  locale: z.enum(LOCALES).optional(),
   terms_accepted: z.boolean().optional(),
   ...captchaFields,
 });
@@ -52,7 +52,7 @@ const accountUser = z.object({
   locale: z.string(),
   is_active: z.boolean(),
   email_verified: z.boolean(),
-  approval_status: z.enum(['pending', 'approved']),
+  approval_status: z.enum(APPROVAL_STATUSES.names),
   created_at: z.string().describe('ISO 8601'),
 });
 
@@ -62,7 +62,7 @@ export const loginResult = z.union([
     access_token: z.string(),
     token_type: z.literal('bearer'),
     force_password_change: z.literal(true).optional(),
-    reason: z.enum(['expired', 'force']).optional(),
+    reason: z.enum(PASSWORD_CHANGE_REASONS.names).optional(),
   }),
   z.object({ requires_totp: z.literal(true), temp_token: z.string().describe('valid 5 minutes') }),
   z.object({ requires_totp_setup: z.literal(true), temp_token: z.string().describe('valid 30 minutes') }),
@@ -71,7 +71,7 @@ export const loginResult = z.union([
 const currentUser = accountUser.extend({
   is_superuser: z.boolean(),
   permissions: z.array(z.string()),
-  teams: z.array(z.object({ id: z.uuid(), name: z.string(), role: z.enum(['OWNER', 'ADMIN', 'MEMBER']) })),
+  teams: z.array(z.object({ id: z.uuid(), name: z.string(), role: z.enum(TEAM_ROLE_SET.names) })),
   totp_enabled: z.boolean(),
   force_password_change: z.boolean(),
   last_login_at: z.string().nullable(),
@@ -85,16 +85,23 @@ const presentAccount = (a: authV1.AccountUser | undefined) => ({
   locale: a?.locale ?? '',
   is_active: a?.is_active ?? false,
   email_verified: a?.email_verified ?? false,
-  approval_status: a?.approval_status ?? '',
+  approval_status: a && APPROVAL_STATUSES.fromProto(a.approval_status),
   created_at: a?.created_at ?? '',
 });
 
+/** A full session: the token, plus the forced-change flags when a change is forced. */
+export function presentSession(s: authV1.Session | undefined) {
+  const session = { access_token: s?.access_token ?? '', token_type: 'bearer' as const };
+  const reason = s && PASSWORD_CHANGE_REASONS.fromProto(s.password_change_reason);
+  return reason ? { ...session, force_password_change: true as const, reason } : session;
+}
+
 /** Only the fields of the variant the service chose (clients branch on the flags). */
 export function presentLogin(r: authV1.LoginResult) {
-  if (r.requires_totp) return { requires_totp: true, temp_token: r.temp_token };
-  if (r.requires_totp_setup) return { requires_totp_setup: true, temp_token: r.temp_token };
-  const session = { access_token: r.access_token, token_type: 'bearer' as const };
-  return r.force_password_change ? { ...session, force_password_change: true, reason: r.reason } : session;
+  if (r.totp_required) return { requires_totp: true, temp_token: r.totp_required.temp_token };
+  if (r.totp_setup_required)
+    return { requires_totp_setup: true, temp_token: r.totp_setup_required.temp_token };
+  return presentSession(r.session);
 }
 
 function presentCurrentUser(r: authV1.CurrentUser) {
@@ -102,7 +109,7 @@ function presentCurrentUser(r: authV1.CurrentUser) {
     ...presentAccount(r.account),
     is_superuser: r.is_superuser,
     permissions: r.permissions,
-    teams: r.teams.map((t) => ({ id: t.id, name: t.name, role: t.role })),
+    teams: r.teams.map((t) => ({ id: t.id, name: t.name, role: TEAM_ROLE_SET.fromProto(t.role) })),
     totp_enabled: r.totp_enabled,
     force_password_change: r.force_password_change,
     last_login_at: r.last_login_at || null,
@@ -138,9 +145,10 @@ export const identityAuthRoutes = [
           username: body.username,
           email: body.email,
           password: body.password,
-          locale: body.locale ?? '',
+          locale: body.locale,
           terms_accepted: body.terms_accepted ?? false,
-          ...captchaProof(body),
+          captcha_id: body.captcha_id,
+          captcha_token: body.captcha_token,
           origin: requestOrigin(context),
         },
         { locale: context.locale },
@@ -174,8 +182,9 @@ export const identityAuthRoutes = [
         {
           username: body.username,
           password: body.password,
-          ...captchaProof(body),
-          captcha_answer: body.captcha_answer ?? '',
+          captcha_id: body.captcha_id,
+          captcha_token: body.captcha_token,
+          captcha_answer: body.captcha_answer,
           origin: requestOrigin(context),
         },
         { locale: context.locale },

@@ -6,6 +6,7 @@ import type { ServiceClients } from '../service-clients.js';
 import { paged, requestOrigin } from './identity-route-schemas.js';
 import { defineRoute, type RouteContext } from './route-definition.js';
 import { pagingQuery } from './validation.js';
+import { atLeastOneField } from './at-least-one-field.js';
 
 /**
  * Roles and permissions. Reads need `admin:users:read` (whoever assigns roles must see them);
@@ -45,15 +46,14 @@ const createBody = z.object({
   permissions: permissionList,
 });
 type CreateBody = z.infer<typeof createBody>;
-const updateBody = z
-  .object({
+const updateBody = atLeastOneField(
+  z.object({
     name: roleName.optional(),
     description: description.optional(),
     permissions: permissionList.optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'give at least one of name, description, permissions',
-  });
+  }),
+  'give at least one of name, description, permissions',
+);
 type UpdateBody = z.infer<typeof updateBody>;
 
 const base = { tags: ['admin-roles'], auth: 'user' as const };
@@ -102,7 +102,7 @@ export const identityRolesRoutes = [
     invoke: ({ body }, context) =>
       changeRole(context, 'createRole', {
         name: body.name,
-        description: body.description ?? '',
+        description: body.description,
         permissions: body.permissions,
       }),
   }),
@@ -126,8 +126,7 @@ export const identityRolesRoutes = [
         id: params.id,
         name: body.name,
         description: body.description,
-        replace_permissions: body.permissions !== undefined,
-        permissions: body.permissions ?? [],
+        permissions: body.permissions && { codes: body.permissions },
       }),
   }),
   defineRoute<ServiceClients, RoleParams, undefined, undefined, rolesV1.DeleteRoleResponse>({

@@ -1,3 +1,4 @@
+import { PASSWORD_BOUNDS } from '@platform/contracts';
 import { z } from 'zod';
 import type { RouteContext } from './route-definition.js';
 
@@ -11,16 +12,15 @@ export const captchaField = z.string().max(256).optional();
 /** The optional captcha proof of a public form. */
 export const captchaFields = { captcha_id: captchaField, captcha_token: captchaField };
 
-/** The captcha proof as the RPCs take it: absent fields are empty strings. */
-export function captchaProof(body: { captcha_id?: string; captcha_token?: string }) {
-  return { captcha_id: body.captcha_id ?? '', captcha_token: body.captcha_token ?? '' };
-}
-
 /**
- * Passwords are only bounded here: the policy (max 128 and the site's rules) is the identity
- * service's, so it can list every reason at once; beyond 1024 characters the body is garbage.
+ * Passwords are only bounded here: the policy (PASSWORD_BOUNDS and the site's rules) is the identity
+ * service's, so it can list every reason at once (400 / 1001); beyond 1024 characters the body is
+ * garbage. The document states the bounds no setting can loosen, which the API enforces.
  */
-export const password = z.string().max(1024);
+export const password = z
+  .string()
+  .max(1024)
+  .meta({ ...PASSWORD_BOUNDS, description: "the site's password rules apply too (400 / 1001 naming each)" });
 
 /** One page of a list: `{items, total, page, page_size}`. */
 export const paged = <T extends z.ZodType>(item: T) =>

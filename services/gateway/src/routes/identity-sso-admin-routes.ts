@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { changeSso } from './identity-sso-routes.js';
 import { defineRoute } from './route-definition.js';
+import { atLeastOneField } from './at-least-one-field.js';
 
 /**
  * Admin CRUD of the OpenID Connect providers (docs/identity.md "SSO"); client secrets are write-only.
@@ -43,11 +44,7 @@ const createBody = z.strictObject({
   allow_registration: z.boolean().optional().describe('default true'),
 });
 type CreateBody = z.infer<typeof createBody>;
-const updateBody = createBody
-  .partial()
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'give at least one field',
-  });
+const updateBody = atLeastOneField(createBody.partial(), 'give at least one field');
 type UpdateBody = z.infer<typeof updateBody>;
 
 // ---- responses -----------------------------------------------------------------------------
@@ -136,8 +133,7 @@ export const identitySsoAdminRoutes = [
       changeSso(context, 'updateProvider', {
         id: params.id,
         ...givenFields(body),
-        replace_scopes: body.scopes !== undefined,
-        scopes: body.scopes ?? [],
+        scopes: body.scopes && { scopes: body.scopes },
         enabled: body.enabled,
         allow_registration: body.allow_registration,
       }),

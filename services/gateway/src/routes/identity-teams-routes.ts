@@ -1,3 +1,4 @@
+import { TEAM_ROLE_SET } from '@platform/contracts';
 import type * as teamsV1 from '@platform/contracts/platform/identity/v1/teams';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import { pagingQuery } from './validation.js';
  * identity. `role` accepts OWNER so identity can answer with its specific codes (5206, 5208)
  * instead of a generic 1001.
  */
-const teamRole = z.enum(['OWNER', 'ADMIN', 'MEMBER']);
+const teamRole = z.enum(TEAM_ROLE_SET.names);
 
 const teamSchema = z.object({
   id: z.uuid(),
@@ -42,10 +43,14 @@ const detailSchema = teamSchema.extend({
 });
 
 function toHttpTeam(team: teamsV1.TeamRecord | undefined) {
-  return team ? { ...team, my_role: team.my_role || null } : null;
+  return team ? { ...team, my_role: TEAM_ROLE_SET.fromProto(team.my_role) ?? null } : null;
+}
+/** A member as a change answers it (the caller manages the team, so the e-mail is shown as is). */
+function withRoleName(member: teamsV1.TeamMemberRecord) {
+  return { ...member, role: TEAM_ROLE_SET.fromProto(member.role) };
 }
 function toHttpMember(member: teamsV1.TeamMemberRecord) {
-  return { ...member, email: member.email || null };
+  return { ...withRoleName(member), email: member.email || null };
 }
 function toHttpTeamDetail(detail: teamsV1.TeamDetail) {
   return {
@@ -87,11 +92,7 @@ export const identityTeamsRoutes = [
     body: createBody,
     response: teamSchema,
     invoke: ({ body }, { clients, principal }) =>
-      clients.teams.call(
-        'createTeam',
-        { name: body.name, description: body.description ?? '' },
-        { principal },
-      ),
+      clients.teams.call('createTeam', { name: body.name, description: body.description }, { principal }),
     present: toHttpTeam,
   }),
   defineRoute<ServiceClients, undefined, Paging, undefined, teamsV1.ListTeamsResponse>({
@@ -152,9 +153,10 @@ export const identityTeamsRoutes = [
     invoke: ({ params, body }, { clients, principal }) =>
       clients.teams.call(
         'addTeamMember',
-        { team_id: params.id, user_id: body.user_id, role: body.role },
+        { team_id: params.id, user_id: body.user_id, role: TEAM_ROLE_SET.toProto(body.role) },
         { principal },
       ),
+    present: withRoleName,
   }),
   defineRoute<ServiceClients, MemberParams, undefined, RoleBody, teamsV1.TeamMemberRecord>({
     ...base,
@@ -175,9 +177,10 @@ export const identityTeamsRoutes = [
     invoke: ({ params, body }, { clients, principal }) =>
       clients.teams.call(
         'updateTeamMemberRole',
-        { team_id: params.id, user_id: params.user_id, role: body.role },
+        { team_id: params.id, user_id: params.user_id, role: TEAM_ROLE_SET.toProto(body.role) },
         { principal },
       ),
+    present: withRoleName,
   }),
   defineRoute<ServiceClients, MemberParams, undefined, undefined, teamsV1.RemoveTeamMemberResponse>({
     ...base,

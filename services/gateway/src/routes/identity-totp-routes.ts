@@ -1,7 +1,10 @@
+import { PASSWORD_CHANGE_REASONS } from '@platform/contracts';
+import type * as authV1 from '@platform/contracts/platform/identity/v1/auth';
 import type * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { presentSession } from './identity-auth-routes.js';
 import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 import { queryBool } from './validation.js';
@@ -23,18 +26,9 @@ const session = {
   access_token: z.string(),
   token_type: z.literal('bearer'),
   force_password_change: z.literal(true).optional(),
-  reason: z.enum(['expired', 'force']).optional(),
+  reason: z.enum(PASSWORD_CHANGE_REASONS.names).optional(),
 };
 const backupCodes = z.array(z.string()).describe('shown once; each works for one login');
-
-/** Only the fields of the variant: the forced-change flags appear only when set. */
-function presentSession(s: totpV1.TotpLoginSession) {
-  return {
-    access_token: s.access_token,
-    token_type: s.token_type,
-    ...(s.force_password_change ? { force_password_change: true as const, reason: s.reason } : {}),
-  };
-}
 
 /**
  * TOTP. Setup and enable are `public` at the edge on purpose: during a login's enrollment step the
@@ -59,7 +53,7 @@ export const identityTotpRoutes = [
     response: z.object({ secret: z.string().describe('base32'), otpauth_url: z.string() }),
     invoke: (_input, { clients, unverifiedBearer, ip, userAgent }) =>
       clients.totp.call('setupTotp', {
-        credential: unverifiedBearer ?? '',
+        credential: unverifiedBearer,
         origin: requestOrigin({ ip, userAgent }),
       }),
   }),
@@ -86,7 +80,7 @@ export const identityTotpRoutes = [
     }),
     invoke: ({ body }, { clients, unverifiedBearer, ip, userAgent }) =>
       clients.totp.call('enableTotp', {
-        credential: unverifiedBearer ?? '',
+        credential: unverifiedBearer,
         code: body.code,
         origin: requestOrigin({ ip, userAgent }),
       }),
@@ -137,7 +131,7 @@ export const identityTotpRoutes = [
     response: z.object({ enabled: z.boolean(), backup_codes_remaining: z.number().int() }),
     invoke: (_input, { clients, principal }) => clients.totp.call('getTotpStatus', {}, { principal }),
   }),
-  defineRoute<ServiceClients, undefined, undefined, VerifyTotpForm, totpV1.TotpLoginSession>({
+  defineRoute<ServiceClients, undefined, undefined, VerifyTotpForm, authV1.Session>({
     method: 'post',
     path: '/login/verify-totp',
     errors: [

@@ -1,13 +1,14 @@
+import { VERIFICATION_PURPOSES } from '@platform/contracts';
 import type * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
-import { captchaFields, captchaProof, email, password, requestOrigin } from './identity-route-schemas.js';
+import { captchaFields, email, password, requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
 
 // ---- request pieces ------------------------------------------------------------------------
 
-const purpose = z.enum(['register', 'reset_password']).default('register');
+const purpose = z.enum(VERIFICATION_PURPOSES.names).default('register');
 const code = z.string().regex(/^\d{6}$/, 'must be a 6-digit code');
 /**
  * Link tokens are only bounded here: a malformed token is still a "bad link token", which the
@@ -38,13 +39,15 @@ const resetPasswordBody = z
     } else if (body.email === undefined && body.code === undefined) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: 'provide token, or email and code' });
     }
-  });
+  })
+  // The same rule for the OpenAPI document.
+  .meta({ anyOf: [{ required: ['token'] }, { required: ['email', 'code'] }] });
 
 // ---- responses -----------------------------------------------------------------------------
 
 const mailQueued = z.object({
   email: z.string(),
-  purpose: z.enum(['register', 'reset_password']),
+  purpose: z.enum(VERIFICATION_PURPOSES.names),
   cooldown_seconds: z.number().int().describe('seconds before this address may request another mail'),
 });
 const verified = z.object({ verified: z.literal(true), email: z.string() });
@@ -52,7 +55,7 @@ const passwordReset = z.object({ password_reset: z.literal(true), email: z.strin
 
 const presentQueued = (r: verificationV1.SendVerificationResponse) => ({
   email: r.email,
-  purpose: r.purpose,
+  purpose: VERIFICATION_PURPOSES.fromProto(r.purpose),
   cooldown_seconds: r.cooldown_seconds,
 });
 const presentVerified = (r: verificationV1.VerifyEmailResponse) => ({ verified: r.verified, email: r.email });
@@ -63,6 +66,15 @@ type ForgotBody = z.infer<typeof forgotPasswordBody>;
 type VerifyBody = z.infer<typeof verifyEmailBody>;
 type VerifyQuery = z.infer<typeof verifyQuery>;
 type ResetBody = z.infer<typeof resetPasswordBody>;
+
+/** The RPC's `proof` oneof: the link token when given (it wins), else the mailed code. */
+function resetProof(body: ResetBody): Pick<verificationV1.ResetPasswordRequest, 'email_code' | 'link_token'> {
+  if (body.token !== undefined) return { link_token: body.token };
+  // The schema's refinement guarantees both when there is no token.
+  return body.email !== undefined && body.code !== undefined
+    ? { email_code: { email: body.email, code: body.code } }
+    : {};
+}
 
 /** Every route here is public; the three sends answer alike, so do the two verifications. */
 const base = { tags: ['verification'], auth: 'public' as const };
@@ -101,8 +113,9 @@ export const identityVerificationRoutes = [
     invoke: ({ body }, context) =>
       context.clients.verification.call('sendVerification', {
         email: body.email,
-        purpose: body.purpose,
-        ...captchaProof(body),
+        purpose: VERIFICATION_PURPOSES.toProto(body.purpose),
+        captcha_id: body.captcha_id,
+        captcha_token: body.captcha_token,
         origin: requestOrigin(context),
       }),
   }),
@@ -121,7 +134,7 @@ export const identityVerificationRoutes = [
       context.clients.verification.call('verifyEmail', {
         email: body.email,
         code: body.code,
-        purpose: body.purpose,
+        purpose: VERIFICATION_PURPOSES.toProto(body.purpose),
         origin: requestOrigin(context),
       }),
   }),
@@ -159,7 +172,8 @@ export const identityVerificationRoutes = [
     invoke: ({ body }, context) =>
       context.clients.verification.call('forgotPassword', {
         email: body.email,
-        ...captchaProof(body),
+        captcha_id: body.captcha_id,
+        captcha_token: body.captcha_token,
         origin: requestOrigin(context),
       }),
   }),
@@ -177,9 +191,7 @@ export const identityVerificationRoutes = [
     response: passwordReset,
     invoke: ({ body }, context) =>
       context.clients.verification.call('resetPassword', {
-        email: body.token !== undefined ? '' : (body.email ?? ''),
-        code: body.token !== undefined ? '' : (body.code ?? ''),
-        token: body.token ?? '',
+        ...resetProof(body),
         new_password: body.new_password,
         origin: requestOrigin(context),
       }),

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@platform/db';
+import type { TeamRole } from '@platform/rbac';
 
 /** A user row as login, sessions and the account routes need it. */
 export interface AccountRow {
@@ -79,7 +80,7 @@ export async function storeChangedPassword(db: Db, userId: string, hash: string)
 export interface TeamMembershipRow {
   id: string;
   name: string;
-  role: string;
+  role: TeamRole;
 }
 
 /** Union of the permission codes of the user's roles, and the user's teams with the team role. */

@@ -1,8 +1,10 @@
+import type { VerificationPurposeName } from '@platform/contracts';
 import type { Pool, PoolClient } from '@platform/db';
 
 type Queryable = Pool | PoolClient;
 
-export type VerificationPurpose = 'register' | 'reset_password';
+/** What a token proves (VERIFICATION_PURPOSES in @platform/contracts). */
+export type VerificationPurpose = VerificationPurposeName;
 
 /** The account fields the verification and reset use cases need. */
 export interface MailRecipientRow {

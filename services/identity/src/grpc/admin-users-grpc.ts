@@ -1,3 +1,4 @@
+import { APPROVAL_STATUSES } from '@platform/contracts';
 import { readPaging } from '@platform/errors';
 import * as adminUsersV1 from '@platform/contracts/platform/identity/v1/admin_users';
 import { readOrigin, registration, type CallContext, type ForwardedOrigin } from '@platform/grpc';
@@ -17,6 +18,7 @@ import {
 import { setUserRoles } from '../domain/admin-users/set-user-roles.js';
 import { requirePermission } from '@platform/rbac';
 import type { IdentityDependencies } from '../deps.js';
+import { withApprovalStatus } from './identity-messages.js';
 
 export const ADMIN_USERS_SERVICE_NAME = 'platform.identity.v1.AdminUsersService';
 
@@ -38,16 +40,30 @@ export function adminUsersGrpc(deps: IdentityDependencies) {
       const window = readPaging(request.page, request.page_size);
       const { rows, total } = await listUsers(
         deps.pool,
-        { approvalStatus: request.approval_status, isActive: request.is_active, search: request.search },
+        {
+          approvalStatus: APPROVAL_STATUSES.fromProto(request.approval_status),
+          isActive: request.is_active,
+          search: request.search,
+        },
         window.limit,
         window.offset,
       );
-      return { items: rows.map(toAdminUserRecord), total, page: window.page, page_size: window.pageSize };
+      return {
+        items: rows.map((row) => withApprovalStatus(toAdminUserRecord(row))),
+        total,
+        page: window.page,
+        page_size: window.pageSize,
+      };
     },
-    approveUser: (request, context) => approveUser(deps, adminAction(request, context)),
-    activateUser: (request, context) => activateUser(deps, adminAction(request, context)),
-    deactivateUser: (request, context) => deactivateUser(deps, adminAction(request, context)),
-    forcePasswordChange: (request, context) => forcePasswordChange(deps, adminAction(request, context)),
-    setUserRoles: (request, context) => setUserRoles(deps, adminAction(request, context), request.role_ids),
+    approveUser: async (request, context) =>
+      withApprovalStatus(await approveUser(deps, adminAction(request, context))),
+    activateUser: async (request, context) =>
+      withApprovalStatus(await activateUser(deps, adminAction(request, context))),
+    deactivateUser: async (request, context) =>
+      withApprovalStatus(await deactivateUser(deps, adminAction(request, context))),
+    forcePasswordChange: async (request, context) =>
+      withApprovalStatus(await forcePasswordChange(deps, adminAction(request, context))),
+    setUserRoles: async (request, context) =>
+      withApprovalStatus(await setUserRoles(deps, adminAction(request, context), request.role_ids)),
   });
 }

@@ -6,6 +6,12 @@ import { loginWithPassword } from '../domain/auth/login-with-password.js';
 import { logout } from '../domain/auth/logout.js';
 import { registerUser } from '../domain/auth/register-user.js';
 import type { IdentityDependencies } from '../deps.js';
+import {
+  accountMessage,
+  loginResultMessage,
+  teamRoleMessage,
+  withApprovalStatus,
+} from './identity-messages.js';
 
 export const AUTH_SERVICE_NAME = 'platform.identity.v1.AuthService';
 
@@ -25,7 +31,7 @@ export function authGrpc(deps: IdentityDependencies) {
           captchaToken: request.captcha_token,
         },
         readOrigin(request.origin, context),
-      ),
+      ).then(accountMessage),
     loginWithPassword: (request, context) =>
       loginWithPassword(
         deps,
@@ -37,12 +43,19 @@ export function authGrpc(deps: IdentityDependencies) {
           captchaAnswer: request.captcha_answer,
         },
         readOrigin(request.origin, context),
-      ),
+      ).then(loginResultMessage),
     logout: async (request, context) => {
       await logout(deps, request.token, readOrigin(request.origin, context));
       return {};
     },
-    getCurrentUser: (_request, context) => getCurrentUser(deps, context.principal),
+    getCurrentUser: async (_request, context) => {
+      const user = await getCurrentUser(deps, context.principal);
+      return {
+        ...user,
+        account: withApprovalStatus(user.account),
+        teams: user.teams.map((team) => ({ ...team, role: teamRoleMessage(team.role) })),
+      };
+    },
     changePassword: async (request, context) => {
       await changePassword(
         deps,

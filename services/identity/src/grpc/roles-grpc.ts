@@ -43,7 +43,7 @@ export function rolesGrpc(deps: IdentityDependencies) {
           id: request.id,
           name: request.name,
           description: request.description,
-          permissions: request.replace_permissions ? request.permissions : undefined,
+          permissions: request.permissions?.codes,
         },
         readOrigin(request.origin, context),
         (userIds) => invalidatePrincipals(deps, userIds),

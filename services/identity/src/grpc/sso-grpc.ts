@@ -13,12 +13,13 @@ import { deleteMyConnection, listMyConnections } from '../domain/sso/sso-connect
 import { completeUrl } from '../domain/sso/sso-provider-view.js';
 import { completeSsoLogin, listPublicProviders, startSsoLogin } from '../domain/sso/sso-sign-in.js';
 import type { IdentityDependencies } from '../deps.js';
+import { loginResultMessage } from './identity-messages.js';
 
 export const SSO_SERVICE_NAME = 'platform.identity.v1.SsoService';
 const READ = 'admin:settings:read';
 const UPDATE = 'admin:settings:update';
 
-type ProviderFieldsOf = Omit<ssoV1.UpdateSsoProviderRequest, 'id' | 'replace_scopes' | 'scopes' | 'origin'>;
+type ProviderFieldsOf = Omit<ssoV1.UpdateSsoProviderRequest, 'id' | 'scopes' | 'origin'>;
 
 /** The provider fields of a create or update request, in the order the audit lists them. */
 function providerInput<R extends ProviderFieldsOf, S extends string[] | undefined>(
@@ -47,11 +48,13 @@ export function ssoGrpc(identity: IdentityDependencies) {
     listPublicProviders: async () => ({ items: await listPublicProviders(deps) }),
     startLogin: async (request) => ({ authorization_url: await startSsoLogin(deps, request.provider_name) }),
     completeLogin: async (request, context) => ({
-      result: await completeSsoLogin(
-        deps,
-        request.provider_name,
-        request.params,
-        readOrigin(request.origin, context),
+      result: loginResultMessage(
+        await completeSsoLogin(
+          deps,
+          request.provider_name,
+          request.params,
+          readOrigin(request.origin, context),
+        ),
       ),
       complete_url: completeUrl(deps),
     }),
@@ -81,7 +84,7 @@ export function ssoGrpc(identity: IdentityDependencies) {
         deps,
         requirePermission(context.principal, UPDATE),
         request.id,
-        providerInput(request, request.replace_scopes ? request.scopes : undefined),
+        providerInput(request, request.scopes?.scopes),
         readOrigin(request.origin, context),
       ),
     deleteProvider: (request, context) =>

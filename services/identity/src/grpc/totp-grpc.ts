@@ -1,8 +1,8 @@
 import * as totpV1 from '@platform/contracts/platform/identity/v1/totp';
 import { readOrigin } from '@platform/grpc';
 import { registration } from '@platform/grpc';
-import type { IssuedSession } from '../domain/auth/issue-session.js';
 import type { IdentityDependencies } from '../deps.js';
+import { sessionMessage } from './identity-messages.js';
 import { requirePrincipal } from '@platform/rbac';
 import { enableTotp } from '../domain/totp/enable-totp.js';
 import { disableTotp, getTotpStatus, regenerateBackupCodes } from '../domain/totp/manage-totp.js';
@@ -12,15 +12,6 @@ import { TotpThrottle } from '../domain/totp/totp-throttle.js';
 import { verifyTotpLogin } from '../domain/totp/verify-totp-login.js';
 
 export const TOTP_SERVICE_NAME = 'platform.identity.v1.TotpService';
-
-function toSessionMessage(session: IssuedSession): totpV1.TotpLoginSession {
-  return {
-    access_token: session.access_token,
-    token_type: session.token_type,
-    force_password_change: session.force_password_change ?? false,
-    reason: session.reason ?? '',
-  };
-}
 
 /** TOTP enrollment and management, and the second step of password login. */
 export function totpGrpc(identity: IdentityDependencies) {
@@ -35,7 +26,7 @@ export function totpGrpc(identity: IdentityDependencies) {
       );
       return {
         backup_codes: enabled.backup_codes,
-        session: enabled.session ? toSessionMessage(enabled.session) : undefined,
+        session: enabled.session ? sessionMessage(enabled.session) : undefined,
       };
     },
     disableTotp: async (request, context) => {
@@ -55,13 +46,13 @@ export function totpGrpc(identity: IdentityDependencies) {
       };
     },
     getTotpStatus: (_request, context) => getTotpStatus(deps, requirePrincipal(context.principal).user_id),
-    verifyTotpLogin: async (request, context) =>
-      toSessionMessage(
-        await verifyTotpLogin(
-          deps,
-          { tempToken: request.temp_token, code: request.code, isBackupCode: request.is_backup_code },
-          readOrigin(request.origin, context),
-        ),
-      ),
+    verifyTotpLogin: async (request, context) => {
+      const input = {
+        tempToken: request.temp_token,
+        code: request.code,
+        isBackupCode: request.is_backup_code,
+      };
+      return sessionMessage(await verifyTotpLogin(deps, input, readOrigin(request.origin, context)));
+    },
   });
 }

@@ -1,18 +1,18 @@
 import * as verificationV1 from '@platform/contracts/platform/identity/v1/verification';
 import { readOrigin, registration } from '@platform/grpc';
-import type { VerificationPurpose } from '../data/verification-repository.js';
 import { forgotPassword } from '../domain/verification/forgot-password.js';
 import { resendVerification } from '../domain/verification/resend-verification.js';
-import { resetPassword } from '../domain/verification/reset-password.js';
+import { resetPassword, type ResetProof } from '../domain/verification/reset-password.js';
 import { sendVerification } from '../domain/verification/send-verification.js';
 import { verifyEmailCode, verifyEmailLink } from '../domain/verification/verify-email.js';
 import type { IdentityDependencies } from '../deps.js';
+import { requestedPurpose, withPurpose } from './identity-messages.js';
 
 export const VERIFICATION_SERVICE_NAME = 'platform.identity.v1.VerificationService';
 
-/** The gateway validated the enum; a direct caller sending anything else gets `register`. */
-function purposeOf(value: string): VerificationPurpose {
-  return value === 'reset_password' ? 'reset_password' : 'register';
+/** The reset's proof: the `proof` oneof's variant, if any. */
+function resetProof(request: verificationV1.ResetPasswordRequest): ResetProof | undefined {
+  return request.link_token !== undefined ? { token: request.link_token } : request.email_code;
 }
 
 /** Public email verification and password recovery (rules 1-9 of the spec). */
@@ -23,24 +23,24 @@ export function verificationGrpc(deps: IdentityDependencies) {
         deps,
         {
           email: request.email,
-          purpose: purposeOf(request.purpose),
+          purpose: requestedPurpose(request.purpose),
           captchaId: request.captcha_id,
           captchaToken: request.captcha_token,
         },
         readOrigin(request.origin, context),
-      ),
-    resendVerification: (request, context) =>
-      resendVerification(deps, request.email, readOrigin(request.origin, context)),
+      ).then(withPurpose),
+    resendVerification: async (request, context) =>
+      withPurpose(await resendVerification(deps, request.email, readOrigin(request.origin, context))),
     forgotPassword: (request, context) =>
       forgotPassword(
         deps,
         { email: request.email, captchaId: request.captcha_id, captchaToken: request.captcha_token },
         readOrigin(request.origin, context),
-      ),
+      ).then(withPurpose),
     verifyEmail: (request, context) =>
       verifyEmailCode(
         deps,
-        { email: request.email, code: request.code, purpose: purposeOf(request.purpose) },
+        { email: request.email, code: request.code, purpose: requestedPurpose(request.purpose) },
         readOrigin(request.origin, context),
       ),
     verifyLink: (request, context) =>
@@ -48,7 +48,7 @@ export function verificationGrpc(deps: IdentityDependencies) {
     resetPassword: (request, context) =>
       resetPassword(
         deps,
-        { email: request.email, code: request.code, token: request.token, newPassword: request.new_password },
+        { proof: resetProof(request), newPassword: request.new_password },
         readOrigin(request.origin, context),
       ),
   });

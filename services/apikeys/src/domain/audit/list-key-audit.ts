@@ -1,11 +1,12 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_AUDIT_ACTIONS, type apikeysV1 } from '@platform/contracts';
+import { ApiKeyAuditAction } from '@platform/contracts/platform/apikeys/v1/apikeys';
 import { BusinessError, ErrorCode, isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listKeyAudit } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
 import { isGlobalAdmin } from '@platform/rbac';
 
-function uuidFilter(value: string, field: string): string | undefined {
+function uuidFilter(value: string | undefined, field: string): string | undefined {
   if (!value) return undefined;
   if (!isUuid(value)) throw BusinessError.validation({ [field]: ['must be a UUID'] }, { httpStatus: 400 });
   return value;
@@ -32,6 +33,9 @@ export async function listApiKeyAudit(
   return {
     items: rows.map((row) => ({
       ...row,
+      action: API_KEY_AUDIT_ACTIONS.has(row.action)
+        ? API_KEY_AUDIT_ACTIONS.toProto(row.action)
+        : ApiKeyAuditAction.API_KEY_AUDIT_ACTION_UNSPECIFIED,
       ip: row.ip ?? '',
       user_agent: row.user_agent ?? '',
       request_id: row.request_id ?? '',

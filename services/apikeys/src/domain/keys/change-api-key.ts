@@ -1,4 +1,4 @@
-import type { apikeysV1 } from '@platform/contracts';
+import type { ApiKeyScope, apikeysV1 } from '@platform/contracts';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
@@ -12,7 +12,6 @@ import {
 import type { RequestOrigin } from '@platform/grpc';
 import { writeKeyAudit } from '../../data/key-audit-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
-import { checkKeyInput } from './create-api-key.js';
 import { ownerScope } from './key-rules.js';
 import { toOwnFields } from './key-views.js';
 
@@ -36,8 +35,11 @@ async function withRevisionDropped<T>(
   return result;
 }
 
+/** An update request with its scopes by name (the handler translated the enum values). */
+export type UpdateKeyRequest = Omit<apikeysV1.UpdateApiKeyRequest, 'scopes'> & { scopes?: ApiKeyScope[] };
+
 /** What an update supplied, for the audit trail (all of it is non-secret metadata). */
-function changedFields(request: apikeysV1.UpdateApiKeyRequest, scopes: string[] | undefined) {
+function changedFields(request: UpdateKeyRequest, scopes: string[] | undefined) {
   const details: Record<string, unknown> = {};
   if (request.name !== undefined) details.name = request.name.trim();
   if (scopes) details.scopes = scopes;
@@ -48,24 +50,17 @@ function changedFields(request: apikeysV1.UpdateApiKeyRequest, scopes: string[] 
   return details;
 }
 
-/** Partial update: only supplied fields change (`[]` clears a binding list = no restriction). */
+/**
+ * Partial update: only supplied fields change (`[]` clears a binding list = no restriction). The
+ * shape (non-empty scopes, name length, binding counts) is the gateway schema's, the RPC's only caller.
+ */
 export async function updateApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
-  request: apikeysV1.UpdateApiKeyRequest,
+  request: UpdateKeyRequest,
   origin: RequestOrigin,
 ): Promise<apikeysV1.UpdatedApiKey> {
-  const scopes = request.scopes ? [...new Set(request.scopes.values)] : undefined;
-  if (scopes && scopes.length === 0) {
-    throw BusinessError.validation({ scopes: ['must not be empty'] }, { httpStatus: 400 });
-  }
-  checkKeyInput({
-    name: request.name,
-    scopes,
-    rateLimit: request.rate_limit,
-    agentIds: request.agent_ids?.ids,
-    workflowIds: request.workflow_ids?.ids,
-  });
+  const { scopes } = request;
   const owner = ownerScope(caller);
   const found = await withRevisionDropped(deps, caller, request.id, () =>
     withTransaction(deps.pool, async (tx) => {

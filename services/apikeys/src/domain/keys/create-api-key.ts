@@ -1,4 +1,4 @@
-import { API_KEY_RULES, type apikeysV1 } from '@platform/contracts';
+import { API_KEY_RULES, type ApiKeyScope, type apikeysV1 } from '@platform/contracts';
 import { withTransaction } from '@platform/db';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
@@ -13,48 +13,22 @@ const UNIQUE_VIOLATION = '23505';
 
 const nonEmpty = (ids: string[]) => (ids.length > 0 ? ids : undefined);
 
-/** The gateway validated the shape already; these re-checks guard calls that bypass the edge. */
-export function checkKeyInput(input: {
-  name?: string;
-  scopes?: string[];
-  rateLimit?: number;
-  agentIds?: string[];
-  workflowIds?: string[];
-}): void {
-  const errors: Record<string, string[]> = {};
-  if (input.name !== undefined && (input.name.trim().length < 1 || input.name.length > 100)) {
-    errors.name = ['must be 1-100 characters'];
-  }
-  if (input.scopes?.some((s) => !(API_KEY_RULES.scopes as readonly string[]).includes(s))) {
-    errors.scopes = [`allowed values: ${API_KEY_RULES.scopes.join(', ')}`];
-  }
-  if (input.rateLimit !== undefined && (!Number.isInteger(input.rateLimit) || input.rateLimit < 0)) {
-    errors.rate_limit = ['must be an integer >= 0'];
-  }
-  const max = API_KEY_RULES.maxBindings;
-  if ((input.agentIds?.length ?? 0) > max) errors.agent_ids = [`at most ${max}`];
-  if ((input.workflowIds?.length ?? 0) > max) errors.workflow_ids = [`at most ${max}`];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
-}
+/** A create request with its scopes by name (the handler translated the enum values). */
+export type CreateKeyRequest = Omit<apikeysV1.CreateApiKeyRequest, 'scopes'> & { scopes: ApiKeyScope[] };
 
 /**
  * Creates a key for the caller and returns the full secret once. The gateway sends defaults for
- * omitted fields; an empty scope list here means the default `["chat"]`.
+ * omitted fields; an empty scope list here means the default `["chat"]`. The request's shape (name
+ * length, rate limit, binding counts) is the gateway schema's (API_KEY_RULES), which is the only
+ * caller of this RPC: only the expiry, which depends on the time here, is checked again.
  */
 export async function createApiKey(
   deps: ApiKeysDependencies,
   caller: Principal,
-  request: apikeysV1.CreateApiKeyRequest,
+  request: CreateKeyRequest,
   origin: RequestOrigin,
 ): Promise<apikeysV1.CreatedApiKey> {
-  const scopes = request.scopes.length > 0 ? [...new Set(request.scopes)] : [...API_KEY_RULES.defaultScopes];
-  checkKeyInput({
-    name: request.name,
-    scopes,
-    rateLimit: request.rate_limit,
-    agentIds: request.agent_ids,
-    workflowIds: request.workflow_ids,
-  });
+  const scopes = request.scopes.length > 0 ? request.scopes : [...API_KEY_RULES.defaultScopes];
   const expiresAt = request.expires_at ? new Date(request.expires_at) : null;
   if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now())) {
     throw BusinessError.validation({ expires_at: ['must be a future ISO 8601 time'] }, { httpStatus: 400 });

@@ -1,4 +1,4 @@
-import type { apikeysV1 } from '@platform/contracts';
+import { API_KEY_SCOPES, type apikeysV1 } from '@platform/contracts';
 import { findAgents } from '../../data/agent-directory-repository.js';
 import type { ApiKeyRow } from '../../data/api-keys-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
@@ -6,6 +6,11 @@ import type { ApiKeysDependencies } from '../../deps.js';
 type ViewDeps = Pick<ApiKeysDependencies, 'pool' | 'users' | 'workflows' | 'lastUsed' | 'logger'>;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : '');
+
+/** Stored scope names → the enum values messages carry (a name this build does not know is left out). */
+export function scopeValues(names: readonly string[]): apikeysV1.ApiKeyScope[] {
+  return names.filter((name) => API_KEY_SCOPES.has(name)).map((name) => API_KEY_SCOPES.toProto(name));
+}
 
 /**
  * Rows → full records (every field; the gateway presents the spec's subset per route): owner
@@ -38,7 +43,7 @@ export async function toRecords(deps: ViewDeps, rows: ApiKeyRow[]): Promise<apik
       key_prefix: row.key_prefix,
       user_id: row.user_id,
       user: { id: row.user_id, username: usernames.get(row.user_id) ?? '' },
-      scopes: row.scopes,
+      scopes: scopeValues(row.scopes),
       rate_limit: row.rate_limit,
       is_active: row.is_active,
       last_used_at: iso(lastUsed),
@@ -73,7 +78,7 @@ export function toOwnFields(row: ApiKeyRow, username = ''): apikeysV1.ApiKeyReco
     key_prefix: row.key_prefix,
     user_id: row.user_id,
     user: { id: row.user_id, username },
-    scopes: row.scopes,
+    scopes: scopeValues(row.scopes),
     rate_limit: row.rate_limit,
     is_active: row.is_active,
     last_used_at: '',

@@ -7,7 +7,8 @@ import { isGlobalAdmin } from '@platform/rbac';
 import { ownerScope } from './key-rules.js';
 import { toRecord, toRecords } from './key-views.js';
 
-const STATUSES: readonly string[] = ['active', 'inactive', 'expired'];
+/** A list request with the status filter by name (the handler translated the enum values). */
+export type ListKeysRequest = Omit<apikeysV1.ListApiKeysRequest, 'status'> & { status: KeyStatus[] };
 
 /**
  * Paged list, newest first. Non-admins see their own keys only and their `user_id` filter is
@@ -16,7 +17,7 @@ const STATUSES: readonly string[] = ['active', 'inactive', 'expired'];
 export async function listApiKeys(
   deps: ApiKeysDependencies,
   caller: Principal,
-  request: apikeysV1.ListApiKeysRequest,
+  request: ListKeysRequest,
 ): Promise<apikeysV1.ListApiKeysResponse> {
   const { page, pageSize, limit, offset } = readPaging(request.page, request.page_size);
   const ownerIds = isGlobalAdmin(caller)
@@ -28,8 +29,8 @@ export async function listApiKeys(
     deps.pool,
     {
       ownerIds,
-      statuses: [...new Set(request.status.filter((s) => STATUSES.includes(s)))] as KeyStatus[],
-      search: request.search.trim(),
+      statuses: request.status,
+      search: request.search?.trim(),
     },
     limit,
     offset,

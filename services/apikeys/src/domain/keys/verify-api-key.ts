@@ -1,8 +1,12 @@
-import type { apikeysV1 } from '@platform/contracts';
+import type { ApiKeyScope, apikeysV1 } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import { findByPrefix } from '../../data/api-keys-repository.js';
 import type { ApiKeysDependencies } from '../../deps.js';
 import { keyMatchesHash, keyPrefixOf } from './key-format.js';
+import { scopeValues } from './key-views.js';
+
+/** A verification request with the needed scope by name; undefined: none (or unknown) was named. */
+export type VerifyKeyQuery = Omit<apikeysV1.VerifyKeyRequest, 'scope'> & { scope: ApiKeyScope | undefined };
 
 /**
  * The gateway's check of a presented key, in this order: malformed, unknown or wrong secret
@@ -12,7 +16,7 @@ import { keyMatchesHash, keyPrefixOf } from './key-format.js';
  */
 export async function verifyApiKey(
   deps: ApiKeysDependencies,
-  request: apikeysV1.VerifyKeyRequest,
+  request: VerifyKeyQuery,
   now = new Date(),
 ): Promise<apikeysV1.VerifiedKey> {
   const prefix = keyPrefixOf(request.key);
@@ -25,7 +29,7 @@ export async function verifyApiKey(
     throw BusinessError.named('api_key_expired');
   if (!row.is_active) throw BusinessError.named('api_key_invalid');
   if (!request.scope || !row.scopes.includes(request.scope)) {
-    throw BusinessError.named('api_key_scope_missing', { data: { scope: request.scope } });
+    throw BusinessError.named('api_key_scope_missing', { data: { scope: request.scope ?? '' } });
   }
   if (request.agent_id && row.agent_ids.length > 0 && !row.agent_ids.includes(request.agent_id)) {
     throw BusinessError.named('api_key_no_agent_access');
@@ -41,7 +45,7 @@ export async function verifyApiKey(
     key_id: row.id,
     user_id: row.user_id,
     username: usernames.get(row.user_id) ?? '',
-    scopes: row.scopes,
+    scopes: scopeValues(row.scopes),
     expires_at: row.expires_at ? row.expires_at.toISOString() : '',
     revision_key: deps.revisions.revisionKey(prefix),
     revision,

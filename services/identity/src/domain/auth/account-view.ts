@@ -1,8 +1,18 @@
-import type { AccountUser } from '@platform/contracts/platform/identity/v1/auth';
 import type { AccountRow } from '../../data/auth-account-repository.js';
 
 /** The account fields registration and `/users/me` return (never hashes or lockout state). */
-export function toAccountUser(row: AccountRow): AccountUser {
+export interface AccountView {
+  id: string;
+  username: string;
+  email: string;
+  locale: string;
+  is_active: boolean;
+  email_verified: boolean;
+  approval_status: AccountRow['approval_status'];
+  created_at: string;
+}
+
+export function toAccountUser(row: AccountRow): AccountView {
   return {
     id: row.id,
     username: row.username,

@@ -10,8 +10,8 @@ import type { CaptchaVerifier } from './captcha-port.js';
 export async function requireCaptcha(
   verifier: CaptchaVerifier | undefined,
   enabled: boolean,
-  captchaId: string,
-  captchaToken: string,
+  captchaId: string | undefined,
+  captchaToken: string | undefined,
 ): Promise<void> {
   if (!enabled) return;
   if (!captchaId || !captchaToken) throw new BusinessError(ErrorCode.CAPTCHA_REQUIRED);

@@ -1,25 +1,20 @@
 import type { RequestOrigin } from '@platform/grpc';
-import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { AccountRow } from '../../data/auth-account-repository.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit } from './account-audit.js';
 import type { AuthDeps } from './auth-context.js';
-import { issueSession, type SessionUser } from './issue-session.js';
+import { issueSession, type IssuedSession, type SessionUser } from './issue-session.js';
 import { loginOutcome } from './login-rules.js';
 
 export const TOTP_CHALLENGE_SECONDS = 300;
 export const TOTP_ENROLLMENT_SECONDS = 1800;
 
-export const EMPTY_LOGIN_RESULT: LoginResult = {
-  access_token: '',
-  token_type: '',
-  requires_totp: false,
-  requires_totp_setup: false,
-  temp_token: '',
-  force_password_change: false,
-  reason: '',
-};
+/** How a login that got past the password (or the SSO provider) ends: one of three variants. */
+export type LoginOutcome =
+  | { kind: 'session'; session: IssuedSession }
+  | { kind: 'totp_required'; tempToken: string }
+  | { kind: 'totp_setup_required'; tempToken: string };
 
 /**
  * Login steps 4-8 for an account whose identity is established (right password, or an SSO
@@ -34,7 +29,7 @@ export async function completeLogin(
   meta: RequestOrigin,
   method: string,
   sessionUser: SessionUser = account,
-): Promise<LoginResult> {
+): Promise<LoginOutcome> {
   const audit = accountAudit(deps, account.id, meta, { method });
   const outcome = loginOutcome(account, settings);
   // 4: inactive or pending
@@ -50,12 +45,12 @@ export async function completeLogin(
   if (outcome === 'totp_challenge') {
     const { token } = await deps.tokens.issue(account.id, 'totp_challenge', TOTP_CHALLENGE_SECONDS);
     await audit('login.totp_challenge', {});
-    return { ...EMPTY_LOGIN_RESULT, requires_totp: true, temp_token: token };
+    return { kind: 'totp_required', tempToken: token };
   }
   if (outcome === 'totp_enrollment') {
     const { token } = await deps.tokens.issue(account.id, 'totp_enrollment', TOTP_ENROLLMENT_SECONDS);
     await audit('login.totp_enrollment_required', {});
-    return { ...EMPTY_LOGIN_RESULT, requires_totp_setup: true, temp_token: token };
+    return { kind: 'totp_setup_required', tempToken: token };
   }
   // 7: email verification (superusers excepted)
   if (outcome === 'email_not_verified') {
@@ -69,11 +64,5 @@ export async function completeLogin(
     requestId: meta.requestId,
     method,
   });
-  return {
-    ...EMPTY_LOGIN_RESULT,
-    access_token: session.access_token,
-    token_type: session.token_type,
-    force_password_change: session.force_password_change ?? false,
-    reason: session.reason ?? '',
-  };
+  return { kind: 'session', session };
 }

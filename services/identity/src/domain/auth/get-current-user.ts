@@ -1,16 +1,30 @@
-import type { CurrentUser } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import { findAccountById, findPermissionsAndTeams } from '../../data/auth-account-repository.js';
+import {
+  findAccountById,
+  findPermissionsAndTeams,
+  type TeamMembershipRow,
+} from '../../data/auth-account-repository.js';
 import { requirePrincipal } from '@platform/rbac';
-import { toAccountUser } from './account-view.js';
+import { toAccountUser, type AccountView } from './account-view.js';
 import type { AuthDeps } from './auth-context.js';
+
+export interface CurrentUserView {
+  account: AccountView;
+  is_superuser: boolean;
+  permissions: string[];
+  teams: TeamMembershipRow[];
+  totp_enabled: boolean;
+  force_password_change: boolean;
+  last_login_at: string;
+  password_changed_at: string;
+}
 
 /** `GET /users/me`: the caller's account with its permissions and teams (ARCHITECTURE, pinned). */
 export async function getCurrentUser(
   deps: Pick<AuthDeps, 'pool'>,
   principal: Principal | undefined,
-): Promise<CurrentUser> {
+): Promise<CurrentUserView> {
   const caller = requirePrincipal(principal);
   const account = await findAccountById(deps.pool, caller.user_id);
   if (!account) throw new BusinessError(ErrorCode.INVALID_TOKEN, { httpStatus: 401 });

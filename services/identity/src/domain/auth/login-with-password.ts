@@ -1,5 +1,4 @@
 import type { RequestOrigin } from '@platform/grpc';
-import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
 import {
@@ -13,7 +12,7 @@ import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit, type AccountAudit } from './account-audit.js';
 import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
-import { completeLogin } from './complete-login.js';
+import { completeLogin, type LoginOutcome } from './complete-login.js';
 import {
   accountLocked as locked,
   takeAccountPlace,
@@ -27,10 +26,10 @@ export interface PasswordLoginInput {
   /** Username or email. */
   username: string;
   password: string;
-  captchaId: string;
-  captchaToken: string;
-  /** Legacy: the proof when `captchaToken` is empty. */
-  captchaAnswer: string;
+  captchaId?: string;
+  captchaToken?: string;
+  /** Legacy: the proof when `captchaToken` is absent (or empty). */
+  captchaAnswer?: string;
 }
 
 const wrongPassword = (maxAttempts: number, failedAttempts: number) =>
@@ -50,7 +49,7 @@ export async function loginWithPassword(
   deps: AuthDeps,
   input: PasswordLoginInput,
   meta: RequestOrigin,
-): Promise<LoginResult> {
+): Promise<LoginOutcome> {
   const settings = await deps.settings.current();
   const proof = input.captchaToken || input.captchaAnswer;
   await requireCaptcha(deps.captcha, settings.enable_captcha, input.captchaId, proof);

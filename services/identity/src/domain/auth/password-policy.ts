@@ -1,8 +1,9 @@
+import { PASSWORD_BOUNDS } from '@platform/contracts';
 import { BusinessError, ErrorCode, toLocale, translate, type MsgKey } from '@platform/errors';
 import type { SiteSettings } from '../settings/site-settings.js';
 
 /** Hard upper bound whatever the settings say: longer passwords only cost hashing time. */
-export const PASSWORD_MAX_LENGTH = 128;
+export const PASSWORD_MAX_LENGTH = PASSWORD_BOUNDS.maxLength;
 
 type PolicySettings = Pick<
   SiteSettings,

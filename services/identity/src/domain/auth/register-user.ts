@@ -1,5 +1,4 @@
 import type { RequestOrigin } from '@platform/grpc';
-import type { AccountUser } from '@platform/contracts/platform/identity/v1/auth';
 import { withTransaction, type PoolClient } from '@platform/db';
 import { BusinessError, ErrorCode, toLocale, translate } from '@platform/errors';
 import { writeAudit } from '../../data/audit-repository.js';
@@ -16,7 +15,7 @@ import {
 } from '../../data/auth-registration-repository.js';
 import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
-import { toAccountUser } from './account-view.js';
+import { toAccountUser, type AccountView } from './account-view.js';
 import type { AuthDeps } from './auth-context.js';
 import { requireCaptcha } from './captcha-check.js';
 import { assertPasswordPolicy } from './password-policy.js';
@@ -25,10 +24,11 @@ export interface RegisterInput {
   username: string;
   email: string;
   password: string;
-  locale: string;
+  /** Absent: the request's negotiated locale. */
+  locale?: string;
   termsAccepted: boolean;
-  captchaId: string;
-  captchaToken: string;
+  captchaId?: string;
+  captchaToken?: string;
 }
 
 /** The spec's "Account at registration" table; the very first user is always approved and verified. */
@@ -63,7 +63,7 @@ export async function registerUser(
   deps: AuthDeps,
   input: RegisterInput,
   meta: RequestOrigin,
-): Promise<AccountUser> {
+): Promise<AccountView> {
   const settings = await deps.settings.current();
   const usersExist = await anyUserExists(deps.pool);
   if (usersExist && !settings.allow_registration) throw new BusinessError(ErrorCode.REGISTRATION_DISABLED);

@@ -27,12 +27,13 @@ function roleNameTaken(err: unknown): never {
 export async function createRole(
   pool: Pool,
   actor: Principal,
-  input: { name: string; description: string; permissions: string[] },
+  /** No description: an empty one. */
+  input: { name: string; description?: string; permissions: string[] },
   audit: AuditContext,
 ) {
   const id = await withTransaction(pool, async (client) => {
     await checkPermissionCodes(client, actor, input.permissions);
-    const roleId = await insertRole(client, input.name, input.description).catch(roleNameTaken);
+    const roleId = await insertRole(client, input.name, input.description ?? '').catch(roleNameTaken);
     await replaceRolePermissions(client, roleId, input.permissions);
     await writeAudit(client, {
       actorUserId: actor.user_id,

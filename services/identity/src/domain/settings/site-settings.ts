@@ -1,5 +1,5 @@
 // Channel settings' defaults are shared with notifications (one table, @platform/contracts).
-import { CHANNEL_SETTING_DEFAULTS as CHANNEL, type ChannelSettings } from '@platform/contracts';
+import { CHANNEL_SETTING_DEFAULTS as CHANNEL, PASSWORD_BOUNDS, type ChannelSettings } from '@platform/contracts';
 import { z } from 'zod';
 import {
   allowlistSchema,
@@ -70,7 +70,10 @@ export const SETTING_DEFINITIONS = {
   password_max_age_days: { schema: z.number().int().min(0).max(3650), default: 0 },
   /** A password cannot be changed again before this many hours (5306); 0 disables. */
   password_min_age_hours: { schema: z.number().int().min(0).max(8760), default: 0 },
-  password_min_length: { schema: z.number().int().min(8).max(128), default: 8 },
+  password_min_length: {
+    schema: z.number().int().min(PASSWORD_BOUNDS.minLength).max(PASSWORD_BOUNDS.maxLength),
+    default: PASSWORD_BOUNDS.minLength,
+  },
   password_require_uppercase: { schema: z.boolean(), default: false },
   password_require_lowercase: { schema: z.boolean(), default: false },
   password_require_digit: { schema: z.boolean(), default: true },

@@ -1,11 +1,10 @@
 import type { RequestOrigin } from '@platform/grpc';
-import type { LoginResult } from '@platform/contracts/platform/identity/v1/auth';
 import type { PublicSsoProvider } from '@platform/contracts/platform/identity/v1/sso';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import * as oidc from 'openid-client';
 import { findProviderByName, listProviders, type SsoProviderRow } from '../../data/sso-repository.js';
 import { savePendingLogin, takePendingLogin } from '../../data/sso-state-store.js';
-import { completeLogin } from '../auth/complete-login.js';
+import { completeLogin, type LoginOutcome } from '../auth/complete-login.js';
 import type { SessionUser } from '../auth/issue-session.js';
 import type { SsoDeps } from './sso-context.js';
 import { resolveSsoAccount, type SsoIdentity } from './sso-account.js';
@@ -80,7 +79,7 @@ export async function completeSsoLogin(
   providerName: string,
   params: Record<string, string>,
   meta: RequestOrigin,
-): Promise<LoginResult> {
+): Promise<LoginOutcome> {
   const provider = await usableProvider(deps, providerName);
   const pending = params.state ? await takePendingLogin(deps.redis, params.state) : undefined;
   if (!pending || pending.providerId !== provider.id) throw stateInvalid();

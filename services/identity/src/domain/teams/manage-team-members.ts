@@ -12,35 +12,18 @@ import {
 } from '../../data/teams-repository.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { invalidatePrincipals } from '../admin-users/principal-changes.js';
-import {
-  loadManagedTeam,
-  loadMember,
-  loadTeam,
-  notifyMember,
-  TEAM_ROLES,
-  toTeamMemberRecord,
-} from './team-access.js';
+import { loadManagedTeam, loadMember, loadTeam, notifyMember, toTeamMemberRecord } from './team-access.js';
 
-/** The gateway's enum already guards this; a direct gRPC caller gets the same 1001. */
-function checkRole(role: string): void {
-  if (!(TEAM_ROLES as readonly string[]).includes(role)) {
-    throw BusinessError.validation({ role: ['must be one of OWNER, ADMIN, MEMBER'] }, { httpStatus: 400 });
-  }
-}
+/** The role is one of the closed set: the handler translated it from the proto enum. */
+type MemberRoleInput = { teamId: string; userId: string; role: TeamRole };
 
-type MemberRoleInput = { teamId: string; userId: string; role: string };
-
-/**
- * Checks the role name, then runs `change` in a transaction on the team (locked) the caller
- * manages (4004, 3003 otherwise).
- */
+/** Runs `change` in a transaction on the team (locked) the caller manages (4004, 3003 otherwise). */
 function changeMemberRole<T>(
   deps: IdentityDependencies,
   caller: Principal,
   input: MemberRoleInput,
   change: (client: PoolClient, team: TeamRow) => Promise<T>,
 ): Promise<T> {
-  checkRole(input.role);
   return withTransaction(deps.pool, async (client) =>
     change(client, await loadManagedTeam(client, input.teamId, caller)),
   );
@@ -59,7 +42,7 @@ export async function addTeamMember(deps: IdentityDependencies, caller: Principa
     }
     if (await findMember(client, team.id, input.userId))
       throw new BusinessError(ErrorCode.ALREADY_TEAM_MEMBER);
-    await insertMember(client, team.id, input.userId, input.role as TeamRole);
+    await insertMember(client, team.id, input.userId, input.role);
     await notifyMember(client, team, input.userId, {
       type: 'team.member_added',
       title: 'Added to team',
@@ -83,14 +66,14 @@ export async function updateTeamMemberRole(
     if (member.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_CHANGE_OWNER_ROLE);
     if (input.role === 'OWNER') throw new BusinessError(ErrorCode.CANNOT_PROMOTE_TO_OWNER);
     if (member.role === input.role) return { team, member };
-    await setMemberRole(client, team.id, member.user_id, input.role as TeamRole);
+    await setMemberRole(client, team.id, member.user_id, input.role);
     await notifyMember(client, team, input.userId, {
       type: 'team.role_changed',
       title: 'Team role changed',
       content: `Your role in ${team.name} is now ${input.role}.`,
       data: { role: input.role, previous_role: member.role },
     });
-    return { team, member: { ...member, role: input.role as TeamRole } };
+    return { team, member: { ...member, role: input.role } };
   });
   return toTeamMemberRecord(result.member);
 }

@@ -5,8 +5,6 @@ import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../da
 import { notifyUser } from '../../events/publish-events.js';
 import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 
-export { TEAM_ROLES } from '@platform/rbac';
-
 export function teamNotFound(): BusinessError {
   return BusinessError.named('team_not_found');
 }
@@ -83,7 +81,7 @@ export function toTeamRecord(team: TeamRow) {
     description: team.description,
     is_default: team.is_default,
     member_count: team.member_count,
-    my_role: team.my_role ?? '',
+    my_role: team.my_role,
     created_at: team.created_at.toISOString(),
     updated_at: team.updated_at.toISOString(),
   };

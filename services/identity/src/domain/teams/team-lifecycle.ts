@@ -31,7 +31,8 @@ export async function createTeam(
   deps: IdentityDependencies,
   caller: Principal,
   name: string,
-  description: string,
+  /** Absent: no description. */
+  description = '',
 ) {
   const teamId = await withTransaction(deps.pool, async (client) => {
     const id = await insertTeam(client, name, description).catch((err: unknown) => {

@@ -22,7 +22,7 @@ export interface TotpEnabled {
  */
 export async function enableTotp(
   deps: TotpDeps,
-  input: { credential: string; code: string },
+  input: { credential: string | undefined; code: string },
   meta: RequestOrigin,
 ): Promise<TotpEnabled> {
   const { user, enrollment, via } = await resolveEnrollingCaller(deps, input.credential);

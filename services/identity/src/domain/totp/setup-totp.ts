@@ -14,7 +14,11 @@ export interface TotpSetup {
  * authenticator has it (enable). Refused with 5314 when TOTP is already on: changing the secret
  * means disabling first, which needs a valid code.
  */
-export async function setupTotp(deps: TotpDeps, credential: string, meta: RequestOrigin): Promise<TotpSetup> {
+export async function setupTotp(
+  deps: TotpDeps,
+  credential: string | undefined,
+  meta: RequestOrigin,
+): Promise<TotpSetup> {
   const { user, via } = await resolveEnrollingCaller(deps, credential);
   const secret = newTotpSecret();
   await savePendingSecret(deps.pool, user.id, deps.secrets.encrypt(secret));

@@ -51,7 +51,7 @@ async function activeUser(deps: Pick<IdentityDependencies, 'pool'>, userId: stri
  */
 export async function resolveTotpCaller(
   deps: Pick<IdentityDependencies, 'pool' | 'tokens' | 'sessions'>,
-  credential: string,
+  credential: string | undefined,
 ): Promise<TotpCaller> {
   if (!credential) throw new BusinessError(ErrorCode.UNAUTHORIZED);
   const type = peekTokenType(credential);
@@ -94,7 +94,7 @@ export async function resolveTotpCaller(
  */
 export async function resolveEnrollingCaller(
   deps: Pick<IdentityDependencies, 'pool' | 'tokens' | 'sessions'>,
-  credential: string,
+  credential: string | undefined,
 ): Promise<TotpCaller & { via: 'enrollment_token' | 'access_token' }> {
   const caller = await resolveTotpCaller(deps, credential);
   if (caller.user.totp_enabled) throw new BusinessError(ErrorCode.TOTP_ALREADY_ENABLED);

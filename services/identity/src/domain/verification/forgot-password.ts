@@ -9,8 +9,8 @@ import { assertSmtpReady } from './smtp-settings.js';
 
 export interface ForgotPasswordInput {
   email: string;
-  captchaId: string;
-  captchaToken: string;
+  captchaId?: string;
+  captchaToken?: string;
 }
 
 /**

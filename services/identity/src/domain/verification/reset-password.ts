@@ -19,11 +19,12 @@ import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { VerificationDeps } from './mail-request.js';
 import { codeMatches, hashLinkToken, MAX_CODE_ATTEMPTS } from './verification-secrets.js';
 
+/** Code flow: the mailed code with its address; link flow: the `token` of the mailed link. */
+export type ResetProof = { email: string; code: string } | { token: string };
+
 export interface ResetPasswordInput {
-  /** Code flow: `email` + `code`; link flow: `token`. The gateway guarantees one of the two. */
-  email: string;
-  code: string;
-  token: string;
+  /** The gateway guarantees one; a direct caller that gives none proves nothing (5005). */
+  proof: ResetProof | undefined;
   newPassword: string;
 }
 
@@ -43,18 +44,19 @@ async function provenResetToken(
   deps: VerificationDeps,
   input: ResetPasswordInput,
 ): Promise<VerificationTokenRow> {
-  if (input.token) {
-    const token = await findTokenByLinkHash(deps.pool, hashLinkToken(input.token));
+  const { proof } = input;
+  if (proof && 'token' in proof) {
+    const token = await findTokenByLinkHash(deps.pool, hashLinkToken(proof.token));
     if (!token || token.purpose !== 'reset_password' || token.consumed_at) throw invalid();
     if (token.expires_at.getTime() <= Date.now()) throw invalid();
     return token;
   }
-  if (!input.email || !input.code) throw invalid();
+  if (!proof?.email || !proof.code) throw invalid();
   // Rule 9: an address with no account is "user not found", whatever the code.
-  if (!(await findUserByEmail(deps.pool, input.email))) throw userNotFound();
-  const token = await findOpenToken(deps.pool, input.email, 'reset_password');
+  if (!(await findUserByEmail(deps.pool, proof.email))) throw userNotFound();
+  const token = await findOpenToken(deps.pool, proof.email, 'reset_password');
   if (!token || token.expires_at.getTime() <= Date.now()) throw invalid();
-  if (!codeMatches(token.code_hash, token.email, 'reset_password', input.code)) {
+  if (!codeMatches(token.code_hash, token.email, 'reset_password', proof.code)) {
     await recordFailedAttempt(deps.pool, token.id, MAX_CODE_ATTEMPTS);
     throw invalid();
   }
@@ -91,7 +93,7 @@ export async function resetPassword(
       targetId: user.id,
       ip: meta.ip,
       userAgent: meta.userAgent,
-      details: { method: input.token ? 'link' : 'code' },
+      details: { method: input.proof && 'token' in input.proof ? 'link' : 'code' },
       requestId: meta.requestId,
     });
     const zh = (user.locale ?? meta.locale).startsWith('zh');

@@ -9,8 +9,8 @@ import { assertSmtpReady } from './smtp-settings.js';
 export interface SendVerificationInput {
   email: string;
   purpose: VerificationPurpose;
-  captchaId: string;
-  captchaToken: string;
+  captchaId?: string;
+  captchaToken?: string;
 }
 
 /**
