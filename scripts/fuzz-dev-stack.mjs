@@ -31,6 +31,10 @@ const common = {
   SECRET_KEY: stackEnv.secretKey,
   GRPC_PORT: '50099', // unused: servers bind free ports below
 };
+// Each service signs its internal calls with its own key, as deploy/local/services.sh gives it.
+const signingKeyOf = (name) => ({
+  SERVICE_SIGNING_PRIVATE_KEY: process.env[`SERVICE_SIGNING_PRIVATE_KEY_${name}`],
+});
 const identityUrl = withDatabase(stackEnv.postgresAdminUrl, identityDb);
 const identityConfig = loadIdentityConfig({
   ...common,
@@ -47,6 +51,7 @@ const identityGrpc = await startGrpcServer({
 });
 const workflowsConfig = loadWorkflowsConfig({
   ...common,
+  ...signingKeyOf('WORKFLOWS'),
   DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, workflowsDb),
   IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
 });
@@ -60,6 +65,7 @@ const workflowsGrpc = await startGrpcServer({
 });
 const apikeysConfig = loadApiKeysConfig({
   ...common,
+  ...signingKeyOf('APIKEYS'),
   DATABASE_URL: withDatabase(stackEnv.postgresAdminUrl, apikeysDb),
   IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
   WORKFLOWS_GRPC_ADDR: `127.0.0.1:${workflowsGrpc.port}`,
@@ -77,6 +83,7 @@ const apikeysGrpc = await startGrpcServer({
 const gateway = buildGateway(
   loadGatewayConfig({
     ...common,
+    ...signingKeyOf('GATEWAY'),
     IDENTITY_GRPC_ADDR: `127.0.0.1:${identityGrpc.port}`,
     APIKEYS_GRPC_ADDR: `127.0.0.1:${apikeysGrpc.port}`,
     WORKFLOWS_GRPC_ADDR: `127.0.0.1:${workflowsGrpc.port}`,
