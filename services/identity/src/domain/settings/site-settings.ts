@@ -1,5 +1,9 @@
 // Channel settings' defaults are shared with notifications (one table, @platform/contracts).
-import { CHANNEL_SETTING_DEFAULTS as CHANNEL, PASSWORD_BOUNDS, type ChannelSettings } from '@platform/contracts';
+import {
+  CHANNEL_SETTING_DEFAULTS as CHANNEL,
+  PASSWORD_BOUNDS,
+  type ChannelSettings,
+} from '@platform/contracts';
 import { z } from 'zod';
 import {
   allowlistSchema,
