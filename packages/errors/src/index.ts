@@ -31,4 +31,4 @@ export {
   type SuccessEnvelope,
 } from './envelope.js';
 export { UUID_PATTERN, isUuid } from './ids.js';
-export { PAGING, readPaging, type PageWindow } from './paging.js';
+export { PAGING, pagingErrors, readPaging, type PageWindow } from './paging.js';

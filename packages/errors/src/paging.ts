@@ -28,17 +28,28 @@ function inRange(value: number, max: number): boolean {
 }
 
 /**
+ * What is wrong with a request's `page` / `page_size` (0 = the default), by field; empty when
+ * nothing is. For a use case that reports every bad field of a request in one 1001.
+ */
+export function pagingErrors(page: number, pageSize: number): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const p = page === 0 ? PAGING.defaultPage : page;
+  const size = pageSize === 0 ? PAGING.defaultPageSize : pageSize;
+  if (!inRange(p, PAGING.maxPage)) errors.page = [`must be an integer from 1 to ${PAGING.maxPage}`];
+  if (!inRange(size, PAGING.maxPageSize))
+    errors.page_size = [`must be an integer from 1 to ${PAGING.maxPageSize}`];
+  return errors;
+}
+
+/**
  * A service's reading of `page` / `page_size` from a request. proto3 has no "unset": 0 means the
  * default. The gateway already refused anything else out of range; this keeps a direct gRPC call
  * to the same rule.
  */
 export function readPaging(page: number, pageSize: number): PageWindow {
+  const errors = pagingErrors(page, pageSize);
+  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
   const p = page === 0 ? PAGING.defaultPage : page;
   const size = pageSize === 0 ? PAGING.defaultPageSize : pageSize;
-  const errors: Record<string, string[]> = {};
-  if (!inRange(p, PAGING.maxPage)) errors.page = [`must be an integer from 1 to ${PAGING.maxPage}`];
-  if (!inRange(size, PAGING.maxPageSize))
-    errors.page_size = [`must be an integer from 1 to ${PAGING.maxPageSize}`];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
   return { page: p, pageSize: size, limit: size, offset: (p - 1) * size };
 }

@@ -4,9 +4,9 @@ import {
   assertChannelsReady,
   channelProblem,
   channelSettingsFrom,
-  mailFromAddress,
   type ChannelSettings,
 } from '../src/delivery/channel-settings.js';
+import { mailFromAddress } from '@platform/contracts';
 import { CHANNEL_NAMES } from '../src/domain/delivery-port.js';
 
 // The channel-settings rules (delivery/channel-settings.ts) without a server: reading identity's

@@ -129,8 +129,8 @@ describe('paging', () => {
     );
     expect(() => pagingOf(bad, keys, 'runs')).toThrow(
       refusal({
-        page: ['must be an integer >= 1'],
-        page_size: ['must be 1-100'],
+        page: ['must be an integer from 1 to 1000000'],
+        page_size: ['must be an integer from 1 to 100'],
         sort_by: ['must be one of runs, p50'],
         sort_order: ['must be asc or desc'],
       }),
@@ -139,10 +139,13 @@ describe('paging', () => {
 
   it('a fractional page or page size and a negative page size are refused', () => {
     expect(() => pagingOf(request({ page: 1.5, page_size: 2.5 }), keys, 'runs')).toThrow(
-      refusal({ page: ['must be an integer >= 1'], page_size: ['must be 1-100'] }),
+      refusal({
+        page: ['must be an integer from 1 to 1000000'],
+        page_size: ['must be an integer from 1 to 100'],
+      }),
     );
     expect(() => pagingOf(request({ page_size: -1 }), keys, 'runs')).toThrow(
-      refusal({ page_size: ['must be 1-100'] }),
+      refusal({ page_size: ['must be an integer from 1 to 100'] }),
     );
   });
 });

@@ -1,4 +1,4 @@
-import { BusinessError, isUuid, readPaging } from '@platform/errors';
+import { BusinessError, isUuid, pagingErrors, readPaging } from '@platform/errors';
 
 export const TIME_RANGES = ['7d', '30d', '90d', 'all'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
@@ -71,13 +71,14 @@ export function pagingOf(
   sortKeys: readonly string[],
   defaultSort: string,
 ): Paging {
-  const { page, pageSize } = readPaging(request.page, request.page_size);
-  const errors: Record<string, string[]> = {};
+  // Every bad field of the request in one 1001, paging's included.
+  const errors = pagingErrors(request.page, request.page_size);
   const sortBy = request.sort_by || defaultSort;
   if (!sortKeys.includes(sortBy)) errors.sort_by = [`must be one of ${sortKeys.join(', ')}`];
   const order = request.sort_order || 'desc';
   if (order !== 'asc' && order !== 'desc') errors.sort_order = ['must be asc or desc'];
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
+  const { page, pageSize } = readPaging(request.page, request.page_size);
   return { page, pageSize, sortBy, descending: order === 'desc' };
 }
 
