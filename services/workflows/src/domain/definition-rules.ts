@@ -1,3 +1,4 @@
+import { DEFINITION_RULES } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import { codeNodesErrors } from './runs/nodes/code-rules.js';
 
@@ -32,17 +33,12 @@ export interface DefinitionEdge {
 }
 
 /** The current type-system version the canvas writes; older ones are loaded but cannot run. */
-export const CURRENT_SCHEMA_VERSION = 2;
-const MAX_ID = 200;
-const MAX_TYPE = 100;
-/**
- * Most nodes and edges one definition may have (docs/workflows.md "The definition format"). Part
- * of the format, not a per-replica setting: a definition saved on one replica must run on every
- * other. 500 nodes is ~5× the largest canvases we know of and ~1 KiB per node within the 512 KiB
- * size limit; a DAG of 500 nodes rarely needs more than 4 edges a node.
- */
-export const MAX_DEFINITION_NODES = 500;
-export const MAX_DEFINITION_EDGES = 2_000;
+export const CURRENT_SCHEMA_VERSION = DEFINITION_RULES.currentSchemaVersion;
+const MAX_ID = DEFINITION_RULES.idMaxLength;
+const MAX_TYPE = DEFINITION_RULES.nodeTypeMaxLength;
+/** Most nodes and edges one definition may have (docs/workflows.md "The definition format"). */
+export const MAX_DEFINITION_NODES = DEFINITION_RULES.maxNodes;
+export const MAX_DEFINITION_EDGES = DEFINITION_RULES.maxEdges;
 
 type Errors = Record<string, string[]>;
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -146,7 +142,7 @@ export function definitionErrors(definition: unknown, maxBytes: number, field = 
   const counts = definitionCountErrors(definition, field);
   if (Object.keys(counts).length > 0) return counts;
   const version = definition.schema_version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0 || version > 1_000_000) {
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0 || version > DEFINITION_RULES.maxSchemaVersion) {
     add(errors, `${field}.schema_version`, 'must be an integer >= 0');
   }
   const nodeIds = checkNodes(errors, field, definition.nodes);
