@@ -24,4 +24,4 @@ export { closedSet, type ClosedSet } from './closed-set.js';
 export * as jsonValueV1 from './gen/platform/common/v1/json_value.js';
 export { fromJsonValue, toJsonValue, toOptionalJsonValue } from './json-value.js';
 export * from './workflow-sets.js';
-export { DEFINITION_RULES, WORKFLOW_FIELD_RULES } from './workflow-rules.js';
+export { CODE_NODE_RULES, DEFINITION_RULES, WORKFLOW_FIELD_RULES } from './workflow-rules.js';

@@ -28,3 +28,15 @@ export const DEFINITION_RULES = {
   /** The type-system version the canvas writes; older ones are kept but cannot run. */
   currentSchemaVersion: 2,
 } as const;
+
+/**
+ * What a `code` node's `data` must hold on save (docs/workflows.md "code"), besides code that
+ * compiles in the sandbox's language: its named inputs. The language list and the time limit are
+ * the sandbox's (@platform/sandbox SUPPORTED_LANGUAGES, MAX_TIMEOUT_MS).
+ */
+export const CODE_NODE_RULES = {
+  type: 'code',
+  maxInputs: 100,
+  inputNamePattern: /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/,
+  maxInputTemplateLength: 100_000,
+} as const;

@@ -1,3 +1,4 @@
+import { CODE_NODE_RULES } from '@platform/contracts';
 import {
   checkCodeSync,
   DEFAULT_TIMEOUT_MS,
@@ -13,11 +14,11 @@ import { createHash } from 'node:crypto';
  * version is saved and again when a run starts, both as 422 / 1001 naming the field
  * (`definition.nodes.<i>.data.code`). The code is compiled (never run) in a throwaway isolate.
  */
-export const CODE_NODE_TYPE = 'code';
+export const CODE_NODE_TYPE = CODE_NODE_RULES.type;
 /** Named inputs one code node may declare. */
-export const MAX_CODE_INPUTS = 100;
-const INPUT_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
-const MAX_INPUT_TEMPLATE = 100_000;
+export const MAX_CODE_INPUTS = CODE_NODE_RULES.maxInputs;
+const INPUT_NAME = CODE_NODE_RULES.inputNamePattern;
+const MAX_INPUT_TEMPLATE = CODE_NODE_RULES.maxInputTemplateLength;
 
 type Errors = Record<string, string[]>;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
