@@ -152,7 +152,7 @@ export const workflowVersionsRoutes = [
           workflow_id: params.workflow_id,
           limit: query.limit,
           offset: query.offset,
-          status: query.status ? VERSION_STATUSES.toProto(query.status) : 0,
+          status: query.status ? VERSION_STATUSES.toProto(query.status) : undefined,
         },
         { principal },
       ),

@@ -95,7 +95,7 @@ type PublishBody = z.infer<typeof publishBody>;
 
 const text = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
 const visibilityOf = (name: (typeof WORKFLOW_VISIBILITIES.names)[number] | undefined) =>
-  name ? WORKFLOW_VISIBILITIES.toProto(name) : 0;
+  name ? WORKFLOW_VISIBILITIES.toProto(name) : undefined;
 const notFound = [ErrorCode.NOT_FOUND];
 const invalid = { code: ErrorCode.VALIDATION_ERROR, status: 422 };
 type Workflow = workflowsV1.Workflow;
@@ -145,7 +145,7 @@ export const workflowsRoutes = [
           page_size: query.page_size,
           search: query.search,
           team_id: query.team_id,
-          status: query.status ? WORKFLOW_STATUSES.toProto(query.status) : 0,
+          status: query.status ? WORKFLOW_STATUSES.toProto(query.status) : undefined,
         },
         { principal },
       ),
