@@ -31,11 +31,14 @@ export const DEFINITION_RULES = {
 
 /**
  * What a `code` node's `data` must hold on save (docs/workflows.md "code"), besides code that
- * compiles in the sandbox's language: its named inputs. The language list and the time limit are
- * the sandbox's (@platform/sandbox SUPPORTED_LANGUAGES, MAX_TIMEOUT_MS).
+ * compiles. The languages and the time limit are the sandbox's (@platform/sandbox
+ * SUPPORTED_LANGUAGES, MAX_TIMEOUT_MS; a workflows test keeps them equal): stated here because the
+ * gateway, which documents them, does not load the sandbox.
  */
 export const CODE_NODE_RULES = {
   type: 'code',
+  languages: ['javascript'],
+  maxTimeoutMs: 30_000,
   maxInputs: 100,
   inputNamePattern: /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/,
   maxInputTemplateLength: 100_000,

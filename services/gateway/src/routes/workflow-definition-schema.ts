@@ -24,7 +24,7 @@ const codeNode = z.looseObject({
   type: z.literal(CODE.type),
   position,
   data: z.looseObject({
-    language: z.string().describe("the sandbox's language: javascript"),
+    language: z.enum(CODE.languages),
     code: documentedText(z.string().min(1)).describe(
       'JavaScript defining function main(inputs); compiled (never run) on save',
     ),
@@ -34,13 +34,7 @@ const codeNode = z.looseObject({
       .nullable()
       .optional()
       .describe('named template strings'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1)
-      .nullable()
-      .optional()
-      .describe("milliseconds, at most the sandbox's limit (30000)"),
+    timeout_ms: z.number().int().min(1).max(CODE.maxTimeoutMs).nullable().optional(),
   }),
 });
 
@@ -63,23 +57,17 @@ const configFields = {
     .describe(`${RULES.currentSchemaVersion} is current; below is a legacy definition (stored, never run)`),
   metadata: anyObject.nullable().optional(),
 };
+// `uniqueItems` is the part of "ids unique" a schema can state: two equal items share their id.
 const nodesShape = z
   .array(z.union([codeNode, otherNode]))
   .max(RULES.maxNodes)
+  .meta({ uniqueItems: true })
   .describe('node ids unique');
 const edgesShape = z
   .array(edgeShape)
   .max(RULES.maxEdges)
+  .meta({ uniqueItems: true })
   .describe('edge ids unique; source and target name nodes of this definition');
-
-const EXAMPLE = {
-  schema_version: RULES.currentSchemaVersion,
-  nodes: [
-    { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: { inputs: [] } },
-    { id: 'end', type: 'end', position: { x: 240, y: 0 }, data: { outputs: [] } },
-  ],
-  edges: [{ id: 'start-end', source: 'start', target: 'end', sourceHandle: null, targetHandle: null }],
-};
 
 type JsonSchema = Record<string, unknown>;
 function documentOf(schema: z.ZodType, extra: JsonSchema = {}): JsonSchema {
@@ -94,13 +82,12 @@ export const definitionBody = plainObject().meta(
   documentOf(z.looseObject({ ...configFields, nodes: nodesShape, edges: edgesShape }), {
     description:
       '{schema_version, nodes, edges, metadata?}, other keys kept; stored exactly as given; at most MAX_DEFINITION_BYTES (512 KiB) of JSON (docs/workflows.md)',
-    examples: [EXAMPLE],
   }),
 );
 
 /** A version's parts (POST /workflow-versions): the definition taken apart. */
-export const versionNodesBody = z.array(plainObject()).meta(documentOf(nodesShape, { examples: [EXAMPLE.nodes] }));
-export const versionEdgesBody = z.array(plainObject()).meta(documentOf(edgesShape, { examples: [EXAMPLE.edges] }));
+export const versionNodesBody = z.array(plainObject()).meta(documentOf(nodesShape));
+export const versionEdgesBody = z.array(plainObject()).meta(documentOf(edgesShape));
 export const versionConfigBody = plainObject().meta(
   documentOf(
     z.looseObject({ ...configFields, schema_version: configFields.schema_version.optional() }),

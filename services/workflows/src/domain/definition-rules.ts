@@ -127,8 +127,29 @@ export function definitionCountErrors(definition: unknown, field = 'definition')
   return errors;
 }
 
+/**
+ * Most fields one answer names. A definition may have 500 nodes and 2,000 edges, each with several
+ * problems; all of them would not fit the gRPC error trailer (~64 KiB of headers: past it the call
+ * fails as a 500), and the first ones are what an editor shows anyway.
+ */
+export const MAX_REPORTED_FIELDS = 50;
+
+function firstFields(errors: Errors, field: string): Errors {
+  const names = Object.keys(errors);
+  if (names.length <= MAX_REPORTED_FIELDS) return errors;
+  const kept: Errors = {};
+  for (const name of names.slice(0, MAX_REPORTED_FIELDS)) kept[name] = errors[name]!;
+  const more = `and ${names.length - MAX_REPORTED_FIELDS} more fields with problems (the first ${MAX_REPORTED_FIELDS} are listed)`;
+  (kept[field] ??= []).push(more);
+  return kept;
+}
+
 /** The field errors of a definition (empty when it is well formed). `field` prefixes every name. */
 export function definitionErrors(definition: unknown, maxBytes: number, field = 'definition'): Errors {
+  return firstFields(allDefinitionErrors(definition, maxBytes, field), field);
+}
+
+function allDefinitionErrors(definition: unknown, maxBytes: number, field: string): Errors {
   const errors: Errors = {};
   if (!isObject(definition)) {
     add(errors, field, 'must be an object');

@@ -2,8 +2,6 @@ import { CODE_NODE_RULES } from '@platform/contracts';
 import {
   checkCodeSync,
   DEFAULT_TIMEOUT_MS,
-  MAX_TIMEOUT_MS,
-  SUPPORTED_LANGUAGES,
   type CodeProblem,
 } from '@platform/sandbox';
 import { LRUCache } from 'lru-cache';
@@ -19,6 +17,8 @@ export const CODE_NODE_TYPE = CODE_NODE_RULES.type;
 export const MAX_CODE_INPUTS = CODE_NODE_RULES.maxInputs;
 const INPUT_NAME = CODE_NODE_RULES.inputNamePattern;
 const MAX_INPUT_TEMPLATE = CODE_NODE_RULES.maxInputTemplateLength;
+const SUPPORTED_LANGUAGES: readonly string[] = CODE_NODE_RULES.languages;
+const MAX_TIMEOUT_MS = CODE_NODE_RULES.maxTimeoutMs;
 
 type Errors = Record<string, string[]>;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -41,7 +41,7 @@ function codeProblems(language: string, code: string): CodeProblem[] {
 export function codeNodeErrors(data: Record<string, unknown>, at: string): Errors {
   const errors: Errors = {};
   const add = (field: string, message: string) => (errors[`${at}.data.${field}`] ??= []).push(message);
-  if (!SUPPORTED_LANGUAGES.includes(data.language as 'javascript')) {
+  if (!SUPPORTED_LANGUAGES.includes(data.language as string)) {
     add('language', `must be one of: ${SUPPORTED_LANGUAGES.join(', ')}`);
   } else if (typeof data.code !== 'string' || data.code.trim() === '') {
     add('code', 'must be a non-empty string defining function main(inputs)');
