@@ -16,14 +16,17 @@ import { documentedText, NO_NUL_PATTERN } from './validation.js';
  * needs types it knows), so `type` is a string, and a `code` node's `data` has its own shape.
  */
 const id = documentedText(z.string().min(1).max(RULES.idMaxLength));
+/** An object that keeps other keys; the document says they too must be free of NUL. */
+const looseObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.looseObject(shape).meta({ propertyNames: { type: 'string', pattern: NO_NUL_PATTERN } });
 const anyObject = z.record(documentedText(z.string()), z.unknown());
-const position = z.looseObject({ x: z.number(), y: z.number() }).nullable().optional();
+const position = looseObject({ x: z.number(), y: z.number() }).nullable().optional();
 
-const codeNode = z.looseObject({
+const codeNode = looseObject({
   id,
   type: z.literal(CODE.type),
   position,
-  data: z.looseObject({
+  data: looseObject({
     language: z.enum(CODE.languages),
     code: documentedText(z.string().min(1)).describe(
       'JavaScript defining function main(inputs); compiled (never run) on save',
@@ -38,7 +41,7 @@ const codeNode = z.looseObject({
   }),
 });
 
-const otherNode = z.looseObject({
+const otherNode = looseObject({
   id,
   type: documentedText(z.string().min(1).max(RULES.nodeTypeMaxLength)).meta({ not: { const: CODE.type } }),
   position,
@@ -46,7 +49,7 @@ const otherNode = z.looseObject({
 });
 
 const handle = documentedText(z.string()).nullable().optional();
-const edgeShape = z.looseObject({ id, source: id, target: id, sourceHandle: handle, targetHandle: handle });
+const edgeShape = looseObject({ id, source: id, target: id, sourceHandle: handle, targetHandle: handle });
 
 const configFields = {
   schema_version: z
@@ -79,7 +82,7 @@ const plainObject = () => z.record(z.string(), z.unknown());
 
 /** A whole definition (POST and PUT /workflows). */
 export const definitionBody = plainObject().meta(
-  documentOf(z.looseObject({ ...configFields, nodes: nodesShape, edges: edgesShape }), {
+  documentOf(looseObject({ ...configFields, nodes: nodesShape, edges: edgesShape }), {
     description:
       '{schema_version, nodes, edges, metadata?}, other keys kept; stored exactly as given; at most MAX_DEFINITION_BYTES (512 KiB) of JSON (docs/workflows.md)',
   }),
@@ -90,7 +93,7 @@ export const versionNodesBody = z.array(plainObject()).meta(documentOf(nodesShap
 export const versionEdgesBody = z.array(plainObject()).meta(documentOf(edgesShape));
 export const versionConfigBody = plainObject().meta(
   documentOf(
-    z.looseObject({ ...configFields, schema_version: configFields.schema_version.optional() }),
+    looseObject({ ...configFields, schema_version: configFields.schema_version.optional() }),
     {
       description:
         "the definition keys besides nodes and edges (schema_version, metadata, …); schema_version defaults to the workflow's",
