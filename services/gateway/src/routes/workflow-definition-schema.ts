@@ -73,6 +73,16 @@ const edgesShape = z
   .describe('edge ids unique; source and target name nodes of this definition');
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * The part of "edge ends name nodes of this definition" a schema can state: without nodes there
+ * can be no edges. For an object with `nodes` and `edges` side by side (a definition, a version).
+ */
+export const EDGES_NEED_NODES: JsonSchema = {
+  if: { properties: { nodes: { maxItems: 0 } }, required: ['nodes'] },
+  then: { properties: { edges: { maxItems: 0 } } },
+};
+
 function documentOf(schema: z.ZodType, extra: JsonSchema = {}): JsonSchema {
   const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' });
   return { ...json, ...extra };
@@ -85,6 +95,7 @@ export const definitionBody = plainObject().meta(
   documentOf(looseObject({ ...configFields, nodes: nodesShape, edges: edgesShape }), {
     description:
       '{schema_version, nodes, edges, metadata?}, other keys kept; stored exactly as given; at most MAX_DEFINITION_BYTES (512 KiB) of JSON (docs/workflows.md)',
+    ...EDGES_NEED_NODES,
   }),
 );
 

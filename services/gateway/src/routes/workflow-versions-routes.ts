@@ -5,7 +5,12 @@ import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute } from './route-definition.js';
 import { documentedText, queryInt } from './validation.js';
-import { versionConfigBody, versionEdgesBody, versionNodesBody } from './workflow-definition-schema.js';
+import {
+  EDGES_NEED_NODES,
+  versionConfigBody,
+  versionEdgesBody,
+  versionNodesBody,
+} from './workflow-definition-schema.js';
 import {
   publishedVersionSchema,
   toPublishedVersion,
@@ -43,7 +48,8 @@ const createBody = z
     config: versionConfigBody.default({}),
     description: description.default(''),
   })
-  .strict();
+  .strict()
+  .meta(EDGES_NEED_NODES);
 type CreateBody = z.infer<typeof createBody>;
 const historyQuery = z.object({
   limit: queryInt(1, 100, 20),
