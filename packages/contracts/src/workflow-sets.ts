@@ -80,6 +80,9 @@ export type VersionStatusName = (typeof VERSION_STATUSES.names)[number];
  * A name read from a store as its proto enum: null (not set yet, e.g. a draft's presentation
  * mode) is unspecified; so is a name outside the set, which the store's constraints never let in.
  */
-export function storedNameToProto<Name extends string>(set: ClosedSet<Name, number>, name: string | null): number {
+export function storedNameToProto<Name extends string>(
+  set: ClosedSet<Name, number>,
+  name: string | null,
+): number {
   return set.has(name) ? set.toProto(name) : 0;
 }

@@ -29,7 +29,11 @@ describe('JsonValue', () => {
   it('carries nesting deeper than the decoders allow, inside a request', () => {
     let deep: unknown = 'bottom';
     for (let level = 0; level < 500; level += 1) deep = level % 2 ? { next: deep } : [deep];
-    const bytes = StartRunRequest.encode({ workflow_id: 'w', inputs: toJsonValue({ deep }), wait: false }).finish();
+    const bytes = StartRunRequest.encode({
+      workflow_id: 'w',
+      inputs: toJsonValue({ deep }),
+      wait: false,
+    }).finish();
     const decoded = StartRunRequest.decode(bytes);
     expect(JSON.stringify(fromJsonValue(decoded.inputs))).toBe(JSON.stringify({ deep }));
   });

@@ -103,12 +103,9 @@ export const definitionBody = plainObject().meta(
 export const versionNodesBody = z.array(plainObject()).meta(documentOf(nodesShape));
 export const versionEdgesBody = z.array(plainObject()).meta(documentOf(edgesShape));
 export const versionConfigBody = plainObject().meta(
-  documentOf(
-    looseObject({ ...configFields, schema_version: configFields.schema_version.optional() }),
-    {
-      description:
-        "the definition keys besides nodes and edges (schema_version, metadata, …); schema_version defaults to the workflow's",
-      propertyNames: { type: 'string', pattern: NO_NUL_PATTERN, not: { enum: ['nodes', 'edges'] } },
-    },
-  ),
+  documentOf(looseObject({ ...configFields, schema_version: configFields.schema_version.optional() }), {
+    description:
+      "the definition keys besides nodes and edges (schema_version, metadata, …); schema_version defaults to the workflow's",
+    propertyNames: { type: 'string', pattern: NO_NUL_PATTERN, not: { enum: ['nodes', 'edges'] } },
+  }),
 );

@@ -125,7 +125,10 @@ export function toRunBody(run: workflowRunsV1.Run) {
       model: orNull(node.model),
       logs: node.logs
         ? {
-            lines: node.logs.lines.map(({ level, text }) => ({ level: CODE_LOG_LEVELS.fromProto(level), text })),
+            lines: node.logs.lines.map(({ level, text }) => ({
+              level: CODE_LOG_LEVELS.fromProto(level),
+              text,
+            })),
             truncated: node.logs.truncated,
           }
         : null,

@@ -163,7 +163,12 @@ function allDefinitionErrors(definition: unknown, maxBytes: number, field: strin
   const counts = definitionCountErrors(definition, field);
   if (Object.keys(counts).length > 0) return counts;
   const version = definition.schema_version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0 || version > DEFINITION_RULES.maxSchemaVersion) {
+  if (
+    typeof version !== 'number' ||
+    !Number.isInteger(version) ||
+    version < 0 ||
+    version > DEFINITION_RULES.maxSchemaVersion
+  ) {
     add(errors, `${field}.schema_version`, 'must be an integer >= 0');
   }
   const nodeIds = checkNodes(errors, field, definition.nodes);

@@ -12,6 +12,7 @@ export function enumField<Name extends string>(
 ): Name | undefined {
   if (value === undefined || value === 0) return undefined;
   const name = set.fromProto(value);
-  if (name === undefined) throw BusinessError.validation({ [field]: [`allowed values: ${set.names.join(', ')}`] });
+  if (name === undefined)
+    throw BusinessError.validation({ [field]: [`allowed values: ${set.names.join(', ')}`] });
   return name;
 }

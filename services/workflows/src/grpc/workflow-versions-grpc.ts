@@ -1,9 +1,4 @@
-import {
-  fromJsonValue,
-  storedNameToProto,
-  toJsonValue,
-  VERSION_STATUSES,
-} from '@platform/contracts';
+import { fromJsonValue, storedNameToProto, toJsonValue, VERSION_STATUSES } from '@platform/contracts';
 import * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { registration } from '@platform/grpc';
 import { requirePrincipal } from '@platform/rbac';

@@ -91,7 +91,10 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
     deleteWorkflow: (request, { principal }) => deleteWorkflow(deps, requirePrincipal(principal), request.id),
     publishWorkflow: async (request, { principal }) => {
       const mode = enumField(PRESENTATION_MODES, request.presentation_mode, 'presentation_mode');
-      if (!mode) throw BusinessError.validation({ presentation_mode: [`allowed values: ${PRESENTATION_MODES.names.join(', ')}`] });
+      if (!mode)
+        throw BusinessError.validation({
+          presentation_mode: [`allowed values: ${PRESENTATION_MODES.names.join(', ')}`],
+        });
       return toWorkflow(await publishWorkflow(deps, requirePrincipal(principal), request.id, mode));
     },
     listWorkflowSnapshots: async (request, { principal }) => {

@@ -1,9 +1,5 @@
 import { CODE_NODE_RULES } from '@platform/contracts';
-import {
-  checkCodeSync,
-  DEFAULT_TIMEOUT_MS,
-  type CodeProblem,
-} from '@platform/sandbox';
+import { checkCodeSync, DEFAULT_TIMEOUT_MS, type CodeProblem } from '@platform/sandbox';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 
