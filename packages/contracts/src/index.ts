@@ -21,6 +21,7 @@ export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
 export { closedSet, type ClosedSet } from './closed-set.js';
+export { closedSetOfEnum, type EnumNames } from './enum-closed-set.js';
 export * as jsonValueV1 from './gen/platform/common/v1/json_value.js';
 export { fromJsonValue, toJsonValue, toOptionalJsonValue } from './json-value.js';
 export * from './workflow-sets.js';

@@ -52,4 +52,12 @@ describe('the workflows closed sets', () => {
     expect(storedNameToProto(PRESENTATION_MODES, null)).toBe(0);
     expect(storedNameToProto(RUN_STATUSES, 'paused')).toBe(0);
   });
+
+  it('names each member by its enum name without the prefix, in lower case, in proto order', () => {
+    expect(RUN_TRIGGER_TYPES.names).toEqual(['user', 'api_key']);
+    expect(PRESENTATION_MODES.names).toEqual(['simple', 'result_first']);
+    expect(WORKFLOW_VISIBILITIES.names).toEqual(['private', 'team', 'public']);
+    expect(RUN_STATUSES.names).toEqual(['queued', 'running', 'success', 'failed', 'timeout']);
+    expect(RUN_MODES.toProto('debug')).toBe(RunMode.RUN_MODE_DEBUG);
+  });
 });
