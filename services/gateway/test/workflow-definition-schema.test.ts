@@ -1,11 +1,14 @@
 import { CODE_NODE_RULES, DEFINITION_RULES } from '@platform/contracts';
 import { describe, expect, it } from 'vitest';
+import type { RouteDefinition } from '../src/index.js';
 import { buildOpenApi } from '../src/openapi/build-openapi.js';
 import { workflowVersionsRoutes } from '../src/routes/workflow-versions-routes.js';
 import { workflowsRoutes } from '../src/routes/workflows-routes.js';
 
-type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const doc = buildOpenApi([...workflowsRoutes, ...workflowVersionsRoutes], 'test') as Schema;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema document, walked by path
+type Schema = Record<string, any>;
+const routes = [...workflowsRoutes, ...workflowVersionsRoutes] as RouteDefinition<unknown>[];
+const doc = buildOpenApi(routes, 'test') as Schema;
 const bodyOf = (path: string, method: string): Schema =>
   doc.paths[`/api/v1${path}`][method].requestBody.content['application/json'].schema;
 
