@@ -5,7 +5,6 @@ import { buildOpenApi } from '../src/openapi/build-openapi.js';
 import { workflowVersionsRoutes } from '../src/routes/workflow-versions-routes.js';
 import { workflowsRoutes } from '../src/routes/workflows-routes.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema document, walked by path
 type Schema = Record<string, any>;
 const routes = [...workflowsRoutes, ...workflowVersionsRoutes] as RouteDefinition<unknown>[];
 const doc = buildOpenApi(routes, 'test') as Schema;
