@@ -31,6 +31,9 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
 fi
 
 TOKEN="$(GATEWAY_URL="$GATEWAY_URL" node "$ROOT/scripts/fuzz-user.mjs")"
+# Live state the document cannot give (scripts/fuzz_hooks.py): a workflow of the fuzz user's.
+FUZZ_WORKFLOW_ID="$(GATEWAY_URL="$GATEWAY_URL" FUZZ_TOKEN="$TOKEN" node "$ROOT/scripts/fuzz-workflow.mjs")"
+export FUZZ_WORKFLOW_ID SCHEMATHESIS_HOOKS=fuzz_hooks PYTHONPATH="$ROOT/scripts${PYTHONPATH:+:$PYTHONPATH}"
 mkdir -p "$REPORT_DIR" "$ROOT/.stack/fuzz"
 # Schemathesis keeps a crash cache in its working directory: keep it out of the source tree.
 cd "$ROOT/.stack/fuzz"

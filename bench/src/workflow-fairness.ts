@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { workflowRunsV1, workflowsV1 } from '@platform/contracts';
+import { RUN_MODES, toJsonValue, workflowRunsV1, workflowsV1 } from '@platform/contracts';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
 import { spawnBuiltService } from './lib/children.js';
@@ -131,7 +131,7 @@ async function createWorkflow(owner: Principal, defn: unknown): Promise<string> 
 const start = (owner: Principal, workflowId: string, inputs: Record<string, unknown>) =>
   runs.call(
     'startRun',
-    { workflow_id: workflowId, inputs_json: JSON.stringify(inputs), mode: 'debug', wait: false },
+    { workflow_id: workflowId, inputs: toJsonValue(inputs), mode: RUN_MODES.toProto('debug'), wait: false },
     {
       principal: owner,
     },

@@ -11,7 +11,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { workflowsV1 } from '@platform/contracts';
+import { toJsonValue, VERSION_STATUSES, workflowsV1 } from '@platform/contracts';
 import * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
@@ -160,9 +160,9 @@ try {
       'createWorkflowVersion',
       {
         workflow_id: workflowId,
-        nodes_json: JSON.stringify(nodes),
-        edges_json: JSON.stringify(edges),
-        config_json: JSON.stringify(config),
+        nodes: toJsonValue(nodes),
+        edges: toJsonValue(edges),
+        config: toJsonValue(config),
         description: `v${v}`,
       },
       meta,
@@ -173,10 +173,15 @@ try {
   const bytes = JSON.stringify(graph(1)).length;
   await versions.call('publishWorkflowVersion', { workflow_id: workflowId, version_id: ids[0]! }, meta);
 
-  const history = (status: string) => () =>
+  const history = (status?: 'draft' | 'published' | 'archived') => () =>
     versions.call(
       'listWorkflowVersionHistory',
-      { workflow_id: workflowId, limit: 20, offset: Math.floor(Math.random() * (versionCount - 20)), status },
+      {
+        workflow_id: workflowId,
+        limit: 20,
+        offset: Math.floor(Math.random() * (versionCount - 20)),
+        status: status ? VERSION_STATUSES.toProto(status) : undefined,
+      },
       meta,
     );
   const diff = () =>
@@ -191,7 +196,7 @@ try {
     1,
     await measure(samples, 1, () => workflows.call('getInfo', {}, meta)),
   );
-  report('history (limit 20, random offset)', 1, await measure(samples, 1, history('')));
+  report('history (limit 20, random offset)', 1, await measure(samples, 1, history()));
   report('history ?status=draft', 1, await measure(samples, 1, history('draft')));
   report(
     'stats',

@@ -46,3 +46,9 @@ export {
   type ChannelSettings,
   type SmtpSettings,
 } from './channel-settings.js';
+
+export { closedSetOfEnum, type EnumNames } from './enum-closed-set.js';
+export * as jsonValueV1 from './gen/platform/common/v1/json_value.js';
+export { fromJsonValue, toJsonValue, toOptionalJsonValue } from './json-value.js';
+export * from './workflow-sets.js';
+export { CODE_NODE_RULES, DEFINITION_RULES, WORKFLOW_FIELD_RULES } from './workflow-rules.js';

@@ -1,6 +1,6 @@
 import { isBusinessError } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
-import { checkDefinition, definitionErrors } from '../src/domain/definition-rules.js';
+import { checkDefinition, definitionErrors, MAX_REPORTED_FIELDS } from '../src/domain/definition-rules.js';
 import { toWorkflowPatch } from '../src/domain/workflow-rules.js';
 
 const LIMIT = 10_000;
@@ -61,5 +61,16 @@ describe('definition format', () => {
         'definition.schema_version',
       ]);
     }
+  });
+
+  it('names at most MAX_REPORTED_FIELDS fields, then says how many more (a gRPC trailer holds ~64 KiB)', () => {
+    const edges = Array.from({ length: 2_000 }, () => ({ id: 'e', source: 'a', target: 'b' }));
+    const errors = definitionErrors({ schema_version: 2, nodes: [], edges }, 10_000_000);
+    expect(Object.keys(errors)).toHaveLength(MAX_REPORTED_FIELDS + 1);
+    expect(errors['definition.edges.0.source']).toEqual(['references unknown node "a"']);
+    expect(errors.definition).toEqual([
+      `and ${2_000 * 3 - 1 - MAX_REPORTED_FIELDS} more fields with problems (the first ${MAX_REPORTED_FIELDS} are listed)`,
+    ]);
+    expect(Buffer.byteLength(JSON.stringify(errors))).toBeLessThan(16_384);
   });
 });

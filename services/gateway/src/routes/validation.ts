@@ -48,6 +48,19 @@ function unsafeText(text: string): boolean {
 }
 
 /**
+ * The NUL half of that rule as the OpenAPI document states it (the `pattern` of a documented
+ * string), so a client or a generator reading the document sends text the edge accepts. Lone
+ * surrogates are not stated: a pattern sees code points in one language and UTF-16 units in another.
+ */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+/** Also some character that is not white space (a name that trimming must leave non-empty). */
+export const NOT_BLANK_NO_NUL_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
+/** A string schema whose document states the NUL rule (validation is unchanged: the rule above applies). */
+export const documentedText = <T extends z.ZodType>(schema: T, pattern = NO_NUL_PATTERN): T =>
+  schema.meta({ pattern });
+
+/**
  * Every string of a request part (values and object keys, at any depth) that Postgres, protobuf or
  * a header could not carry as is: a NUL character (Postgres text and jsonb refuse it) or a lone
  * surrogate (UTF-8 cannot encode it, so it would be silently replaced). Refused at the edge as one

@@ -1,9 +1,18 @@
-import type { workflowRunsV1 } from '@platform/contracts';
+import {
+  CODE_LOG_LEVELS,
+  fromJsonValue,
+  NODE_STATUSES,
+  RUN_MODES,
+  RUN_STATUSES,
+  RUN_TRIGGER_TYPES,
+  type jsonValueV1,
+  type workflowRunsV1,
+} from '@platform/contracts';
 import { z } from 'zod';
 
-/** HTTP shapes of workflow runs: JSON texts parsed, empty proto strings as null (docs/workflows.md "Runs"). */
+/** HTTP shapes of workflow runs: enums by name, unset JSON values and empty proto strings as null (docs/workflows.md "Runs"). */
 const orNull = (value: string) => value || null;
-const json = (text: string): unknown => (text ? (JSON.parse(text) as unknown) : null);
+const json = (value: jsonValueV1.JsonValue | undefined): unknown => fromJsonValue(value) ?? null;
 
 export const runErrorSchema = z
   .object({
@@ -20,11 +29,11 @@ export function toRunErrorBody(error: workflowRunsV1.RunError | undefined) {
     code: error.code,
     message: error.message,
     node_id: orNull(error.node_id),
-    data: json(error.data_json) as Record<string, unknown> | null,
+    data: json(error.data) as Record<string, unknown> | null,
   };
 }
 
-const runStatus = z.enum(['queued', 'running', 'success', 'failed', 'timeout']);
+const runStatus = z.enum(RUN_STATUSES.names);
 
 export const startRunSchema = z.object({
   run_id: z.uuid(),
@@ -37,8 +46,8 @@ export const startRunSchema = z.object({
 export function toStartedRun(response: workflowRunsV1.StartRunResponse) {
   return {
     run_id: response.run_id,
-    status: response.status,
-    outputs: json(response.outputs_json),
+    status: RUN_STATUSES.fromProto(response.status),
+    outputs: json(response.outputs),
     error: toRunErrorBody(response.error),
     stream_url: response.stream_url,
   };
@@ -47,7 +56,7 @@ export function toStartedRun(response: workflowRunsV1.StartRunResponse) {
 const nodeExecutionSchema = z.object({
   node_id: z.string(),
   node_type: z.string(),
-  status: z.enum(['running', 'success', 'failed', 'skipped', 'timeout']),
+  status: z.enum(NODE_STATUSES.names),
   started_at: z.string().nullable(),
   duration_ms: z.number().int(),
   error: runErrorSchema,
@@ -55,7 +64,7 @@ const nodeExecutionSchema = z.object({
   model: z.string().nullable(),
   logs: z
     .object({
-      lines: z.array(z.object({ level: z.enum(['log', 'info', 'warn', 'error']), text: z.string() })),
+      lines: z.array(z.object({ level: z.enum(CODE_LOG_LEVELS.names), text: z.string() })),
       truncated: z.boolean().describe('the byte or line cap cut the output; the lines kept are the first'),
     })
     .nullable()
@@ -66,7 +75,7 @@ export const runSchema = z.object({
   id: z.uuid(),
   workflow_id: z.uuid(),
   status: runStatus,
-  mode: z.enum(['production', 'debug']),
+  mode: z.enum(RUN_MODES.names),
   version: z.number().int().describe('the workflow version the run executed, pinned at start'),
   inputs: z.record(z.string(), z.unknown()),
   outputs: z.record(z.string(), z.unknown()).nullable(),
@@ -76,7 +85,7 @@ export const runSchema = z.object({
   total_duration_ms: z.number().int(),
   total_tokens: z.number().int(),
   node_executions: z.array(nodeExecutionSchema).describe('in execution order'),
-  triggered_by: z.object({ type: z.enum(['user', 'api_key']), id: z.uuid() }),
+  triggered_by: z.object({ type: z.enum(RUN_TRIGGER_TYPES.names), id: z.uuid() }),
   created_at: z.string(),
   stream_url: z.string(),
   inputs_truncated: z
@@ -95,11 +104,11 @@ export function toRunBody(run: workflowRunsV1.Run) {
   return {
     id: run.id,
     workflow_id: run.workflow_id,
-    status: run.status,
-    mode: run.mode,
+    status: RUN_STATUSES.fromProto(run.status),
+    mode: RUN_MODES.fromProto(run.mode),
     version: run.version,
-    inputs: json(run.inputs_json) ?? {},
-    outputs: json(run.outputs_json),
+    inputs: json(run.inputs) ?? {},
+    outputs: json(run.outputs),
     error: toRunErrorBody(run.error),
     started_at: orNull(run.started_at),
     finished_at: orNull(run.finished_at),
@@ -108,15 +117,26 @@ export function toRunBody(run: workflowRunsV1.Run) {
     node_executions: run.node_executions.map((node) => ({
       node_id: node.node_id,
       node_type: node.node_type,
-      status: node.status,
+      status: NODE_STATUSES.fromProto(node.status),
       started_at: orNull(node.started_at),
       duration_ms: node.duration_ms,
       error: toRunErrorBody(node.error),
       tokens: node.tokens,
       model: orNull(node.model),
-      logs: node.logs ? { lines: node.logs.lines, truncated: node.logs.truncated } : null,
+      logs: node.logs
+        ? {
+            lines: node.logs.lines.map(({ level, text }) => ({
+              level: CODE_LOG_LEVELS.fromProto(level),
+              text,
+            })),
+            truncated: node.logs.truncated,
+          }
+        : null,
     })),
-    triggered_by: { type: run.triggered_by?.type ?? 'user', id: run.triggered_by?.id ?? '' },
+    triggered_by: {
+      type: RUN_TRIGGER_TYPES.fromProto(run.triggered_by?.type ?? 0) ?? 'user',
+      id: run.triggered_by?.id ?? '',
+    },
     created_at: run.created_at,
     stream_url: run.stream_url,
     inputs_truncated: run.inputs_truncated,

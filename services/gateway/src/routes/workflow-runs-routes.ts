@@ -1,4 +1,4 @@
-import type { workflowRunsV1 } from '@platform/contracts';
+import { fromJsonValue, RUN_MODES, toJsonValue, type workflowRunsV1 } from '@platform/contracts';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { z } from 'zod';
@@ -33,7 +33,7 @@ type RunParams = z.infer<typeof runParams>;
 const runBody = z
   .object({
     inputs: z.record(z.string(), z.unknown()).optional(),
-    mode: z.enum(['production', 'debug']).default('production'),
+    mode: z.enum(RUN_MODES.names).default('production'),
     wait: z.boolean().default(false),
   })
   .strict();
@@ -78,7 +78,8 @@ async function* runEvents(
   if ((await Promise.race([next, accepted])) === undefined) yield { open: true };
   for (let result = await next; !result.done; result = await next) {
     const event = result.value;
-    yield { id: event.seq, event: event.type, data: event.data_json };
+    // The service's JSON value back to the text the client reads (the same text JSON.stringify gave).
+    yield { id: event.seq, event: event.type, data: JSON.stringify(fromJsonValue(event.data) ?? null) };
     next = iterator.next();
   }
 }
@@ -100,8 +101,8 @@ export const workflowRunsRoutes = [
         'startRun',
         {
           workflow_id: params.workflow_id,
-          inputs_json: JSON.stringify(body.inputs ?? {}),
-          mode: body.mode,
+          inputs: toJsonValue(body.inputs ?? {}),
+          mode: RUN_MODES.toProto(body.mode),
           wait: body.wait,
         },
         { principal, ...(body.wait ? { timeoutMs: WAIT_CALL_TIMEOUT_MS } : {}) },

@@ -1,17 +1,16 @@
+import { fromJsonValue, VERSION_STATUSES, type jsonValueV1 } from '@platform/contracts';
 import type * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { z } from 'zod';
 
-/** JSON text from the service (stored exactly as the client sent it) back to JSON. */
-const json = (text: string): unknown => JSON.parse(text) as unknown;
+/** The service's JSON values (stored exactly as the client sent them) back to JSON. */
+const json = (value: jsonValueV1.JsonValue | undefined): unknown => fromJsonValue(value);
 const orNull = (text: string) => (text === '' ? null : text);
-
-const STATUSES = ['draft', 'published', 'archived'] as const;
 
 export const versionSummarySchema = z.object({
   id: z.uuid(),
   workflow_id: z.uuid(),
   description: z.string(),
-  status: z.enum(STATUSES),
+  status: z.enum(VERSION_STATUSES.names),
   created_by: z.string(),
   created_at: z.string().describe('ISO 8601'),
   updated_at: z.string().describe('ISO 8601'),
@@ -59,7 +58,7 @@ export function toVersionSummary(summary: versionsV1.WorkflowVersionSummary | un
     id: s.id,
     workflow_id: s.workflow_id,
     description: s.description,
-    status: s.status,
+    status: VERSION_STATUSES.fromProto(s.status),
     created_by: s.created_by,
     created_at: s.created_at,
     updated_at: s.updated_at,
@@ -73,9 +72,9 @@ export function toVersion(version: versionsV1.WorkflowVersion | undefined) {
   const v = version!;
   return {
     ...toVersionSummary(v.summary),
-    nodes: json(v.nodes_json),
-    edges: json(v.edges_json),
-    config: json(v.config_json),
+    nodes: json(v.nodes),
+    edges: json(v.edges),
+    config: json(v.config),
   };
 }
 
@@ -91,12 +90,12 @@ export function toVersionDiff(diff: versionsV1.WorkflowVersionDiff) {
   return {
     from_version: diff.from_version,
     to_version: diff.to_version,
-    added_nodes: json(diff.added_nodes_json),
-    removed_nodes: json(diff.removed_nodes_json),
-    modified_nodes: json(diff.modified_nodes_json),
-    added_edges: json(diff.added_edges_json),
-    removed_edges: json(diff.removed_edges_json),
-    config_changes: json(diff.config_changes_json),
+    added_nodes: json(diff.added_nodes),
+    removed_nodes: json(diff.removed_nodes),
+    modified_nodes: json(diff.modified_nodes),
+    added_edges: json(diff.added_edges),
+    removed_edges: json(diff.removed_edges),
+    config_changes: json(diff.config_changes),
   };
 }
 

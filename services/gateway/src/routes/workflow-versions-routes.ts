@@ -1,9 +1,16 @@
+import { toJsonValue, VERSION_STATUSES, WORKFLOW_FIELD_RULES } from '@platform/contracts';
 import type * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute } from './route-definition.js';
-import { queryInt } from './validation.js';
+import { documentedText, queryInt } from './validation.js';
+import {
+  EDGES_NEED_NODES,
+  versionConfigBody,
+  versionEdgesBody,
+  versionNodesBody,
+} from './workflow-definition-schema.js';
 import {
   publishedVersionSchema,
   toPublishedVersion,
@@ -23,18 +30,10 @@ const INT32_MAX = 2_147_483_647;
  * The ephemeral version store (spec "Workflow versions, in-memory store"; docs/workflows.md):
  * versions in Redis, addressed by UUID, apart from the persisted snapshots under /workflows.
  * Shapes here; the definition rules (node and edge fields, unique ids, edges between existing
- * nodes, size) are the workflows service's, answered as 422 / 1001 naming the field (`nodes.3.id`).
+ * nodes, size) are the workflows service's, answered as 422 / 1001 naming the field (`nodes.3.id`),
+ * and stated in the document (workflow-definition-schema.ts).
  */
-// Objects here; their fields are checked by the service (one set of rules with PUT /workflows), and
-// a flat schema keeps the OpenAPI document easy for generators (the fuzzer).
-const node = z.record(z.string(), z.unknown()).describe('{id, type, position?, data} (docs/workflows.md)');
-const edge = z
-  .record(z.string(), z.unknown())
-  .describe('{id, source, target, sourceHandle?, targetHandle?} (docs/workflows.md)');
-const config = z
-  .record(z.string(), z.unknown())
-  .describe('the definition keys besides nodes and edges (schema_version, metadata, …)');
-const description = z.string().max(2000);
+const description = documentedText(z.string().max(WORKFLOW_FIELD_RULES.descriptionMaxLength));
 
 const workflowParams = z.object({ workflow_id: z.uuid() });
 type WorkflowParams = z.infer<typeof workflowParams>;
@@ -44,17 +43,18 @@ type VersionParams = z.infer<typeof versionParams>;
 const createBody = z
   .object({
     workflow_id: z.uuid(),
-    nodes: z.array(node),
-    edges: z.array(edge),
-    config: config.default({}),
+    nodes: versionNodesBody,
+    edges: versionEdgesBody,
+    config: versionConfigBody.default({}),
     description: description.default(''),
   })
-  .strict();
+  .strict()
+  .meta(EDGES_NEED_NODES);
 type CreateBody = z.infer<typeof createBody>;
 const historyQuery = z.object({
   limit: queryInt(1, 100, 20),
   offset: queryInt(0, INT32_MAX, 0),
-  status: z.enum(['draft', 'published', 'archived']).optional(),
+  status: z.enum(VERSION_STATUSES.names).optional(),
 });
 type HistoryQuery = z.infer<typeof historyQuery>;
 const diffQuery = z.object({ from_version: z.uuid(), to_version: z.uuid() });
@@ -120,9 +120,9 @@ export const workflowVersionsRoutes = [
         'createWorkflowVersion',
         {
           workflow_id: body.workflow_id,
-          nodes_json: JSON.stringify(body.nodes),
-          edges_json: JSON.stringify(body.edges),
-          config_json: JSON.stringify(body.config),
+          nodes: toJsonValue(body.nodes),
+          edges: toJsonValue(body.edges),
+          config: toJsonValue(body.config),
           description: body.description,
         },
         { principal },
@@ -158,7 +158,7 @@ export const workflowVersionsRoutes = [
           workflow_id: params.workflow_id,
           limit: query.limit,
           offset: query.offset,
-          status: query.status ?? '',
+          status: query.status ? VERSION_STATUSES.toProto(query.status) : undefined,
         },
         { principal },
       ),

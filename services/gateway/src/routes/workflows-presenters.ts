@@ -1,26 +1,35 @@
-import type { workflowsV1 } from '@platform/contracts';
+import {
+  fromJsonValue,
+  PRESENTATION_MODES,
+  WORKFLOW_STATUSES,
+  WORKFLOW_VISIBILITIES,
+  type jsonValueV1,
+  type workflowsV1,
+} from '@platform/contracts';
 import { z } from 'zod';
 
 /**
- * HTTP shapes of workflows and persisted snapshots. JSON values arrive as the stored text and are
- * sent as JSON; empty strings from proto become null. Lists leave out the large JSON values
- * (definition, variables, trigger config): reading one workflow or snapshot gives them.
+ * HTTP shapes of workflows and persisted snapshots. The definition arrives as the stored text and
+ * is sent as JSON, like the other JSON values; enums by name; empty strings from proto become
+ * null. Lists leave out the large JSON values (definition, variables, trigger config): reading one
+ * workflow or snapshot gives them.
  */
 const orNull = (value: string) => value || null;
 const json = (text: string): unknown => (text ? (JSON.parse(text) as unknown) : null);
+const jsonValue = (value: jsonValueV1.JsonValue | undefined): unknown => fromJsonValue(value) ?? null;
 
 const summaryFields = {
   id: z.uuid(),
   name: z.string(),
   description: z.string(),
   icon: z.string().nullable(),
-  visibility: z.enum(['private', 'team', 'public']),
+  visibility: z.enum(WORKFLOW_VISIBILITIES.names),
   team_id: z.uuid().nullable(),
   owner_id: z.uuid(),
   trigger_type: z.string(),
   version: z.number().int().describe('grows by 1 only when a PUT changes the definition'),
-  status: z.enum(['draft', 'published']),
-  presentation_mode: z.enum(['simple', 'result_first']).nullable(),
+  status: z.enum(WORKFLOW_STATUSES.names),
+  presentation_mode: z.enum(PRESENTATION_MODES.names).nullable(),
   published_version: z.number().int().nullable().describe('the snapshot version production runs read'),
   published_at: z.string().nullable(),
   created_at: z.string(),
@@ -40,13 +49,13 @@ export function toWorkflowSummary(workflow: workflowsV1.Workflow) {
     name: workflow.name,
     description: workflow.description,
     icon: orNull(workflow.icon),
-    visibility: workflow.visibility,
+    visibility: WORKFLOW_VISIBILITIES.fromProto(workflow.visibility),
     team_id: orNull(workflow.team_id),
     owner_id: workflow.owner_id,
     trigger_type: workflow.trigger_type,
     version: workflow.version,
-    status: workflow.status,
-    presentation_mode: orNull(workflow.presentation_mode),
+    status: WORKFLOW_STATUSES.fromProto(workflow.status),
+    presentation_mode: PRESENTATION_MODES.fromProto(workflow.presentation_mode) ?? null,
     published_version: workflow.published_version || null,
     published_at: orNull(workflow.published_at),
     created_at: workflow.created_at,
@@ -58,8 +67,8 @@ export function toWorkflow(workflow: workflowsV1.Workflow) {
   return {
     ...toWorkflowSummary(workflow),
     definition: json(workflow.definition_json),
-    variables: json(workflow.variables_json),
-    trigger_config: json(workflow.trigger_config_json),
+    variables: jsonValue(workflow.variables),
+    trigger_config: jsonValue(workflow.trigger_config),
   };
 }
 
@@ -96,8 +105,8 @@ export function toSnapshot(snapshot: workflowsV1.WorkflowSnapshot) {
   return {
     ...toSnapshotSummary(snapshot),
     definition: json(snapshot.definition_json),
-    variables: json(snapshot.variables_json),
-    trigger_config: json(snapshot.trigger_config_json),
+    variables: jsonValue(snapshot.variables),
+    trigger_config: jsonValue(snapshot.trigger_config),
   };
 }
 

@@ -1,9 +1,17 @@
-import type { workflowsV1 } from '@platform/contracts';
+import {
+  PRESENTATION_MODES,
+  toOptionalJsonValue,
+  WORKFLOW_FIELD_RULES as RULES,
+  WORKFLOW_STATUSES,
+  WORKFLOW_VISIBILITIES,
+  type workflowsV1,
+} from '@platform/contracts';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute } from './route-definition.js';
-import { pagingQuery } from './validation.js';
+import { documentedText, NOT_BLANK_NO_NUL_PATTERN, pagingQuery } from './validation.js';
+import { definitionBody } from './workflow-definition-schema.js';
 import {
   pagedOf,
   snapshotSchema,
@@ -20,22 +28,27 @@ import {
  * Workflows and their persisted version snapshots (spec "Workflow versions, persisted store";
  * ARCHITECTURE "Workflows"). Global permissions are checked here; ownership (owner, team
  * OWNER/ADMIN, superuser) in the workflows service, where no access is 404 like no workflow.
- * The service checks the definition format (422 / 1001 naming the field; docs/workflows.md).
+ * The service checks the definition format (422 / 1001 naming the field; docs/workflows.md); the
+ * document states it (workflow-definition-schema.ts). Lengths and the trigger type's form come from
+ * the rules the service enforces (WORKFLOW_FIELD_RULES).
  */
 const base = { tags: ['workflows'], auth: 'user' as const };
 const INT32_MAX = 2_147_483_647;
 
-const jsonObject = z.record(z.string(), z.unknown());
-const definition = jsonObject.describe('{schema_version, nodes, edges, metadata?} (docs/workflows.md)');
+const jsonObject = z.record(documentedText(z.string()), z.unknown());
 const variables = z.union([jsonObject, z.array(z.unknown())]);
 const editable = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000),
-  icon: z.string().max(500).nullable(),
-  visibility: z.enum(['private', 'team', 'public']),
-  definition,
+  name: documentedText(z.string().trim().min(1).max(RULES.nameMaxLength), NOT_BLANK_NO_NUL_PATTERN),
+  description: documentedText(z.string().max(RULES.descriptionMaxLength)),
+  icon: documentedText(z.string().max(RULES.iconMaxLength)).nullable(),
+  visibility: z.enum(WORKFLOW_VISIBILITIES.names),
+  definition: definitionBody,
   variables,
-  trigger_type: z.string().min(1).max(50),
+  // The form is the service's check (its message); the document states it.
+  trigger_type: documentedText(
+    z.string().min(1).max(RULES.triggerTypeMaxLength),
+    RULES.triggerTypePattern.source,
+  ),
   trigger_config: jsonObject,
 };
 const createBody = z
@@ -66,21 +79,23 @@ const versionParams = z.object({
 type VersionParams = z.infer<typeof versionParams>;
 const listQuery = z.object({
   ...pagingQuery,
-  search: z.string().max(200).optional(),
+  search: documentedText(z.string().max(200)).optional(),
   team_id: z.uuid().optional(),
-  status: z.enum(['draft', 'published']).optional(),
+  status: z.enum(WORKFLOW_STATUSES.names).optional(),
 });
 type ListQuery = z.infer<typeof listQuery>;
 const snapshotQuery = z.object(pagingQuery);
 type SnapshotQuery = z.infer<typeof snapshotQuery>;
-const snapshotBody = z.object({ description: z.string().max(2000).default('') }).strict();
+const snapshotBody = z.object({ description: editable.description.default('') }).strict();
 type SnapshotBody = z.infer<typeof snapshotBody>;
-const restoreBody = z.object({ description: z.string().max(2000).optional() }).strict();
+const restoreBody = z.object({ description: editable.description.optional() }).strict();
 type RestoreBody = z.infer<typeof restoreBody>;
-const publishBody = z.object({ presentation_mode: z.enum(['simple', 'result_first']) }).strict();
+const publishBody = z.object({ presentation_mode: z.enum(PRESENTATION_MODES.names) }).strict();
 type PublishBody = z.infer<typeof publishBody>;
 
 const text = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+const visibilityOf = (name: (typeof WORKFLOW_VISIBILITIES.names)[number] | undefined) =>
+  name ? WORKFLOW_VISIBILITIES.toProto(name) : undefined;
 const notFound = [ErrorCode.NOT_FOUND];
 const invalid = { code: ErrorCode.VALIDATION_ERROR, status: 422 };
 type Workflow = workflowsV1.Workflow;
@@ -101,14 +116,14 @@ export const workflowsRoutes = [
         'createWorkflow',
         {
           name: body.name,
-          description: body.description ?? '',
-          icon: body.icon ?? '',
-          visibility: body.visibility ?? '',
-          team_id: body.team_id ?? '',
+          description: body.description,
+          icon: body.icon ?? undefined,
+          visibility: visibilityOf(body.visibility),
+          team_id: body.team_id ?? undefined,
           definition_json: JSON.stringify(body.definition),
-          variables_json: text(body.variables) ?? '',
-          trigger_type: body.trigger_type ?? '',
-          trigger_config_json: text(body.trigger_config) ?? '',
+          variables: toOptionalJsonValue(body.variables),
+          trigger_type: body.trigger_type,
+          trigger_config: toOptionalJsonValue(body.trigger_config),
         },
         { principal },
       ),
@@ -128,9 +143,9 @@ export const workflowsRoutes = [
         {
           page: query.page,
           page_size: query.page_size,
-          search: query.search ?? '',
-          team_id: query.team_id ?? '',
-          status: query.status ?? '',
+          search: query.search,
+          team_id: query.team_id,
+          status: query.status ? WORKFLOW_STATUSES.toProto(query.status) : undefined,
         },
         { principal },
       ),
@@ -167,11 +182,11 @@ export const workflowsRoutes = [
           name: body.name,
           description: body.description,
           icon: body.icon === undefined ? undefined : (body.icon ?? ''),
-          visibility: body.visibility,
+          visibility: visibilityOf(body.visibility),
           definition_json: text(body.definition),
-          variables_json: text(body.variables),
+          variables: toOptionalJsonValue(body.variables),
           trigger_type: body.trigger_type,
-          trigger_config_json: text(body.trigger_config),
+          trigger_config: toOptionalJsonValue(body.trigger_config),
         },
         { principal },
       ),
@@ -202,7 +217,7 @@ export const workflowsRoutes = [
     invoke: ({ params, body }, { clients, principal }) =>
       clients.workflows.call(
         'publishWorkflow',
-        { id: params.id, presentation_mode: body.presentation_mode },
+        { id: params.id, presentation_mode: PRESENTATION_MODES.toProto(body.presentation_mode) },
         { principal },
       ),
     present: toWorkflow,

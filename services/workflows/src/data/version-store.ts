@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { VERSION_STATUSES, type VersionStatusName } from '@platform/contracts';
 import { RedisLock, type Redis } from '@platform/redis';
 import { CREATE_VERSION, SET_STATUS } from './version-store-scripts.js';
 import { VERSION_RECORD_OVERHEAD_BYTES, VersionBudget, type LedgerEntry } from './version-budget.js';
@@ -10,8 +11,7 @@ import { VERSION_RECORD_OVERHEAD_BYTES, VersionBudget, type LedgerEntry } from '
  * workflow. One key space per workflow (`workflows:versions:{<workflow id>}:…`; the hash tag keeps
  * it in one cluster slot so the Lua scripts may touch all of it). docs/workflows.md.
  */
-export const VERSION_STATUSES = ['draft', 'published', 'archived'] as const;
-export type VersionStatus = (typeof VERSION_STATUSES)[number];
+export type VersionStatus = VersionStatusName;
 export const VERSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** Versions one workflow keeps unless configured (VERSIONS_MAX_PER_WORKFLOW). */
 export const DEFAULT_MAX_VERSIONS_PER_WORKFLOW = 100;
@@ -98,7 +98,7 @@ export class VersionStore {
   /** meta, body, all, draft, published, archived, seq: the KEYS of every script. */
   private keys(workflowId: string): string[] {
     const base = this.base(workflowId);
-    return ['meta', 'body', 'all', ...VERSION_STATUSES, 'seq'].map((name) => base + name);
+    return ['meta', 'body', 'all', ...VERSION_STATUSES.names, 'seq'].map((name) => base + name);
   }
 
   private statusKey(workflowId: string, status: VersionStatus | undefined): string {

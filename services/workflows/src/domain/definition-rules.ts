@@ -1,3 +1,4 @@
+import { DEFINITION_RULES } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import { codeNodesErrors } from './runs/nodes/code-rules.js';
 
@@ -32,17 +33,12 @@ export interface DefinitionEdge {
 }
 
 /** The current type-system version the canvas writes; older ones are loaded but cannot run. */
-export const CURRENT_SCHEMA_VERSION = 2;
-const MAX_ID = 200;
-const MAX_TYPE = 100;
-/**
- * Most nodes and edges one definition may have (docs/workflows.md "The definition format"). Part
- * of the format, not a per-replica setting: a definition saved on one replica must run on every
- * other. 500 nodes is ~5× the largest canvases we know of and ~1 KiB per node within the 512 KiB
- * size limit; a DAG of 500 nodes rarely needs more than 4 edges a node.
- */
-export const MAX_DEFINITION_NODES = 500;
-export const MAX_DEFINITION_EDGES = 2_000;
+export const CURRENT_SCHEMA_VERSION = DEFINITION_RULES.currentSchemaVersion;
+const MAX_ID = DEFINITION_RULES.idMaxLength;
+const MAX_TYPE = DEFINITION_RULES.nodeTypeMaxLength;
+/** Most nodes and edges one definition may have (docs/workflows.md "The definition format"). */
+export const MAX_DEFINITION_NODES = DEFINITION_RULES.maxNodes;
+export const MAX_DEFINITION_EDGES = DEFINITION_RULES.maxEdges;
 
 type Errors = Record<string, string[]>;
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -131,8 +127,29 @@ export function definitionCountErrors(definition: unknown, field = 'definition')
   return errors;
 }
 
+/**
+ * Most fields one answer names. A definition may have 500 nodes and 2,000 edges, each with several
+ * problems; all of them would not fit the gRPC error trailer (~64 KiB of headers: past it the call
+ * fails as a 500), and the first ones are what an editor shows anyway.
+ */
+export const MAX_REPORTED_FIELDS = 50;
+
+function firstFields(errors: Errors, field: string): Errors {
+  const names = Object.keys(errors);
+  if (names.length <= MAX_REPORTED_FIELDS) return errors;
+  const kept: Errors = {};
+  for (const name of names.slice(0, MAX_REPORTED_FIELDS)) kept[name] = errors[name]!;
+  const more = `and ${names.length - MAX_REPORTED_FIELDS} more fields with problems (the first ${MAX_REPORTED_FIELDS} are listed)`;
+  (kept[field] ??= []).push(more);
+  return kept;
+}
+
 /** The field errors of a definition (empty when it is well formed). `field` prefixes every name. */
 export function definitionErrors(definition: unknown, maxBytes: number, field = 'definition'): Errors {
+  return firstFields(allDefinitionErrors(definition, maxBytes, field), field);
+}
+
+function allDefinitionErrors(definition: unknown, maxBytes: number, field: string): Errors {
   const errors: Errors = {};
   if (!isObject(definition)) {
     add(errors, field, 'must be an object');
@@ -146,7 +163,12 @@ export function definitionErrors(definition: unknown, maxBytes: number, field = 
   const counts = definitionCountErrors(definition, field);
   if (Object.keys(counts).length > 0) return counts;
   const version = definition.schema_version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0 || version > 1_000_000) {
+  if (
+    typeof version !== 'number' ||
+    !Number.isInteger(version) ||
+    version < 0 ||
+    version > DEFINITION_RULES.maxSchemaVersion
+  ) {
     add(errors, `${field}.schema_version`, 'must be an integer >= 0');
   }
   const nodeIds = checkNodes(errors, field, definition.nodes);

@@ -1,25 +1,31 @@
+import { WORKFLOW_FIELD_RULES as RULES, type WorkflowVisibility } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import type { WorkflowPatch } from '../data/workflows-repository.js';
 import { definitionErrors } from './definition-rules.js';
 
-/** A workflow's editable fields as use cases take them (JSON values parsed). */
+/**
+ * A workflow's editable fields as use cases take them (JSON values parsed). Closed sets arrive
+ * checked (the gRPC edge translates the proto enums); the lengths and the trigger type's form
+ * are checked here too, for every gRPC caller.
+ */
 export interface WorkflowFields {
   name?: string;
   description?: string;
   /** null or '' clears it. */
   icon?: string | null;
-  visibility?: string;
+  visibility?: WorkflowVisibility;
   definition?: unknown;
   variables?: unknown;
   triggerType?: string;
   triggerConfig?: unknown;
 }
 
-export const VISIBILITIES = ['private', 'team', 'public'] as const;
-export const PRESENTATION_MODES = ['simple', 'result_first'] as const;
-export const WORKFLOW_STATUSES = ['draft', 'published'] as const;
-export const FIELD_LIMITS = { name: 200, description: 2000, icon: 500, triggerType: 50 } as const;
-const TRIGGER_TYPE = /^[a-z][a-z0-9_.-]*$/;
+export const FIELD_LIMITS = {
+  name: RULES.nameMaxLength,
+  description: RULES.descriptionMaxLength,
+  icon: RULES.iconMaxLength,
+  triggerType: RULES.triggerTypeMaxLength,
+} as const;
 
 type Errors = Record<string, string[]>;
 const add = (errors: Errors, field: string, message: string) => (errors[field] ??= []).push(message);
@@ -36,7 +42,7 @@ function checkJson(errors: Errors, field: string, value: unknown, maxBytes: numb
 /** 422 / 1001 naming every bad field; `required` lists what a create must carry. */
 export function workflowFieldErrors(fields: WorkflowFields, maxBytes: number): Errors {
   const errors: Errors = {};
-  const { name, description, icon, visibility, triggerType } = fields;
+  const { name, description, icon, triggerType } = fields;
   if (name !== undefined && (name.trim().length === 0 || name.length > FIELD_LIMITS.name)) {
     add(errors, 'name', `must be 1-${FIELD_LIMITS.name} characters`);
   }
@@ -45,12 +51,9 @@ export function workflowFieldErrors(fields: WorkflowFields, maxBytes: number): E
   }
   if (icon && icon.length > FIELD_LIMITS.icon)
     add(errors, 'icon', `must be at most ${FIELD_LIMITS.icon} characters`);
-  if (visibility !== undefined && !(VISIBILITIES as readonly string[]).includes(visibility)) {
-    add(errors, 'visibility', `allowed values: ${VISIBILITIES.join(', ')}`);
-  }
   if (
     triggerType !== undefined &&
-    (triggerType.length > FIELD_LIMITS.triggerType || !TRIGGER_TYPE.test(triggerType))
+    (triggerType.length > FIELD_LIMITS.triggerType || !RULES.triggerTypePattern.test(triggerType))
   ) {
     add(errors, 'trigger_type', `must be 1-${FIELD_LIMITS.triggerType} lowercase letters, digits, _ . -`);
   }

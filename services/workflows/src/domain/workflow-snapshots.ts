@@ -1,3 +1,4 @@
+import type { PresentationModeName } from '@platform/contracts';
 import { withTransaction, type PoolClient } from '@platform/db';
 import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
@@ -5,7 +6,7 @@ import { findSnapshot, snapshotCurrentState, type SnapshotRow } from '../data/sn
 import { markPublished, restoreWorkflowRow, type WorkflowRow } from '../data/workflows-repository.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { hasWorkflowAccess, workflowNotFound } from './workflow-access.js';
-import { FIELD_LIMITS, PRESENTATION_MODES } from './workflow-rules.js';
+import { FIELD_LIMITS } from './workflow-rules.js';
 
 type SnapshotDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'logger'>;
 
@@ -64,13 +65,9 @@ export async function publishWorkflow(
   deps: SnapshotDeps,
   caller: Principal,
   workflowId: string,
-  presentationMode: string,
+  /** Checked at the gRPC edge (a proto enum). */
+  presentationMode: PresentationModeName,
 ): Promise<WorkflowRow> {
-  if (!(PRESENTATION_MODES as readonly string[]).includes(presentationMode)) {
-    throw BusinessError.validation({
-      presentation_mode: [`allowed values: ${PRESENTATION_MODES.join(', ')}`],
-    });
-  }
   return withLockedWorkflow(deps, caller, workflowId, async (tx, row) => {
     await snapshotCurrentState(tx, workflowId, `Published version ${row.version}`, caller.user_id);
     const published = await markPublished(tx, workflowId, presentationMode, row.version);

@@ -1,3 +1,4 @@
+import { toJsonValue } from '@platform/contracts';
 import * as runsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
 import { BusinessError } from '@platform/errors';
 import { registration } from '@platform/grpc';
@@ -52,7 +53,7 @@ export function runStreamGrpc(
             await send({
               seq: Number(event.seq),
               type: event.type,
-              data_json: JSON.stringify(event.data),
+              data: toJsonValue(event.data),
               created_at: event.created_at.toISOString(),
             });
             last = Number(event.seq);

@@ -1,4 +1,14 @@
-import type { workflowRunsV1 } from '@platform/contracts';
+import {
+  CODE_LOG_LEVELS,
+  NODE_STATUSES,
+  RUN_MODES,
+  RUN_STATUSES,
+  RUN_TRIGGER_TYPES,
+  storedNameToProto,
+  toJsonValue,
+  toOptionalJsonValue,
+  type workflowRunsV1,
+} from '@platform/contracts';
 import type { NodeExecutionRow, RunRow } from '../data/runs-repository.js';
 import type { RunErrorValue } from '../domain/runs/engine/contract.js';
 
@@ -13,7 +23,7 @@ export function toRunError(error: RunErrorValue | null | undefined): workflowRun
     code: error.code,
     message: error.message,
     node_id: error.node_id ?? '',
-    data_json: error.data ? JSON.stringify(error.data) : '',
+    data: error.data ? toJsonValue(error.data) : undefined,
   };
 }
 
@@ -21,13 +31,21 @@ function toNode(row: NodeExecutionRow): workflowRunsV1.NodeExecution {
   return {
     node_id: row.node_id,
     node_type: row.node_type,
-    status: row.status,
+    status: storedNameToProto(NODE_STATUSES, row.status),
     started_at: row.status === 'skipped' ? '' : iso(row.started_at),
     duration_ms: Number(row.duration_ms),
     error: toRunError(row.error),
     tokens: Number(row.tokens),
     model: row.model ?? '',
-    logs: row.logs ? { lines: row.logs.lines, truncated: row.logs.truncated } : undefined,
+    logs: row.logs
+      ? {
+          lines: row.logs.lines.map(({ level, text }) => ({
+            level: storedNameToProto(CODE_LOG_LEVELS, level),
+            text,
+          })),
+          truncated: row.logs.truncated,
+        }
+      : undefined,
   };
 }
 
@@ -37,18 +55,18 @@ export function toRun(run: RunRow, nodes: NodeExecutionRow[], now: Date): workfl
   return {
     id: run.id,
     workflow_id: run.workflow_id,
-    status: run.status,
-    mode: run.mode,
+    status: RUN_STATUSES.toProto(run.status),
+    mode: RUN_MODES.toProto(run.mode),
     version: run.version,
-    inputs_json: JSON.stringify(run.inputs ?? {}),
-    outputs_json: run.outputs ? JSON.stringify(run.outputs) : '',
+    inputs: toJsonValue(run.inputs ?? {}),
+    outputs: toOptionalJsonValue(run.outputs ?? undefined),
     error: toRunError(run.error),
     started_at: iso(run.started_at),
     finished_at: iso(run.finished_at),
     total_duration_ms: run.started_at && end ? Math.max(0, end.getTime() - run.started_at.getTime()) : 0,
     total_tokens: Number(run.total_tokens),
     node_executions: nodes.map(toNode),
-    triggered_by: { type: run.trigger_type, id: run.trigger_id },
+    triggered_by: { type: storedNameToProto(RUN_TRIGGER_TYPES, run.trigger_type), id: run.trigger_id },
     created_at: iso(run.created_at),
     stream_url: streamUrlOf(run),
     inputs_truncated: run.inputs_truncated ?? false,

@@ -1,9 +1,11 @@
+import { fromJsonValue, RUN_MODES, RUN_STATUSES, toOptionalJsonValue } from '@platform/contracts';
 import * as runsV1 from '@platform/contracts/platform/workflows/v1/workflow_runs';
 import { readPaging } from '@platform/errors';
 import { registration } from '@platform/grpc';
 import type { WorkflowsDependencies } from '../deps.js';
 import { getWorkflowRun, listWorkflowRuns } from '../domain/runs/read-runs.js';
 import { startRun, type StartRunDeps } from '../domain/runs/start-run.js';
+import { enumField } from './enum-fields.js';
 import { streamUrlOf, toRun, toRunError } from './run-views.js';
 
 export const RUNS_SERVICE_NAME = 'platform.workflows.v1.WorkflowRunsService';
@@ -14,14 +16,14 @@ export function workflowRunsGrpc(deps: StartRunDeps & Pick<WorkflowsDependencies
     startRun: async (request, { principal }) => {
       const run = await startRun(deps, principal, {
         workflowId: request.workflow_id,
-        inputsJson: request.inputs_json,
-        mode: request.mode,
+        inputs: fromJsonValue(request.inputs),
+        mode: enumField(RUN_MODES, request.mode, 'mode') ?? 'production',
         wait: request.wait,
       });
       return {
         run_id: run.id,
-        status: run.status,
-        outputs_json: run.outputs ? JSON.stringify(run.outputs) : '',
+        status: RUN_STATUSES.toProto(run.status),
+        outputs: toOptionalJsonValue(run.outputs ?? undefined),
         error: toRunError(run.error),
         stream_url: streamUrlOf(run),
       };

@@ -1,3 +1,4 @@
+import { fromJsonValue, storedNameToProto, toJsonValue, VERSION_STATUSES } from '@platform/contracts';
 import * as versionsV1 from '@platform/contracts/platform/workflows/v1/workflow_versions';
 import { registration } from '@platform/grpc';
 import { requirePrincipal } from '@platform/rbac';
@@ -17,7 +18,7 @@ import {
   versionStats,
   type VersionDeps,
 } from '../domain/versions/read-versions.js';
-import { parseJsonField } from '../domain/workflow-rules.js';
+import { enumField } from './enum-fields.js';
 
 export const VERSIONS_SERVICE_NAME = 'platform.workflows.v1.WorkflowVersionsService';
 
@@ -26,7 +27,7 @@ function toSummary(meta: VersionMeta): versionsV1.WorkflowVersionSummary {
     id: meta.id,
     workflow_id: meta.workflow_id,
     description: meta.description,
-    status: meta.status,
+    status: storedNameToProto(VERSION_STATUSES, meta.status),
     created_by: meta.created_by,
     created_at: meta.created_at,
     updated_at: meta.updated_at,
@@ -36,12 +37,15 @@ function toSummary(meta: VersionMeta): versionsV1.WorkflowVersionSummary {
   };
 }
 
+/** A body the store keeps as JSON text, as the contract's JSON value. */
+const storedJson = (text: string) => toJsonValue(JSON.parse(text) as unknown);
+
 function toVersion(version: StoredVersion): versionsV1.WorkflowVersion {
   return {
     summary: toSummary(version),
-    nodes_json: version.body.nodes,
-    edges_json: version.body.edges,
-    config_json: version.body.config,
+    nodes: storedJson(version.body.nodes),
+    edges: storedJson(version.body.edges),
+    config: storedJson(version.body.config),
   };
 }
 
@@ -59,9 +63,9 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
     createWorkflowVersion: async (request, { principal }) => {
       const content = {
         // Absent is not "empty": the field is named as missing rather than taken as [].
-        nodes: request.nodes_json === '' ? undefined : parseJsonField('nodes', request.nodes_json),
-        edges: request.edges_json === '' ? undefined : parseJsonField('edges', request.edges_json),
-        config: request.config_json === '' ? {} : parseJsonField('config', request.config_json),
+        nodes: fromJsonValue(request.nodes),
+        edges: fromJsonValue(request.edges),
+        config: fromJsonValue(request.config) ?? {},
       };
       return toVersion(
         await createVersion(
@@ -74,7 +78,8 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
       );
     },
     listWorkflowVersionHistory: async (request, { principal }) => {
-      const page = checkHistoryPage(request.limit, request.offset, request.status);
+      const status = enumField(VERSION_STATUSES, request.status, 'status');
+      const page = checkHistoryPage(request.limit, request.offset, status);
       const { items, total } = await versionHistory(
         deps,
         requirePrincipal(principal),
@@ -104,12 +109,12 @@ export function workflowVersionsGrpc(deps: VersionDeps) {
       return {
         from_version: request.from_version,
         to_version: request.to_version,
-        added_nodes_json: JSON.stringify(diff.added_nodes),
-        removed_nodes_json: JSON.stringify(diff.removed_nodes),
-        modified_nodes_json: JSON.stringify(diff.modified_nodes),
-        added_edges_json: JSON.stringify(diff.added_edges),
-        removed_edges_json: JSON.stringify(diff.removed_edges),
-        config_changes_json: JSON.stringify(diff.config_changes),
+        added_nodes: toJsonValue(diff.added_nodes),
+        removed_nodes: toJsonValue(diff.removed_nodes),
+        modified_nodes: toJsonValue(diff.modified_nodes),
+        added_edges: toJsonValue(diff.added_edges),
+        removed_edges: toJsonValue(diff.removed_edges),
+        config_changes: toJsonValue(diff.config_changes),
       };
     },
     rollbackWorkflowVersion: async (request, { principal }) =>

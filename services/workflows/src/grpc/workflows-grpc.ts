@@ -1,5 +1,13 @@
-import { workflowsV1 } from '@platform/contracts';
+import {
+  fromJsonValue,
+  PRESENTATION_MODES,
+  WORKFLOW_STATUSES,
+  WORKFLOW_VISIBILITIES,
+  workflowsV1,
+  type jsonValueV1,
+} from '@platform/contracts';
 import { schemaVersion } from '@platform/db';
+import { BusinessError } from '@platform/errors';
 import { internalOnly, registration } from '@platform/grpc';
 import { requirePrincipal } from '@platform/rbac';
 import { serviceInfoHandler } from '@platform/runtime';
@@ -22,21 +30,22 @@ import {
   restoreWorkflowSnapshot,
 } from '../domain/workflow-snapshots.js';
 import { toSnapshot, toWorkflow } from '../domain/workflow-views.js';
+import { enumField } from './enum-fields.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.workflows.v1.WorkflowsService';
 
-/** The JSON-text fields of a create or update request, parsed (absent stays undefined). */
+/** The JSON fields of a create or update request, parsed (absent stays undefined). */
 function jsonFields(request: {
   definition_json?: string;
-  variables_json?: string;
-  trigger_config_json?: string;
+  variables?: jsonValueV1.JsonValue;
+  trigger_config?: jsonValueV1.JsonValue;
 }) {
   const given = (text: string | undefined) => (text === '' ? undefined : text);
   return {
     definition: parseJsonField('definition', given(request.definition_json)),
-    variables: parseJsonField('variables', given(request.variables_json)),
-    triggerConfig: parseJsonField('trigger_config', given(request.trigger_config_json)),
+    variables: fromJsonValue(request.variables),
+    triggerConfig: fromJsonValue(request.trigger_config),
   };
 }
 
@@ -50,9 +59,9 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
           name: request.name,
           description: request.description,
           icon: request.icon,
-          visibility: request.visibility || undefined,
+          visibility: enumField(WORKFLOW_VISIBILITIES, request.visibility, 'visibility'),
           teamId: request.team_id,
-          triggerType: request.trigger_type || undefined,
+          triggerType: request.trigger_type,
           ...jsonFields(request),
         }),
       ),
@@ -62,7 +71,7 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
         ...paging,
         search: request.search,
         teamId: request.team_id,
-        status: request.status,
+        status: enumField(WORKFLOW_STATUSES, request.status, 'status'),
       });
       return { items: rows.map(toWorkflow), total, page: paging.page, page_size: paging.pageSize };
     },
@@ -74,16 +83,20 @@ export function workflowsGrpc(deps: WorkflowsDependencies) {
           name: request.name,
           description: request.description,
           icon: request.icon,
-          visibility: request.visibility,
+          visibility: enumField(WORKFLOW_VISIBILITIES, request.visibility, 'visibility'),
           triggerType: request.trigger_type,
           ...jsonFields(request),
         }),
       ),
     deleteWorkflow: (request, { principal }) => deleteWorkflow(deps, requirePrincipal(principal), request.id),
-    publishWorkflow: async (request, { principal }) =>
-      toWorkflow(
-        await publishWorkflow(deps, requirePrincipal(principal), request.id, request.presentation_mode),
-      ),
+    publishWorkflow: async (request, { principal }) => {
+      const mode = enumField(PRESENTATION_MODES, request.presentation_mode, 'presentation_mode');
+      if (!mode)
+        throw BusinessError.validation({
+          presentation_mode: [`allowed values: ${PRESENTATION_MODES.names.join(', ')}`],
+        });
+      return toWorkflow(await publishWorkflow(deps, requirePrincipal(principal), request.id, mode));
+    },
     listWorkflowSnapshots: async (request, { principal }) => {
       const paging = checkPaging(request.page, request.page_size);
       const { rows, total } = await listWorkflowSnapshots(

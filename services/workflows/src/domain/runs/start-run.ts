@@ -29,30 +29,20 @@ export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeM
 
 export interface StartRunInput {
   workflowId: string;
-  inputsJson: string;
-  mode: string;
+  /** The parsed JSON inputs; undefined = `{}`. */
+  inputs: unknown;
+  mode: RunMode;
   wait: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function parseInputs(json: string): Record<string, unknown> {
-  if (json.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw BusinessError.validation({ inputs: ['must be a JSON object'] });
-  }
+/** The contract's JSON value may be any JSON; the inputs must be an object. */
+function checkInputs(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
   if (!isRecord(value)) throw BusinessError.validation({ inputs: ['must be an object'] });
   return value;
-}
-
-function parseMode(mode: string): RunMode {
-  if (mode === '' || mode === 'production') return 'production';
-  if (mode === 'debug') return 'debug';
-  throw BusinessError.validation({ mode: ['must be one of: production, debug'] });
 }
 
 /**
@@ -64,8 +54,8 @@ function parseMode(mode: string): RunMode {
  */
 export async function startRun(deps: StartRunDeps, principal: Principal | undefined, input: StartRunInput) {
   const caller = requirePrincipal(principal);
-  const mode = parseMode(input.mode);
-  const inputs = parseInputs(input.inputsJson);
+  const mode = input.mode;
+  const inputs = checkInputs(input.inputs);
   const workflow = await loadWorkflowFor(deps, caller, input.workflowId, 'read');
   const { definitionText, version, plan } = await definitionToRun(deps, workflow, mode);
   const problems = inputErrors(plan, inputs);

@@ -1,7 +1,6 @@
 import { BusinessError, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import {
-  VERSION_STATUSES,
   type StoredVersion,
   type VersionMeta,
   type VersionStats,
@@ -60,8 +59,8 @@ export async function getVersion(
   return (await loadWorkflowAndVersion(deps, caller, workflowId, versionId, 'read')).version;
 }
 
-/** limit 1-100 (0 = the default 20), offset >= 0, status one of the three or empty. */
-export function checkHistoryPage(limit: number, offset: number, status: string) {
+/** limit 1-100 (0 = the default 20), offset >= 0; the status arrives checked (a proto enum). */
+export function checkHistoryPage(limit: number, offset: number, status: VersionStatus | undefined) {
   const errors: Record<string, string[]> = {};
   const effective = limit === 0 ? HISTORY_LIMITS.defaultLimit : limit;
   if (!Number.isInteger(effective) || effective < 1 || effective > HISTORY_LIMITS.maxLimit) {
@@ -70,11 +69,8 @@ export function checkHistoryPage(limit: number, offset: number, status: string) 
   if (!Number.isInteger(offset) || offset < 0 || offset > HISTORY_LIMITS.maxOffset) {
     errors.offset = ['must be an integer >= 0'];
   }
-  if (status !== '' && !(VERSION_STATUSES as readonly string[]).includes(status)) {
-    errors.status = [`allowed values: ${VERSION_STATUSES.join(', ')}`];
-  }
   if (Object.keys(errors).length > 0) throw BusinessError.validation(errors);
-  return { limit: effective, offset, status: (status || undefined) as VersionStatus | undefined };
+  return { limit: effective, offset, status };
 }
 
 export async function versionHistory(

@@ -1,3 +1,4 @@
+import type { NodeStatusName, RunModeName, RunStatusName } from '@platform/contracts';
 import type { DefinitionNode, WorkflowDefinition } from '../../definition-rules.js';
 import type { RunLimits } from './limits.js';
 
@@ -16,9 +17,10 @@ export interface RunErrorValue {
   data?: Record<string, unknown>;
 }
 
-export type RunMode = 'production' | 'debug';
-export type RunStatus = 'queued' | 'running' | 'success' | 'failed' | 'timeout';
-export type NodeStatus = 'running' | 'success' | 'failed' | 'skipped' | 'timeout';
+/** The closed sets are the contract's (@platform/contracts workflow-sets.ts). */
+export type RunMode = RunModeName;
+export type RunStatus = RunStatusName;
+export type NodeStatus = NodeStatusName;
 
 /** What a node sees of the run it belongs to. */
 export interface RunContext {

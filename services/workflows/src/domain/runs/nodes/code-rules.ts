@@ -1,10 +1,5 @@
-import {
-  checkCodeSync,
-  DEFAULT_TIMEOUT_MS,
-  MAX_TIMEOUT_MS,
-  SUPPORTED_LANGUAGES,
-  type CodeProblem,
-} from '@platform/sandbox';
+import { CODE_NODE_RULES } from '@platform/contracts';
+import { checkCodeSync, DEFAULT_TIMEOUT_MS, type CodeProblem } from '@platform/sandbox';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 
@@ -13,11 +8,13 @@ import { createHash } from 'node:crypto';
  * version is saved and again when a run starts, both as 422 / 1001 naming the field
  * (`definition.nodes.<i>.data.code`). The code is compiled (never run) in a throwaway isolate.
  */
-export const CODE_NODE_TYPE = 'code';
+export const CODE_NODE_TYPE = CODE_NODE_RULES.type;
 /** Named inputs one code node may declare. */
-export const MAX_CODE_INPUTS = 100;
-const INPUT_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/;
-const MAX_INPUT_TEMPLATE = 100_000;
+export const MAX_CODE_INPUTS = CODE_NODE_RULES.maxInputs;
+const INPUT_NAME = CODE_NODE_RULES.inputNamePattern;
+const MAX_INPUT_TEMPLATE = CODE_NODE_RULES.maxInputTemplateLength;
+const SUPPORTED_LANGUAGES: readonly string[] = CODE_NODE_RULES.languages;
+const MAX_TIMEOUT_MS = CODE_NODE_RULES.maxTimeoutMs;
 
 type Errors = Record<string, string[]>;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -40,7 +37,7 @@ function codeProblems(language: string, code: string): CodeProblem[] {
 export function codeNodeErrors(data: Record<string, unknown>, at: string): Errors {
   const errors: Errors = {};
   const add = (field: string, message: string) => (errors[`${at}.data.${field}`] ??= []).push(message);
-  if (!SUPPORTED_LANGUAGES.includes(data.language as 'javascript')) {
+  if (!SUPPORTED_LANGUAGES.includes(data.language as string)) {
     add('language', `must be one of: ${SUPPORTED_LANGUAGES.join(', ')}`);
   } else if (typeof data.code !== 'string' || data.code.trim() === '') {
     add('code', 'must be a non-empty string defining function main(inputs)');

@@ -1,0 +1,42 @@
+"""Schemathesis hooks for scripts/fuzz-api.sh (loaded through SCHEMATHESIS_HOOKS).
+
+Live state a schema cannot give: PUT /workflows/{id} and POST /workflow-versions check their
+body only once the workflow is found and the caller may change it, so with random ids every
+well-formed body is 404 and the rules that depend on the body's own content (edge ends naming
+nodes of the same definition, unique ids, code that compiles) are all the fuzzer ever sees
+refused. Their well-formed ids are pointed at a workflow of the fuzz user's (FUZZ_WORKFLOW_ID);
+ids that are not UUIDs (the negative cases) are left as generated. Schemathesis reuses ids it
+saw in answers, so a DELETE aimed at that workflow is sent to an unknown id instead.
+"""
+
+import os
+import re
+import uuid
+
+import schemathesis
+
+WORKFLOW_ID = os.environ.get("FUZZ_WORKFLOW_ID", "")
+UUID = re.compile(r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
+
+
+def _is_uuid(value):
+    return isinstance(value, str) and UUID.match(value) is not None
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    if not WORKFLOW_ID:
+        return
+    route = (case.method.upper(), case.operation.path)
+    if route[0] == "DELETE":
+        parameters = case.path_parameters or {}
+        for name, value in parameters.items():
+            if value == WORKFLOW_ID:
+                parameters[name] = str(uuid.uuid4())
+    elif route == ("PUT", "/api/v1/workflows/{id}"):
+        parameters = case.path_parameters or {}
+        if _is_uuid(parameters.get("id")):
+            parameters["id"] = WORKFLOW_ID
+    elif route == ("POST", "/api/v1/workflow-versions"):
+        if isinstance(case.body, dict) and _is_uuid(case.body.get("workflow_id")):
+            case.body["workflow_id"] = WORKFLOW_ID
