@@ -21,3 +21,25 @@ export { API_KEY_RULES, type ApiKeyScope } from './apikeys-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
 export { closedSet, type ClosedSet } from './closed-set.js';
+export {
+  decimalPlaces,
+  isHttpUrl,
+  MODEL_FIELD_RULES,
+  MODEL_PROVIDERS,
+  MODEL_TYPES,
+  type ModelProviderName,
+  type ModelTypeName,
+} from './models-sets.js';
+export { isSafeLinkUrl, LINK_URL_MAX_LENGTH, LINK_URL_RULE, SAFE_LINK_URL_PATTERN } from './link-url.js';
+export {
+  DELIVERY_STATUSES,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_LEVELS,
+  NOTIFICATION_SCOPES,
+  NOTIFICATION_SOURCES,
+  type DeliveryStatusName,
+  type NotificationChannelName,
+  type NotificationLevelName,
+  type NotificationScopeName,
+  type NotificationSourceName,
+} from './notifications-sets.js';

@@ -1,5 +1,13 @@
-import type { notificationsV1 } from '@platform/contracts';
+import {
+  DELIVERY_STATUSES,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_LEVELS,
+  NOTIFICATION_SCOPES,
+  NOTIFICATION_SOURCES,
+  type notificationsV1,
+} from '@platform/contracts';
 import type { NotificationDoc } from '../data/models.js';
+import { valueIn } from './closed-values.js';
 import type { DeliveryView } from './delivery-port.js';
 
 const iso = (value: Date | null | undefined): string => (value ? value.toISOString() : '');
@@ -12,14 +20,14 @@ export function toNotificationMessage(
 ): notificationsV1.Notification {
   return {
     id: doc._id,
-    scope: doc.scope,
+    scope: valueIn(NOTIFICATION_SCOPES, doc.scope),
     team_id: doc.team_id ?? '',
     user_id: doc.user_id ?? '',
     type: doc.type,
-    source: doc.source,
+    source: valueIn(NOTIFICATION_SOURCES, doc.source),
     title: doc.title,
     content: doc.content,
-    level: doc.level,
+    level: valueIn(NOTIFICATION_LEVELS, doc.level),
     data: doc.data ?? undefined,
     link_url: doc.link_url ?? '',
     status: doc.status,
@@ -30,8 +38,8 @@ export function toNotificationMessage(
     read_at: iso(readAt),
     deliveries: deliveries.map((delivery) => ({
       id: delivery.id,
-      channel: delivery.channel,
-      status: delivery.status,
+      channel: valueIn(NOTIFICATION_CHANNELS, delivery.channel),
+      status: valueIn(DELIVERY_STATUSES, delivery.status),
       error_message: delivery.error_message ?? '',
       retry_count: delivery.retry_count,
       sent_at: iso(delivery.sent_at),
