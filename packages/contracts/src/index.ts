@@ -43,3 +43,12 @@ export {
   type NotificationScopeName,
   type NotificationSourceName,
 } from './notifications-sets.js';
+export {
+  AGENT_SORT_KEYS,
+  GRANULARITIES,
+  SORT_ORDERS,
+  TIME_RANGES,
+  TIMEOUT_SORT_KEYS,
+  TIMEOUT_SOURCES,
+  WORKFLOW_SORT_KEYS,
+} from './observability-sets.js';
