@@ -23,6 +23,7 @@ export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rule
 export { closedSet, type ClosedSet } from './closed-set.js';
 export {
   decimalPlaces,
+  HTTP_URL_PATTERN,
   isHttpUrl,
   MODEL_FIELD_RULES,
   MODEL_PROVIDERS,

@@ -71,3 +71,16 @@ export function decimalPlaces(value: number): number {
 export function isHttpUrl(value: string): boolean {
   return /^https?:\/\/[^/?#\s]+/i.test(value) && URL.canParse(value);
 }
+
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])';
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+
+/**
+ * `isHttpUrl` as the JSON Schema pattern the OpenAPI document carries: a lower-case scheme, a DNS
+ * name (its last label starting with a letter) or a dotted IPv4 address, an optional port, then
+ * any path without whitespace or NUL. A pattern cannot parse a URL, so it names the part every
+ * value it admits parses; the function also takes what this leaves out (an upper-case scheme, an
+ * IPv6 literal), so the document is never looser than the check.
+ */
+export const HTTP_URL_PATTERN = `^https?://(?:(?:${LABEL}\\.)*[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?|(?:${OCTET}\\.){3}${OCTET})(?::${PORT})?(?:[/?#][^\\s\\u0000]*)?$`;

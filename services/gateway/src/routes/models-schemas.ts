@@ -1,5 +1,6 @@
 import {
   decimalPlaces,
+  HTTP_URL_PATTERN,
   isHttpUrl,
   MODEL_FIELD_RULES as RULES,
   MODEL_PROVIDERS,
@@ -30,12 +31,12 @@ const price = z
   .describe('per million tokens, non-negative, at most 6 decimals');
 const positiveInt = z.number().int().min(1).max(INT32_MAX).nullable();
 const jsonObject = z.record(z.string(), z.unknown()).nullable();
-/** An http(s) URL with a host: the scheme-and-host pattern in the document, URL parsing at run time. */
+/** An http(s) URL with a host: `isHttpUrl` runs, the document states it as HTTP_URL_PATTERN. */
 const httpUrl = z
   .string()
   .max(RULES.baseUrlMaxLength)
-  .regex(/^https?:\/\/[^/?#\s]+/i, { message: 'must be an http(s) URL', abort: true })
-  .refine(isHttpUrl, 'must be an http(s) URL');
+  .refine(isHttpUrl, 'must be an http(s) URL')
+  .meta({ pattern: HTTP_URL_PATTERN });
 
 /** One of the catalog's 23 provider ids. */
 export const providerId = z.enum(MODEL_PROVIDERS.names, { message: 'unknown provider' });
@@ -143,7 +144,8 @@ export const providerSchema = z.object({
 });
 
 /** A provider / model type from the service as its JSON name ('' for a value this build does not know). */
-export const providerNameOf = (value: modelsV1.ModelProvider): string => MODEL_PROVIDERS.fromProto(value) ?? '';
+export const providerNameOf = (value: modelsV1.ModelProvider): string =>
+  MODEL_PROVIDERS.fromProto(value) ?? '';
 export const modelTypeNameOf = (value: modelsV1.ModelType): string => MODEL_TYPES.fromProto(value) ?? '';
 
 /** Prices travel as exact decimal text ("0.150000") and are shown as the number they state. */
