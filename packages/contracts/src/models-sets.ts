@@ -1,50 +1,16 @@
 import { ModelProvider, ModelType } from './gen/platform/models/v1/models.js';
-import { closedSet } from './closed-set.js';
+import { enumSet } from './enum-set.js';
 
 /**
  * The models API's closed sets (models.proto) and field rules, each written once: the gateway's
  * request schemas and the OpenAPI document are built from them, the models service's catalog and
  * its checks for callers that skip the gateway use the same tables.
  */
-export const MODEL_TYPES = closedSet([
-  ['chat', ModelType.MODEL_TYPE_CHAT],
-  ['embedding', ModelType.MODEL_TYPE_EMBEDDING],
-  ['rerank', ModelType.MODEL_TYPE_RERANK],
-  ['tts', ModelType.MODEL_TYPE_TTS],
-  ['stt', ModelType.MODEL_TYPE_STT],
-  ['audio_generation', ModelType.MODEL_TYPE_AUDIO_GENERATION],
-  ['text_to_image', ModelType.MODEL_TYPE_TEXT_TO_IMAGE],
-  ['text_to_video', ModelType.MODEL_TYPE_TEXT_TO_VIDEO],
-  ['decision', ModelType.MODEL_TYPE_DECISION],
-] as const);
+export const MODEL_TYPES = enumSet(ModelType, 'MODEL_TYPE_');
 export type ModelTypeName = (typeof MODEL_TYPES.names)[number];
 
 /** The 23 provider ids of the catalog (its data: services/models/src/domain/catalog/providers.ts). */
-export const MODEL_PROVIDERS = closedSet([
-  ['openai', ModelProvider.MODEL_PROVIDER_OPENAI],
-  ['deepseek', ModelProvider.MODEL_PROVIDER_DEEPSEEK],
-  ['qwen', ModelProvider.MODEL_PROVIDER_QWEN],
-  ['zhipu', ModelProvider.MODEL_PROVIDER_ZHIPU],
-  ['moonshot', ModelProvider.MODEL_PROVIDER_MOONSHOT],
-  ['mistral', ModelProvider.MODEL_PROVIDER_MISTRAL],
-  ['groq', ModelProvider.MODEL_PROVIDER_GROQ],
-  ['together', ModelProvider.MODEL_PROVIDER_TOGETHER],
-  ['siliconflow', ModelProvider.MODEL_PROVIDER_SILICONFLOW],
-  ['openrouter', ModelProvider.MODEL_PROVIDER_OPENROUTER],
-  ['xai', ModelProvider.MODEL_PROVIDER_XAI],
-  ['baichuan', ModelProvider.MODEL_PROVIDER_BAICHUAN],
-  ['gemini', ModelProvider.MODEL_PROVIDER_GEMINI],
-  ['azure_openai', ModelProvider.MODEL_PROVIDER_AZURE_OPENAI],
-  ['anthropic', ModelProvider.MODEL_PROVIDER_ANTHROPIC],
-  ['cohere', ModelProvider.MODEL_PROVIDER_COHERE],
-  ['elevenlabs', ModelProvider.MODEL_PROVIDER_ELEVENLABS],
-  ['systemone', ModelProvider.MODEL_PROVIDER_SYSTEMONE],
-  ['midjourney', ModelProvider.MODEL_PROVIDER_MIDJOURNEY],
-  ['stability', ModelProvider.MODEL_PROVIDER_STABILITY],
-  ['runway', ModelProvider.MODEL_PROVIDER_RUNWAY],
-  ['kling', ModelProvider.MODEL_PROVIDER_KLING],
-  ['custom', ModelProvider.MODEL_PROVIDER_CUSTOM],
-] as const);
+export const MODEL_PROVIDERS = enumSet(ModelProvider, 'MODEL_PROVIDER_');
 export type ModelProviderName = (typeof MODEL_PROVIDERS.names)[number];
 
 /** The bounds of a model definition's fields (spec "Model definition"). */

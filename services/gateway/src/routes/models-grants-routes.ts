@@ -139,7 +139,11 @@ export const modelsGrantsRoutes = [
     invoke: ({ query }, { clients, principal }) =>
       clients.modelGrants.call(
         'listAvailableModels',
-        { page: query.page, page_size: query.page_size, model_type: query.model_type ? MODEL_TYPES.toProto(query.model_type) : 0 },
+        {
+          page: query.page,
+          page_size: query.page_size,
+          model_type: query.model_type ? MODEL_TYPES.toProto(query.model_type) : 0,
+        },
         { principal },
       ),
     present: (list) => ({ ...list, items: list.items.map(toAvailableModel) }),

@@ -1,13 +1,4 @@
-import {
-  AGENT_SORT_KEYS,
-  GRANULARITIES,
-  SORT_ORDERS,
-  TIME_RANGES,
-  TIMEOUT_SORT_KEYS,
-  TIMEOUT_SOURCES,
-  WORKFLOW_SORT_KEYS,
-  type ClosedSet,
-} from '@platform/contracts';
+import { analyticsSets, type ClosedSet } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
@@ -18,8 +9,8 @@ import { pagingQuery } from './validation.js';
 /** Spec: any other value (or none) falls back to 30d, never an error; so any short string. */
 const timeRange = text(100)
   .optional()
-  .describe(`${TIME_RANGES.names.join(' | ')}; anything else (or none) = 30d`);
-const sortOrder = z.enum(SORT_ORDERS.names).optional().describe('default desc');
+  .describe(`${analyticsSets.TIME_RANGES.names.join(' | ')}; anything else (or none) = 30d`);
+const sortOrder = z.enum(analyticsSets.SORT_ORDERS.names).optional().describe('default desc');
 
 const rangeQuery = z.object({ time_range: timeRange });
 type RangeQuery = z.infer<typeof rangeQuery>;
@@ -39,15 +30,15 @@ type ListQuery = {
 };
 const timeoutsQuery = z.object({
   time_range: timeRange,
-  source: z.enum(TIMEOUT_SOURCES.names).optional(),
+  source: z.enum(analyticsSets.TIMEOUT_SOURCES.names).optional(),
   ...pagingQuery,
-  sort_by: z.enum(TIMEOUT_SORT_KEYS.names).optional(),
+  sort_by: z.enum(analyticsSets.TIMEOUT_SORT_KEYS.names).optional(),
   sort_order: sortOrder,
 });
 type TimeoutsQuery = z.infer<typeof timeoutsQuery>;
 const throughputQuery = z.object({
   time_range: timeRange,
-  granularity: z.enum(GRANULARITIES.names).optional(),
+  granularity: z.enum(analyticsSets.GRANULARITIES.names).optional(),
 });
 type ThroughputQuery = z.infer<typeof throughputQuery>;
 /** Agent and workflow ids are UUIDs, like every other id in a path (422 / 1001 otherwise). */
@@ -124,13 +115,13 @@ const P = '/admin/observability';
 /** Absent = UNSPECIFIED (0), the service's default; any other `time_range` is 30d, as the spec says. */
 const valueIn = (set: ClosedSet<string, number>, name: string | undefined): number =>
   name !== undefined && set.has(name) ? set.toProto(name) : 0;
-const rangeValue = (query: RangeQuery) => valueIn(TIME_RANGES, query.time_range);
+const rangeValue = (query: RangeQuery) => valueIn(analyticsSets.TIME_RANGES, query.time_range);
 const request = (query: ListQuery, sortKeys: ClosedSet<string, number>) => ({
   time_range: rangeValue(query),
   page: query.page,
   page_size: query.page_size,
   sort_by: valueIn(sortKeys, query.sort_by),
-  sort_order: valueIn(SORT_ORDERS, query.sort_order),
+  sort_order: valueIn(analyticsSets.SORT_ORDERS, query.sort_order),
 });
 
 /** The admin observability analytics (docs/observability.md); system monitors are in their own file. */
@@ -165,10 +156,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     ...base,
     path: `${P}/agents`,
     summary: 'Agents with their request counts, rates, tokens and latency percentiles (paged)',
-    query: listQuery(AGENT_SORT_KEYS.names) as z.ZodType<ListQuery>,
+    query: listQuery(analyticsSets.AGENT_SORT_KEYS.names) as z.ZodType<ListQuery>,
     response: paged(agentStats),
     invoke: ({ query }, { clients, principal }) =>
-      clients.analytics.call('listAgents', request(query, AGENT_SORT_KEYS), { principal }),
+      clients.analytics.call('listAgents', request(query, analyticsSets.AGENT_SORT_KEYS), { principal }),
     present: (list) => ({ ...list, items: list.items.map(named) }),
   }),
   defineRoute<ServiceClients, { agent_id: string }, RangeQuery, undefined, analyticsV1.AgentDetail>({
@@ -195,10 +186,12 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     ...base,
     path: `${P}/workflows`,
     summary: 'Workflows with their run counts, rates, failed nodes, tokens and latency percentiles (paged)',
-    query: listQuery(WORKFLOW_SORT_KEYS.names) as z.ZodType<ListQuery>,
+    query: listQuery(analyticsSets.WORKFLOW_SORT_KEYS.names) as z.ZodType<ListQuery>,
     response: paged(workflowStats),
     invoke: ({ query }, { clients, principal }) =>
-      clients.analytics.call('listWorkflows', request(query, WORKFLOW_SORT_KEYS), { principal }),
+      clients.analytics.call('listWorkflows', request(query, analyticsSets.WORKFLOW_SORT_KEYS), {
+        principal,
+      }),
     present: (list) => ({ ...list, items: list.items.map(named) }),
   }),
   defineRoute<ServiceClients, { workflow_id: string }, RangeQuery, undefined, analyticsV1.WorkflowDetail>({
@@ -250,7 +243,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call(
         'listTimeouts',
-        { ...request(query, TIMEOUT_SORT_KEYS), source: valueIn(TIMEOUT_SOURCES, query.source) },
+        {
+          ...request(query, analyticsSets.TIMEOUT_SORT_KEYS),
+          source: valueIn(analyticsSets.TIMEOUT_SOURCES, query.source),
+        },
         { principal },
       ),
     present: (list) => ({ ...list, items: list.items.map(named) }),
@@ -276,7 +272,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call(
         'getThroughput',
-        { time_range: rangeValue(query), granularity: valueIn(GRANULARITIES, query.granularity) },
+        {
+          time_range: rangeValue(query),
+          granularity: valueIn(analyticsSets.GRANULARITIES, query.granularity),
+        },
         { principal },
       ),
   }),

@@ -76,5 +76,8 @@ export async function updateAutoConfig(
 }
 
 export function toConfigMessage(config: AutoConfig): notificationsV1.AutoNotificationConfig {
-  return { channels: config.channels.map(NOTIFICATION_CHANNELS.toProto), enabled_types: config.enabled_types };
+  return {
+    channels: config.channels.map(NOTIFICATION_CHANNELS.toProto),
+    enabled_types: config.enabled_types,
+  };
 }

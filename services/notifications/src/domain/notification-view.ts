@@ -1,11 +1,4 @@
-import {
-  DELIVERY_STATUSES,
-  NOTIFICATION_CHANNELS,
-  NOTIFICATION_LEVELS,
-  NOTIFICATION_SCOPES,
-  NOTIFICATION_SOURCES,
-  type notificationsV1,
-} from '@platform/contracts';
+import { notificationSets as sets, type notificationsV1 } from '@platform/contracts';
 import type { NotificationDoc } from '../data/models.js';
 import { valueIn } from './closed-values.js';
 import type { DeliveryView } from './delivery-port.js';
@@ -20,14 +13,14 @@ export function toNotificationMessage(
 ): notificationsV1.Notification {
   return {
     id: doc._id,
-    scope: valueIn(NOTIFICATION_SCOPES, doc.scope),
+    scope: valueIn(sets.NOTIFICATION_SCOPES, doc.scope),
     team_id: doc.team_id ?? '',
     user_id: doc.user_id ?? '',
     type: doc.type,
-    source: valueIn(NOTIFICATION_SOURCES, doc.source),
+    source: valueIn(sets.NOTIFICATION_SOURCES, doc.source),
     title: doc.title,
     content: doc.content,
-    level: valueIn(NOTIFICATION_LEVELS, doc.level),
+    level: valueIn(sets.NOTIFICATION_LEVELS, doc.level),
     data: doc.data ?? undefined,
     link_url: doc.link_url ?? '',
     status: doc.status,
@@ -38,8 +31,8 @@ export function toNotificationMessage(
     read_at: iso(readAt),
     deliveries: deliveries.map((delivery) => ({
       id: delivery.id,
-      channel: valueIn(NOTIFICATION_CHANNELS, delivery.channel),
-      status: valueIn(DELIVERY_STATUSES, delivery.status),
+      channel: valueIn(sets.NOTIFICATION_CHANNELS, delivery.channel),
+      status: valueIn(sets.DELIVERY_STATUSES, delivery.status),
       error_message: delivery.error_message ?? '',
       retry_count: delivery.retry_count,
       sent_at: iso(delivery.sent_at),

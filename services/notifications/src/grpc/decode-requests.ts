@@ -1,10 +1,4 @@
-import {
-  NOTIFICATION_CHANNELS,
-  NOTIFICATION_LEVELS,
-  NOTIFICATION_SCOPES,
-  NOTIFICATION_SOURCES,
-  type notificationsV1,
-} from '@platform/contracts';
+import { notificationSets as sets, type notificationsV1 } from '@platform/contracts';
 import type { AdminListInput } from '../domain/admin-notifications.js';
 import type { AutoConfigUpdate } from '../domain/auto-config.js';
 import { nameIn } from '../domain/closed-values.js';
@@ -12,9 +6,9 @@ import type { CreateNotificationInput } from '../domain/create-notification.js';
 import type { ListNotificationsInput } from '../domain/user-notifications.js';
 
 /** The requests' closed-set values as the names the use cases work with ('' = not given). */
-const scopeName = (value: number) => nameIn(NOTIFICATION_SCOPES, value);
-const levelName = (value: number) => nameIn(NOTIFICATION_LEVELS, value);
-const channelName = (value: number) => nameIn(NOTIFICATION_CHANNELS, value);
+const scopeName = (value: number) => nameIn(sets.NOTIFICATION_SCOPES, value);
+const levelName = (value: number) => nameIn(sets.NOTIFICATION_LEVELS, value);
+const channelName = (value: number) => nameIn(sets.NOTIFICATION_CHANNELS, value);
 
 export const decodeList = (request: notificationsV1.ListNotificationsRequest): ListNotificationsInput => ({
   ...request,
@@ -28,10 +22,12 @@ export const decodeAdminList = (request: notificationsV1.AdminListNotificationsR
   level: request.level.map(levelName),
 });
 
-export const decodeCreate = (request: notificationsV1.CreateNotificationRequest): CreateNotificationInput => ({
+export const decodeCreate = (
+  request: notificationsV1.CreateNotificationRequest,
+): CreateNotificationInput => ({
   ...request,
   scope: scopeName(request.scope),
-  source: nameIn(NOTIFICATION_SOURCES, request.source),
+  source: nameIn(sets.NOTIFICATION_SOURCES, request.source),
   level: levelName(request.level),
   notify_channels: request.notify_channels.map(channelName),
 });

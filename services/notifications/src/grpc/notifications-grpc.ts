@@ -23,7 +23,12 @@ export function notificationsGrpc(deps: NotificationsDependencies) {
     getUnreadCount: (_request, { principal }) => unreadCount(deps, requirePrincipal(principal)),
     markRead: (request, { principal }) => markRead(deps, requirePrincipal(principal), request),
     adminListNotifications: (request, context) =>
-      adminListNotifications(deps, requirePrincipal(context.principal), decodeAdminList(request), context.locale),
+      adminListNotifications(
+        deps,
+        requirePrincipal(context.principal),
+        decodeAdminList(request),
+        context.locale,
+      ),
     createNotification: (request, context) =>
       createNotification(
         deps,

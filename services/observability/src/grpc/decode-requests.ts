@@ -1,13 +1,4 @@
-import {
-  AGENT_SORT_KEYS,
-  GRANULARITIES,
-  SORT_ORDERS,
-  TIME_RANGES,
-  TIMEOUT_SORT_KEYS,
-  TIMEOUT_SOURCES,
-  WORKFLOW_SORT_KEYS,
-  type ClosedSet,
-} from '@platform/contracts';
+import { analyticsSets as sets, type ClosedSet } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import type {
   EntityInput,
@@ -26,9 +17,11 @@ function nameIn(set: ClosedSet<string, number>, value: number): string {
   return set.fromProto(value) ?? `#${value}`;
 }
 
-const range = (value: analyticsV1.TimeRange) => nameIn(TIME_RANGES, value);
+const range = (value: analyticsV1.TimeRange) => nameIn(sets.TIME_RANGES, value);
 
-export const decodeRange = (request: analyticsV1.TimeRangeRequest) => ({ time_range: range(request.time_range) });
+export const decodeRange = (request: analyticsV1.TimeRangeRequest) => ({
+  time_range: range(request.time_range),
+});
 
 export const decodeEntity = (request: analyticsV1.EntityRequest): EntityInput => ({
   id: request.id,
@@ -44,20 +37,21 @@ function decodeList(
     page: request.page,
     page_size: request.page_size,
     sort_by: nameIn(sortKeys, request.sort_by),
-    sort_order: nameIn(SORT_ORDERS, request.sort_order),
+    sort_order: nameIn(sets.SORT_ORDERS, request.sort_order),
   };
 }
 
-export const decodeAgentList = (request: analyticsV1.ListEntitiesRequest) => decodeList(request, AGENT_SORT_KEYS);
+export const decodeAgentList = (request: analyticsV1.ListEntitiesRequest) =>
+  decodeList(request, sets.AGENT_SORT_KEYS);
 export const decodeWorkflowList = (request: analyticsV1.ListEntitiesRequest) =>
-  decodeList(request, WORKFLOW_SORT_KEYS);
+  decodeList(request, sets.WORKFLOW_SORT_KEYS);
 
 export const decodeTimeouts = (request: analyticsV1.ListTimeoutsRequest): TimeoutListInput => ({
-  ...decodeList(request, TIMEOUT_SORT_KEYS),
-  source: nameIn(TIMEOUT_SOURCES, request.source),
+  ...decodeList(request, sets.TIMEOUT_SORT_KEYS),
+  source: nameIn(sets.TIMEOUT_SOURCES, request.source),
 });
 
 export const decodeThroughput = (request: analyticsV1.ThroughputRequest): ThroughputInput => ({
   time_range: range(request.time_range),
-  granularity: nameIn(GRANULARITIES, request.granularity),
+  granularity: nameIn(sets.GRANULARITIES, request.granularity),
 });

@@ -1,4 +1,8 @@
-import { MODEL_TYPES as MODEL_TYPE_SET, type ModelProviderName, type ModelTypeName } from '@platform/contracts';
+import {
+  MODEL_TYPES as MODEL_TYPE_SET,
+  type ModelProviderName,
+  type ModelTypeName,
+} from '@platform/contracts';
 
 /**
  * The provider catalog as data (docs/models.md "Catalog"): the 22 vendors and `custom`, their
@@ -42,7 +46,12 @@ export interface ProviderEntry {
   is_decision_provider?: boolean;
 }
 
-const compat = (id: ModelProviderName, name: string, url: string, extra: readonly ModelType[] = []): ProviderEntry => ({
+const compat = (
+  id: ModelProviderName,
+  name: string,
+  url: string,
+  extra: readonly ModelType[] = [],
+): ProviderEntry => ({
   id,
   name,
   model_types: ['chat', 'embedding', ...extra],

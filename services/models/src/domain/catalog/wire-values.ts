@@ -14,7 +14,8 @@ import type { ModelProvider, ModelType } from '@platform/contracts/platform/mode
  */
 export const providerValue = (name: string): ModelProvider =>
   MODEL_PROVIDERS.has(name) ? MODEL_PROVIDERS.toProto(name) : 0;
-export const modelTypeValue = (name: string): ModelType => (MODEL_TYPES.has(name) ? MODEL_TYPES.toProto(name) : 0);
+export const modelTypeValue = (name: string): ModelType =>
+  MODEL_TYPES.has(name) ? MODEL_TYPES.toProto(name) : 0;
 
 /**
  * A filter or argument from a gRPC caller as its name. The gateway sends only the set's values;
@@ -22,7 +23,8 @@ export const modelTypeValue = (name: string): ModelType => (MODEL_TYPES.has(name
  */
 export function providerName(value: ModelProvider): ModelProviderName {
   const name = MODEL_PROVIDERS.fromProto(value);
-  if (name === undefined) throw BusinessError.validation({ provider: ['unknown provider'] }, { httpStatus: 400 });
+  if (name === undefined)
+    throw BusinessError.validation({ provider: ['unknown provider'] }, { httpStatus: 400 });
   return name;
 }
 

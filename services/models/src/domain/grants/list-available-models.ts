@@ -21,11 +21,7 @@ export async function listModelsForBuilder(
   const modelType = request.model_type ? modelTypeName(request.model_type) : null;
   const teamIds = principal.team_ids.filter(isUuid);
   if (teamIds.length === 0) return { items: [], total: 0, page: page.page, page_size: page.pageSize };
-  const { rows, total } = await listAvailableModels(
-    deps.pool,
-    { teamIds, modelType },
-    page,
-  );
+  const { rows, total } = await listAvailableModels(deps.pool, { teamIds, modelType }, page);
   return {
     items: rows.map((row) => ({
       id: row.id,

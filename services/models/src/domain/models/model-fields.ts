@@ -1,4 +1,10 @@
-import { decimalPlaces, isHttpUrl, MODEL_FIELD_RULES, MODEL_PROVIDERS, MODEL_TYPES } from '@platform/contracts';
+import {
+  decimalPlaces,
+  isHttpUrl,
+  MODEL_FIELD_RULES,
+  MODEL_PROVIDERS,
+  MODEL_TYPES,
+} from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import { z } from 'zod';
 

@@ -17,17 +17,13 @@ import { currentQps, type AnalyticsDeps } from './overview.js';
 import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { ThroughputInput, TimeoutListInput } from './requests.js';
 
-
 type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames' | 'quotaUsage'>;
 
 /**
  * GET /timeouts: workflow runs that timed out (`timeout_type` workflow) and agent rounds that ended
  * in `error` (`unknown`: the agent runtime does not say why, hence `agent_timeout_type_available`).
  */
-export function listTimeouts(
-  deps: Deps,
-  request: TimeoutListInput,
-): Promise<observabilityV1.TimeoutList> {
+export function listTimeouts(deps: Deps, request: TimeoutListInput): Promise<observabilityV1.TimeoutList> {
   const range = timeRangeOf(request.time_range);
   const source = request.source || 'all';
   if (!TIMEOUT_SOURCES.has(source)) {

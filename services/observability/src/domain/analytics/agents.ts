@@ -11,7 +11,6 @@ import type { PercentileSet } from './percentiles.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { EntityInput, EntityListInput } from './requests.js';
 
-
 /** GET /agents: every agent with facts in the range, sorted and paged in memory (one row per agent). */
 export function listAgents(
   deps: AnalyticsDeps,
@@ -52,10 +51,7 @@ export function listAgents(
 }
 
 /** GET /agent/{agent_id}: the agent's figures and its trend (an unknown agent: zeros). */
-export function getAgent(
-  deps: AnalyticsDeps,
-  request: EntityInput,
-): Promise<observabilityV1.AgentDetail> {
+export function getAgent(deps: AnalyticsDeps, request: EntityInput): Promise<observabilityV1.AgentDetail> {
   const range = timeRangeOf(request.time_range);
   entityIdOf(request.id, 'agent_id');
   return deps.cache.through('agent', { id: request.id, time_range: range }, async () => {

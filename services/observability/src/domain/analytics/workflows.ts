@@ -10,14 +10,10 @@ import { entityPage } from './entity-page.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { EntityInput, EntityListInput } from './requests.js';
 
-
 type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames'>;
 
 /** GET /workflows: every workflow with final runs in the range, sorted and paged in memory. */
-export function listWorkflows(
-  deps: Deps,
-  request: EntityListInput,
-): Promise<observabilityV1.WorkflowList> {
+export function listWorkflows(deps: Deps, request: EntityListInput): Promise<observabilityV1.WorkflowList> {
   const range = timeRangeOf(request.time_range);
   const paging = pagingOf(request, WORKFLOW_SORT_KEYS.names, 'runs');
   const key = {
@@ -55,10 +51,7 @@ export function listWorkflows(
 }
 
 /** GET /workflow/{workflow_id}: figures, trend, and the 20 most executed node types. */
-export function getWorkflow(
-  deps: Deps,
-  request: EntityInput,
-): Promise<observabilityV1.WorkflowDetail> {
+export function getWorkflow(deps: Deps, request: EntityInput): Promise<observabilityV1.WorkflowDetail> {
   const range = timeRangeOf(request.time_range);
   entityIdOf(request.id, 'workflow_id');
   return deps.cache.through('workflow', { id: request.id, time_range: range }, async () => {
