@@ -107,7 +107,7 @@ function channelTestRoute<C extends keyof typeof bodies>(channel: C) {
         {
           channel: NOTIFICATION_CHANNELS.toProto(channel),
           overrides,
-          to: typeof to === 'string' ? to : '',
+          to: typeof to === 'string' ? to : undefined,
           origin: requestOrigin(context),
         },
         { principal },

@@ -47,9 +47,8 @@ async function targetsOf(
     await requireTeamAdmin(deps, caller, request.team_id);
     return [{ team_id: request.team_id, user_id: null }];
   }
-  const userIds = [
-    ...new Set(request.user_ids.length > 0 ? request.user_ids : [request.user_id].filter(Boolean)),
-  ];
+  const single = request.user_id ? [request.user_id] : [];
+  const userIds = [...new Set(request.user_ids.length > 0 ? request.user_ids : single)];
   if (userIds.length === 0) throw BusinessError.named('notification_scope_requires_user');
   const known = await deps.directory.userContacts(userIds);
   if (userIds.some((id) => !known.has(id))) throw new BusinessError(ErrorCode.USER_NOT_FOUND);

@@ -10,7 +10,7 @@ export { isSafeLinkUrl } from '@platform/contracts';
  * again although the gateway refused it first: a stored link is opened by every reader's browser,
  * so the service that stores it does not rely on its caller for that.
  */
-export function readLinkUrl(value: string): string | null {
+export function readLinkUrl(value: string | undefined): string | null {
   if (!value) return null;
   if (!isSafeLinkUrl(value)) throw BusinessError.validation({ link_url: [LINK_URL_RULE] });
   return value;
