@@ -8,6 +8,7 @@ import {
 } from '@platform/contracts';
 import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { z } from 'zod';
+import { nameOf } from './closed-set-names.js';
 import { text } from './text-schemas.js';
 
 /**
@@ -143,10 +144,8 @@ export const providerSchema = z.object({
   is_decision_provider: z.boolean(),
 });
 
-/** A provider / model type from the service as its JSON name ('' for a value this build does not know). */
-export const providerNameOf = (value: modelsV1.ModelProvider): string =>
-  MODEL_PROVIDERS.fromProto(value) ?? '';
-export const modelTypeNameOf = (value: modelsV1.ModelType): string => MODEL_TYPES.fromProto(value) ?? '';
+export const providerNameOf = nameOf(MODEL_PROVIDERS);
+export const modelTypeNameOf = nameOf(MODEL_TYPES);
 
 /** Prices travel as exact decimal text ("0.150000") and are shown as the number they state. */
 export function toModel(model: modelsV1.Model) {

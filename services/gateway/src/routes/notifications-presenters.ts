@@ -4,19 +4,13 @@ import {
   NOTIFICATION_LEVELS,
   NOTIFICATION_SCOPES,
   NOTIFICATION_SOURCES,
-  type ClosedSet,
   type notificationsV1,
 } from '@platform/contracts';
 import { z } from 'zod';
+import { nameOf } from './closed-set-names.js';
 
 /** Empty strings in the contract stand for null over HTTP. */
 const orNull = (value: string): string | null => value || null;
-
-/** A closed-set value from the service as its JSON name ('' for one this build does not know). */
-export const nameOf =
-  <Name extends string, Value extends number>(set: ClosedSet<Name, Value>) =>
-  (value: number): Name | '' =>
-    set.fromProto(value) ?? '';
 
 export const channelNameOf = nameOf(NOTIFICATION_CHANNELS);
 
