@@ -16,6 +16,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { analyticsSets } from '@platform/contracts';
 import * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { createServiceClient, type Principal } from '@platform/grpc';
@@ -183,12 +184,33 @@ try {
       `${name}: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`,
     );
   };
-  const list = (method: 'listAgents' | 'listWorkflows', time_range: string, sort_by: string) => () =>
-    client.call(method, { time_range, page: 1, page_size: 20, sort_by, sort_order: 'desc' }, { principal });
+  // The enums the gateway sends for these query values (packages/contracts observability-sets.ts).
+  const range = (name: '7d' | '30d' | 'all') => analyticsSets.TIME_RANGES.toProto(name);
+  const sortKey = (name: 'requests' | 'p99' | 'p95' | 'runs') =>
+    analyticsSets.WORKFLOW_SORT_KEYS.toProto(name);
+  const desc = analyticsSets.SORT_ORDERS.toProto('desc');
+  const list =
+    (
+      method: 'listAgents' | 'listWorkflows',
+      time_range: '7d' | '30d',
+      sort_by: 'requests' | 'p99' | 'p95' | 'runs',
+    ) =>
+    () =>
+      client.call(
+        method,
+        {
+          time_range: range(time_range),
+          page: 1,
+          page_size: 20,
+          sort_by: sortKey(sort_by),
+          sort_order: desc,
+        },
+        { principal },
+      );
   const endpoints: Array<[string, () => Promise<unknown>]> = [
-    ['/overview 30d', () => client.call('getOverview', { time_range: '30d' }, { principal })],
-    ['/overview 7d', () => client.call('getOverview', { time_range: '7d' }, { principal })],
-    ['/overview all', () => client.call('getOverview', { time_range: 'all' }, { principal })],
+    ['/overview 30d', () => client.call('getOverview', { time_range: range('30d') }, { principal })],
+    ['/overview 7d', () => client.call('getOverview', { time_range: range('7d') }, { principal })],
+    ['/overview all', () => client.call('getOverview', { time_range: range('all') }, { principal })],
     ['/agents 30d sort requests (default)', list('listAgents', '30d', 'requests')],
     ['/agents 30d sort p99', list('listAgents', '30d', 'p99')],
     ['/agents 7d sort requests', list('listAgents', '7d', 'requests')],
@@ -196,11 +218,11 @@ try {
     ['/workflows 30d sort runs (default)', list('listWorkflows', '30d', 'runs')],
     [
       '/agent/{id} 30d',
-      () => client.call('getAgent', { id: benchAgentId(7), time_range: '30d' }, { principal }),
+      () => client.call('getAgent', { id: benchAgentId(7), time_range: range('30d') }, { principal }),
     ],
     [
       '/workflow/{id} 30d',
-      () => client.call('getWorkflow', { id: benchWorkflowId(7), time_range: '30d' }, { principal }),
+      () => client.call('getWorkflow', { id: benchWorkflowId(7), time_range: range('30d') }, { principal }),
     ],
   ];
   for (const [name, call] of endpoints) {
@@ -220,7 +242,7 @@ try {
     }
     report(`${name} after a Postgres restart (page cache dropped)`, times);
   }
-  const overview = await client.call('getOverview', { time_range: 'all' }, { principal });
+  const overview = await client.call('getOverview', { time_range: range('all') }, { principal });
   console.log(
     `overview totals: ${JSON.stringify(overview.totals)} latency ${JSON.stringify(overview.latency)}`,
   );

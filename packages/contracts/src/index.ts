@@ -52,3 +52,12 @@ export * as jsonValueV1 from './gen/platform/common/v1/json_value.js';
 export { fromJsonValue, toJsonValue, toOptionalJsonValue } from './json-value.js';
 export * from './workflow-sets.js';
 export { CODE_NODE_RULES, DEFINITION_RULES, WORKFLOW_FIELD_RULES } from './workflow-rules.js';
+
+// The closed sets and field rules of models, notifications and observability (issue 25); the
+// namespaces serve a file that uses many of one area's sets.
+export * from './models-sets.js';
+export * from './link-url.js';
+export * from './notifications-sets.js';
+export * as notificationSets from './notifications-sets.js';
+export * from './observability-sets.js';
+export * as analyticsSets from './observability-sets.js';

@@ -1,3 +1,4 @@
+import { TimeRange } from '@platform/contracts/platform/observability/v1/analytics';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityUser } from '@platform/testing';
@@ -144,7 +145,7 @@ describe('observability analytics: entity ids (issue 20)', () => {
     for (const method of ['getAgent', 'getWorkflow'] as const) {
       for (const id of ['not-a-uuid', '../../etc/passwd', '']) {
         const refused = await h.gateway.clients.analytics
-          .call(method, { id, time_range: '' }, { principal: principal! })
+          .call(method, { id, time_range: TimeRange.TIME_RANGE_UNSPECIFIED }, { principal: principal! })
           .then(
             () => 'answered',
             (err: { code?: number }) => err.code,

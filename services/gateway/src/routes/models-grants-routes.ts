@@ -1,8 +1,9 @@
+import { MODEL_TYPES } from '@platform/contracts';
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
-import { MODEL_TYPES } from './models-schemas.js';
+import { modelTypeNameOf, providerNameOf } from './models-schemas.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -15,7 +16,7 @@ type TeamParams = z.infer<typeof teamParams>;
 type GrantParams = z.infer<typeof grantParams>;
 const pageQuery = z.object(pagingQuery);
 type PageQuery = z.infer<typeof pageQuery>;
-const modelsQuery = z.object({ ...pagingQuery, model_type: z.enum(MODEL_TYPES).optional() });
+const modelsQuery = z.object({ ...pagingQuery, model_type: z.enum(MODEL_TYPES.names).optional() });
 type ModelsQuery = z.infer<typeof modelsQuery>;
 const grantBody = z
   .object({
@@ -90,7 +91,12 @@ function toGrant(grant: grantsV1.TeamModelGrant) {
     id: grant.id,
     team_id: grant.team_id,
     model_id: grant.model_id,
-    model: { ...grant.model!, provider_display_name: grant.model?.provider_display_name || null },
+    model: {
+      ...grant.model!,
+      provider: providerNameOf(grant.model!.provider),
+      model_type: modelTypeNameOf(grant.model!.model_type),
+      provider_display_name: grant.model?.provider_display_name || null,
+    },
     is_enabled: grant.is_enabled,
     token_quota: grant.token_quota ?? null,
     request_quota: grant.request_quota ?? null,
@@ -108,9 +114,9 @@ function toAvailableModel(model: grantsV1.AvailableModel) {
   return {
     id: model.id,
     name: model.name,
-    provider: model.provider,
+    provider: providerNameOf(model.provider),
     provider_display_name: model.provider_display_name || null,
-    model_type: model.model_type,
+    model_type: modelTypeNameOf(model.model_type),
     capabilities: model.capabilities ?? null,
     context_length: model.context_length || null,
     is_default: model.is_default,
@@ -133,7 +139,11 @@ export const modelsGrantsRoutes = [
     invoke: ({ query }, { clients, principal }) =>
       clients.modelGrants.call(
         'listAvailableModels',
-        { page: query.page, page_size: query.page_size, model_type: query.model_type ?? '' },
+        {
+          page: query.page,
+          page_size: query.page_size,
+          model_type: query.model_type ? MODEL_TYPES.toProto(query.model_type) : 0,
+        },
         { principal },
       ),
     present: (list) => ({ ...list, items: list.items.map(toAvailableModel) }),

@@ -2,6 +2,7 @@ import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { MODEL_PROVIDERS, MODEL_TYPES } from '@platform/contracts';
 import {
   createModelBody,
   discoverBody,
@@ -10,6 +11,7 @@ import {
   modelSchema,
   providerSchema,
   testModelBody,
+  modelTypeNameOf,
   toModel,
   toProvider,
   updateModelBody,
@@ -44,6 +46,7 @@ export const modelsRoutes = [
     summary: 'The 9 model types',
     response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
     invoke: (_input, { clients, principal }) => clients.models.call('listModelTypes', {}, { principal }),
+    present: (list) => ({ items: list.items.map((type) => ({ ...type, id: modelTypeNameOf(type.id) })) }),
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, modelsV1.ListModelsResponse>({
     ...base,
@@ -65,8 +68,8 @@ export const modelsRoutes = [
         {
           page: query.page,
           page_size: query.page_size,
-          provider: query.provider,
-          model_type: query.model_type,
+          provider: query.provider && MODEL_PROVIDERS.toProto(query.provider),
+          model_type: query.model_type && MODEL_TYPES.toProto(query.model_type),
           is_enabled: query.is_enabled,
         },
         { principal },
@@ -155,7 +158,7 @@ export const modelsRoutes = [
     invoke: ({ body }, { clients, principal }) =>
       clients.models.call(
         'discoverModels',
-        { provider: body.provider, base_url: body.base_url, api_key: body.api_key },
+        { provider: MODEL_PROVIDERS.toProto(body.provider), base_url: body.base_url, api_key: body.api_key },
         { principal },
       ),
   }),

@@ -1,57 +1,56 @@
+import {
+  decimalPlaces,
+  HTTP_URL_PATTERN,
+  isHttpUrl,
+  MODEL_FIELD_RULES as RULES,
+  MODEL_PROVIDERS,
+  MODEL_TYPES,
+} from '@platform/contracts';
 import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { z } from 'zod';
+import { nameOf } from './closed-set-names.js';
+import { text } from './text-schemas.js';
 
 /**
- * The models routes' shapes. The models service owns the catalog and checks every rule again;
- * these bound the request at the edge (422 / 1001) and describe the answers in OpenAPI.
+ * The models routes' shapes, from the contract's closed sets and field rules (packages/contracts
+ * models-sets.ts): they bound the request at the edge (422 / 1001) and describe it in OpenAPI.
+ * The models service checks what only it knows (the catalog's combinations, the allowlist).
  */
-export const MODEL_TYPES = [
-  'chat',
-  'embedding',
-  'rerank',
-  'tts',
-  'stt',
-  'audio_generation',
-  'text_to_image',
-  'text_to_video',
-  'decision',
-] as const;
+const INT32_MAX = RULES.int32Max;
 
-const INT32_MAX = 2_147_483_647;
-const MAX_PRICE = 999_999_999.999999;
-
-function decimalPlaces(value: number): number {
-  const [mantissa = '', exponent = '0'] = String(value).toLowerCase().split('e');
-  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exponent));
-}
-
+/**
+ * A price: non-negative, at most 6 decimals. The document states the decimals rule as
+ * `multipleOf: 0.000001` (metadata only: the refinement below is what runs, with its one message).
+ */
 const price = z
   .number()
   .min(0, 'must not be negative')
-  .max(MAX_PRICE)
-  .refine((value) => decimalPlaces(value) <= 6, 'at most 6 decimal places')
+  .max(RULES.maxPrice)
+  .refine((value) => decimalPlaces(value) <= RULES.priceDecimals, 'at most 6 decimal places')
+  .meta({ multipleOf: 10 ** -RULES.priceDecimals })
   .nullable()
   .describe('per million tokens, non-negative, at most 6 decimals');
 const positiveInt = z.number().int().min(1).max(INT32_MAX).nullable();
 const jsonObject = z.record(z.string(), z.unknown()).nullable();
+/** An http(s) URL with a host: `isHttpUrl` runs, the document states it as HTTP_URL_PATTERN. */
 const httpUrl = z
   .string()
-  .max(512)
-  .refine((value) => /^https?:\/\/[^/?#\s]+/i.test(value) && URL.canParse(value), 'must be an http(s) URL');
+  .max(RULES.baseUrlMaxLength)
+  .refine(isHttpUrl, 'must be an http(s) URL')
+  .meta({ pattern: HTTP_URL_PATTERN });
 
-/** A provider id: lowercase letters, digits and underscores (the service knows the 23). */
-export const providerId = z.string().regex(/^[a-z0-9_]{1,50}$/, 'unknown provider');
+/** One of the catalog's 23 provider ids. */
+export const providerId = z.enum(MODEL_PROVIDERS.names, { message: 'unknown provider' });
+const modelType = z.enum(MODEL_TYPES.names);
 
 const fields = {
-  name: z.string().min(1).max(100),
+  name: text(RULES.nameMaxLength, 1),
   provider: providerId,
-  model_id: z.string().min(1).max(100),
-  model_type: z.enum(MODEL_TYPES),
-  provider_display_name: z.string().max(100).nullable(),
+  model_id: text(RULES.modelIdMaxLength, 1),
+  model_type: modelType,
+  provider_display_name: text(RULES.displayNameMaxLength).nullable(),
   base_url: httpUrl.nullable().describe('constrained by the endpoint allowlist'),
-  api_key: z
-    .string()
-    .max(4096)
+  api_key: text(RULES.apiKeyMaxLength)
     .nullable()
     .describe('stored encrypted; on update null keeps it, "" clears it'),
   context_length: positiveInt,
@@ -85,12 +84,16 @@ export const updateModelBody = z.object(fields).partial().strict();
 export type ModelBody = Record<string, unknown>;
 
 export const testModelBody = z
-  .object({ api_key: z.string().max(4096).optional(), base_url: httpUrl.optional() })
+  .object({ api_key: text(RULES.apiKeyMaxLength).optional(), base_url: httpUrl.optional() })
   .strict();
 export type TestModelBody = z.infer<typeof testModelBody>;
 
 export const discoverBody = z
-  .object({ provider: providerId, base_url: httpUrl.optional(), api_key: z.string().max(4096).optional() })
+  .object({
+    provider: providerId,
+    base_url: httpUrl.optional(),
+    api_key: text(RULES.apiKeyMaxLength).optional(),
+  })
   .strict();
 export type DiscoverBody = z.infer<typeof discoverBody>;
 
@@ -104,7 +107,7 @@ export const modelIdParams = z.object({ model_id: z.uuid() });
 export type ModelIdParams = z.infer<typeof modelIdParams>;
 export const listFilters = {
   provider: providerId.optional(),
-  model_type: z.enum(MODEL_TYPES).optional(),
+  model_type: modelType.optional(),
   is_enabled: optionalBool,
 };
 
@@ -141,14 +144,17 @@ export const providerSchema = z.object({
   is_decision_provider: z.boolean(),
 });
 
+export const providerNameOf = nameOf(MODEL_PROVIDERS);
+export const modelTypeNameOf = nameOf(MODEL_TYPES);
+
 /** Prices travel as exact decimal text ("0.150000") and are shown as the number they state. */
 export function toModel(model: modelsV1.Model) {
   return {
     id: model.id,
     name: model.name,
-    provider: model.provider,
+    provider: providerNameOf(model.provider),
     model_id: model.model_id,
-    model_type: model.model_type,
+    model_type: modelTypeNameOf(model.model_type),
     provider_display_name: model.provider_display_name ?? null,
     base_url: model.base_url ?? null,
     api_key: null,
@@ -168,5 +174,10 @@ export function toModel(model: modelsV1.Model) {
 }
 
 export function toProvider(provider: modelsV1.Provider) {
-  return { ...provider, default_base_url: provider.default_base_url ?? null };
+  return {
+    ...provider,
+    id: providerNameOf(provider.id),
+    model_types: provider.model_types.map(modelTypeNameOf),
+    default_base_url: provider.default_base_url ?? null,
+  };
 }

@@ -1,4 +1,14 @@
-import type { notificationsV1 } from '@platform/contracts';
+import {
+  isSafeLinkUrl,
+  LINK_URL_MAX_LENGTH,
+  LINK_URL_RULE,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_LEVELS,
+  NOTIFICATION_SCOPES,
+  NOTIFICATION_SOURCES,
+  SAFE_LINK_URL_PATTERN,
+  type notificationsV1,
+} from '@platform/contracts';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
@@ -6,24 +16,33 @@ import { asCaller, requestOrigin } from './identity-route-schemas.js';
 import {
   notificationPageSchema,
   notificationSchema,
+  toAutoConfig,
   toNotification,
   toNotificationPage,
 } from './notifications-presenters.js';
 import { defineRoute } from './route-definition.js';
+import { text } from './text-schemas.js';
 import { pagingQuery, queryBool, repeatable } from './validation.js';
 
-const CHANNELS = ['email', 'dingtalk', 'wechat', 'feishu', 'slack', 'webhook'] as const;
-const scope = z.enum(['global', 'team', 'user']);
-const level = z.enum(['low', 'medium', 'high']);
+const CHANNELS = NOTIFICATION_CHANNELS.names;
+const scope = z.enum(NOTIFICATION_SCOPES.names);
+const level = z.enum(NOTIFICATION_LEVELS.names);
+const channel = z.enum(CHANNELS);
+/** The link rule runs as a function; the document states it as a pattern (same rule, contracts). */
+const linkUrl = z
+  .string()
+  .max(LINK_URL_MAX_LENGTH, { abort: true })
+  .refine((value) => value === '' || isSafeLinkUrl(value), LINK_URL_RULE)
+  .meta({ pattern: SAFE_LINK_URL_PATTERN });
 
 const listQuery = z.object({
   ...pagingQuery,
   scope: repeatable(scope).optional(),
   team_id: z.uuid().optional(),
   user_id: z.uuid().optional(),
-  type: z.string().max(100).optional(),
+  type: text(100).optional(),
   level: repeatable(level).optional(),
-  search: z.string().max(255).optional(),
+  search: text(255).optional(),
   include_expired: queryBool(false),
 });
 type ListQuery = z.infer<typeof listQuery>;
@@ -34,18 +53,19 @@ const createBody = z
     team_id: z.uuid().optional(),
     user_id: z.uuid().optional(),
     user_ids: z.array(z.uuid()).min(1).max(1000).optional(),
-    type: z.string().min(1).max(100),
-    source: z.enum(['system', 'user', 'biz']).default('system'),
-    title: z.string().min(1).max(255),
-    content: z.string().max(65_536),
+    type: text(100, 1),
+    source: z.enum(NOTIFICATION_SOURCES.names).default('system'),
+    title: text(255, 1),
+    content: text(65_536),
     level: level.default('medium'),
     data: z.record(z.string().max(256), z.unknown()).nullable().optional(),
-    link_url: z.string().max(500).nullable().optional(),
+    link_url: linkUrl.nullable().optional(),
     expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
     notify_channels: z
-      .array(z.enum(CHANNELS))
+      .array(channel)
       .max(CHANNELS.length * 2)
-      .default([]),
+      .default([])
+      .describe('each listed channel must be enabled and configured in the site settings'),
   })
   .strict();
 type CreateBody = z.infer<typeof createBody>;
@@ -54,14 +74,14 @@ const deleteParams = z.object({ notification_id: z.uuid() });
 type DeleteParams = z.infer<typeof deleteParams>;
 
 const autoConfigSchema = z.object({
-  channels: z.array(z.enum(CHANNELS)),
+  channels: z.array(channel),
   enabled_types: z.array(z.string()),
 });
 /** Types are checked by the service (an unknown one is `invalid_notification_type`, not 422). */
 const autoConfigBody = z
   .object({
     channels: z
-      .array(z.enum(CHANNELS))
+      .array(channel)
       .max(CHANNELS.length * 2)
       .optional(),
     enabled_types: z.array(z.string().max(100)).max(100).optional(),
@@ -103,12 +123,12 @@ export const notificationsAdminRoutes = [
       context.clients.notifications.call(
         'adminListNotifications',
         {
-          scope: query.scope ?? [],
-          team_id: query.team_id ?? '',
-          user_id: query.user_id ?? '',
-          type: query.type ?? '',
-          level: query.level ?? [],
-          search: query.search ?? '',
+          scope: (query.scope ?? []).map(NOTIFICATION_SCOPES.toProto),
+          team_id: query.team_id,
+          user_id: query.user_id,
+          type: query.type,
+          level: (query.level ?? []).map(NOTIFICATION_LEVELS.toProto),
+          search: query.search,
           include_expired: query.include_expired,
           page: query.page,
           page_size: query.page_size,
@@ -136,19 +156,19 @@ export const notificationsAdminRoutes = [
       context.clients.notifications.call(
         'createNotification',
         {
-          scope: body.scope,
-          team_id: body.team_id ?? '',
-          user_id: body.user_id ?? '',
+          scope: NOTIFICATION_SCOPES.toProto(body.scope),
+          team_id: body.team_id,
+          user_id: body.user_id,
           user_ids: body.user_ids ?? [],
           type: body.type,
-          source: body.source,
+          source: NOTIFICATION_SOURCES.toProto(body.source),
           title: body.title,
           content: body.content,
-          level: body.level,
+          level: NOTIFICATION_LEVELS.toProto(body.level),
           data: body.data ?? undefined,
-          link_url: body.link_url ?? '',
-          expires_at: body.expires_at ?? '',
-          notify_channels: body.notify_channels,
+          link_url: body.link_url ?? undefined,
+          expires_at: body.expires_at ?? undefined,
+          notify_channels: body.notify_channels.map(NOTIFICATION_CHANNELS.toProto),
           origin: requestOrigin(context),
         },
         asCaller(context),
@@ -185,6 +205,7 @@ export const notificationsAdminRoutes = [
     response: autoConfigSchema,
     invoke: (_input, context) =>
       context.clients.notifications.call('getAutoNotificationConfig', {}, asCaller(context)),
+    present: toAutoConfig,
   }),
   defineRoute<ServiceClients, undefined, undefined, AutoConfigBody, notificationsV1.AutoNotificationConfig>({
     ...base,
@@ -199,12 +220,13 @@ export const notificationsAdminRoutes = [
       context.clients.notifications.call(
         'updateAutoNotificationConfig',
         {
-          channels: body.channels ? { values: body.channels } : undefined,
+          channels: body.channels ? { values: body.channels.map(NOTIFICATION_CHANNELS.toProto) } : undefined,
           enabled_types: body.enabled_types ? { values: body.enabled_types } : undefined,
           origin: requestOrigin(context),
         },
         asCaller(context),
       ),
+    present: toAutoConfig,
     successMsgKey: 'updated',
   }),
   defineRoute<ServiceClients, undefined, undefined, SendEmailBody, notificationsV1.BulkEmailResult>({

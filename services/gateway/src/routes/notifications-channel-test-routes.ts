@@ -1,8 +1,10 @@
+import { NOTIFICATION_CHANNELS } from '@platform/contracts';
 import type * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { requestOrigin } from './identity-route-schemas.js';
+import { channelNameOf } from './notifications-presenters.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -102,7 +104,12 @@ function channelTestRoute<C extends keyof typeof bodies>(channel: C) {
       const { to, ...overrides } = { ...(body ?? {}) } as Record<string, unknown> & { to?: string };
       return clients.channelTests.call(
         'testChannel',
-        { channel, overrides, to: typeof to === 'string' ? to : '', origin: requestOrigin(context) },
+        {
+          channel: NOTIFICATION_CHANNELS.toProto(channel),
+          overrides,
+          to: typeof to === 'string' ? to : undefined,
+          origin: requestOrigin(context),
+        },
         { principal },
       );
     },
@@ -114,7 +121,7 @@ const auditQuery = z.object({ ...pagingQuery });
 type AuditQuery = z.infer<typeof auditQuery>;
 const auditEntry = z.object({
   id: z.uuid(),
-  channel: z.enum(['email', 'dingtalk', 'wechat', 'feishu', 'slack', 'webhook']),
+  channel: z.enum(NOTIFICATION_CHANNELS.names),
   actor_user_id: z.uuid(),
   actor_username: z.string(),
   ip: z.string().nullable(),
@@ -160,6 +167,7 @@ const channelTestAuditRoute = defineRoute<
     ...page,
     items: page.items.map((entry) => ({
       ...entry,
+      channel: channelNameOf(entry.channel),
       ip: entry.ip || null,
       user_agent: entry.user_agent || null,
       request_id: entry.request_id || null,

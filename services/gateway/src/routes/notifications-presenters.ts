@@ -1,13 +1,23 @@
-import type { notificationsV1 } from '@platform/contracts';
+import {
+  DELIVERY_STATUSES,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_LEVELS,
+  NOTIFICATION_SCOPES,
+  NOTIFICATION_SOURCES,
+  type notificationsV1,
+} from '@platform/contracts';
 import { z } from 'zod';
+import { nameOf } from './closed-set-names.js';
 
 /** Empty strings in the contract stand for null over HTTP. */
 const orNull = (value: string): string | null => value || null;
 
+export const channelNameOf = nameOf(NOTIFICATION_CHANNELS);
+
 export const deliverySchema = z.object({
   id: z.string(),
-  channel: z.enum(['email', 'dingtalk', 'wechat', 'feishu', 'webhook', 'slack']),
-  status: z.enum(['pending', 'sending', 'success', 'failed']),
+  channel: z.enum(NOTIFICATION_CHANNELS.names),
+  status: z.enum(DELIVERY_STATUSES.names),
   error_message: z.string().nullable(),
   retry_count: z.number().int(),
   sent_at: z.string().nullable(),
@@ -17,14 +27,14 @@ export const deliverySchema = z.object({
 
 export const notificationSchema = z.object({
   id: z.uuid(),
-  scope: z.enum(['global', 'team', 'user']),
+  scope: z.enum(NOTIFICATION_SCOPES.names),
   team_id: z.string().nullable(),
   user_id: z.string().nullable(),
   type: z.string(),
-  source: z.enum(['system', 'user', 'biz']),
+  source: z.enum(NOTIFICATION_SOURCES.names),
   title: z.string(),
   content: z.string(),
-  level: z.enum(['low', 'medium', 'high']),
+  level: z.enum(NOTIFICATION_LEVELS.names),
   data: z.record(z.string(), z.unknown()).nullable(),
   link_url: z.string().nullable(),
   status: z.literal('active'),
@@ -46,14 +56,14 @@ export const notificationPageSchema = z.object({
 export function toNotification(message: notificationsV1.Notification) {
   return {
     id: message.id,
-    scope: message.scope,
+    scope: nameOf(NOTIFICATION_SCOPES)(message.scope),
     team_id: orNull(message.team_id),
     user_id: orNull(message.user_id),
     type: message.type,
-    source: message.source,
+    source: nameOf(NOTIFICATION_SOURCES)(message.source),
     title: message.title,
     content: message.content,
-    level: message.level,
+    level: nameOf(NOTIFICATION_LEVELS)(message.level),
     data: message.data ?? null,
     link_url: orNull(message.link_url),
     status: message.status,
@@ -64,8 +74,8 @@ export function toNotification(message: notificationsV1.Notification) {
     read_at: orNull(message.read_at),
     deliveries: message.deliveries.map((delivery) => ({
       id: delivery.id,
-      channel: delivery.channel,
-      status: delivery.status,
+      channel: channelNameOf(delivery.channel),
+      status: nameOf(DELIVERY_STATUSES)(delivery.status),
       error_message: orNull(delivery.error_message),
       retry_count: delivery.retry_count,
       sent_at: orNull(delivery.sent_at),
@@ -73,6 +83,10 @@ export function toNotification(message: notificationsV1.Notification) {
       updated_at: delivery.updated_at,
     })),
   };
+}
+
+export function toAutoConfig(config: notificationsV1.AutoNotificationConfig) {
+  return { channels: config.channels.map(channelNameOf), enabled_types: config.enabled_types };
 }
 
 export function toNotificationPage(page: notificationsV1.NotificationPage) {

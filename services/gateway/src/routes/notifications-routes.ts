@@ -1,20 +1,21 @@
-import type { notificationsV1 } from '@platform/contracts';
+import { NOTIFICATION_LEVELS, NOTIFICATION_SCOPES, type notificationsV1 } from '@platform/contracts';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { asCaller } from './identity-route-schemas.js';
 import { notificationPageSchema, toNotificationPage } from './notifications-presenters.js';
 import { defineRoute } from './route-definition.js';
+import { text } from './text-schemas.js';
 import { pagingQuery, queryBool } from './validation.js';
 
 const isoTime = z.iso.datetime({ offset: true });
 
 const listQuery = z.object({
   ...pagingQuery,
-  scope: z.enum(['global', 'team', 'user']).optional(),
-  type: z.string().max(100).optional(),
-  level: z.enum(['low', 'medium', 'high']).optional(),
-  search: z.string().max(255).optional(),
+  scope: z.enum(NOTIFICATION_SCOPES.names).optional(),
+  type: text(100).optional(),
+  level: z.enum(NOTIFICATION_LEVELS.names).optional(),
+  search: text(255).optional(),
   unread_only: queryBool(false),
   created_from: isoTime.optional(),
   created_to: isoTime.optional(),
@@ -57,13 +58,13 @@ export const notificationsRoutes = [
       context.clients.notifications.call(
         'listNotifications',
         {
-          scope: query.scope ?? '',
-          type: query.type ?? '',
-          level: query.level ?? '',
-          search: query.search ?? '',
+          scope: query.scope ? NOTIFICATION_SCOPES.toProto(query.scope) : 0,
+          type: query.type,
+          level: query.level ? NOTIFICATION_LEVELS.toProto(query.level) : 0,
+          search: query.search,
           unread_only: query.unread_only,
-          created_from: query.created_from ?? '',
-          created_to: query.created_to ?? '',
+          created_from: query.created_from,
+          created_to: query.created_to,
           page: query.page,
           page_size: query.page_size,
         },

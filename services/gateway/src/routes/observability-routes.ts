@@ -1,27 +1,16 @@
+import { analyticsSets, type ClosedSet } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute, type RouteDefinition } from './route-definition.js';
+import { text } from './text-schemas.js';
 import { pagingQuery } from './validation.js';
 
 /** Spec: any other value (or none) falls back to 30d, never an error; so any short string. */
-const timeRange = z
-  .string()
-  .max(100)
+const timeRange = text(100)
   .optional()
-  .describe('7d | 30d (default) | 90d | all; anything else = 30d');
-const sortOrder = z.enum(['asc', 'desc']).optional().describe('default desc');
-const AGENT_SORT = [
-  'requests',
-  'p50',
-  'p90',
-  'p95',
-  'p99',
-  'timeout_rate',
-  'success_rate',
-  'tokens',
-] as const;
-const WORKFLOW_SORT = [...AGENT_SORT, 'runs', 'failed_nodes'] as const;
+  .describe(`${analyticsSets.TIME_RANGES.names.join(' | ')}; anything else (or none) = 30d`);
+const sortOrder = z.enum(analyticsSets.SORT_ORDERS.names).optional().describe('default desc');
 
 const rangeQuery = z.object({ time_range: timeRange });
 type RangeQuery = z.infer<typeof rangeQuery>;
@@ -41,13 +30,16 @@ type ListQuery = {
 };
 const timeoutsQuery = z.object({
   time_range: timeRange,
-  source: z.enum(['all', 'agent', 'workflow']).optional(),
+  source: z.enum(analyticsSets.TIMEOUT_SOURCES.names).optional(),
   ...pagingQuery,
-  sort_by: z.enum(['occurred_at', 'duration_ms']).optional(),
+  sort_by: z.enum(analyticsSets.TIMEOUT_SORT_KEYS.names).optional(),
   sort_order: sortOrder,
 });
 type TimeoutsQuery = z.infer<typeof timeoutsQuery>;
-const throughputQuery = z.object({ time_range: timeRange, granularity: z.enum(['hour', 'day']).optional() });
+const throughputQuery = z.object({
+  time_range: timeRange,
+  granularity: z.enum(analyticsSets.GRANULARITIES.names).optional(),
+});
 type ThroughputQuery = z.infer<typeof throughputQuery>;
 /** Agent and workflow ids are UUIDs, like every other id in a path (422 / 1001 otherwise). */
 const entityId = z.uuid();
@@ -120,12 +112,16 @@ const base = {
   permission: 'admin:dashboard:access',
 };
 const P = '/admin/observability';
-const request = (query: ListQuery) => ({
-  time_range: query.time_range ?? '',
+/** Absent = UNSPECIFIED (0), the service's default; any other `time_range` is 30d, as the spec says. */
+const valueIn = (set: ClosedSet<string, number>, name: string | undefined): number =>
+  name !== undefined && set.has(name) ? set.toProto(name) : 0;
+const rangeValue = (query: RangeQuery) => valueIn(analyticsSets.TIME_RANGES, query.time_range);
+const request = (query: ListQuery, sortKeys: ClosedSet<string, number>) => ({
+  time_range: rangeValue(query),
   page: query.page,
   page_size: query.page_size,
-  sort_by: query.sort_by ?? '',
-  sort_order: query.sort_order ?? '',
+  sort_by: valueIn(sortKeys, query.sort_by),
+  sort_order: valueIn(analyticsSets.SORT_ORDERS, query.sort_order),
 });
 
 /** The admin observability analytics (docs/observability.md); system monitors are in their own file. */
@@ -154,16 +150,16 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
       throughput: z.object({ current_qps: z.number(), peak_hourly_requests: z.number().int() }),
     }),
     invoke: ({ query }, { clients, principal }) =>
-      clients.analytics.call('getOverview', { time_range: query.time_range ?? '' }, { principal }),
+      clients.analytics.call('getOverview', { time_range: rangeValue(query) }, { principal }),
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, analyticsV1.AgentList>({
     ...base,
     path: `${P}/agents`,
     summary: 'Agents with their request counts, rates, tokens and latency percentiles (paged)',
-    query: listQuery(AGENT_SORT) as z.ZodType<ListQuery>,
+    query: listQuery(analyticsSets.AGENT_SORT_KEYS.names) as z.ZodType<ListQuery>,
     response: paged(agentStats),
     invoke: ({ query }, { clients, principal }) =>
-      clients.analytics.call('listAgents', request(query), { principal }),
+      clients.analytics.call('listAgents', request(query, analyticsSets.AGENT_SORT_KEYS), { principal }),
     present: (list) => ({ ...list, items: list.items.map(named) }),
   }),
   defineRoute<ServiceClients, { agent_id: string }, RangeQuery, undefined, analyticsV1.AgentDetail>({
@@ -181,7 +177,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     invoke: ({ params, query }, { clients, principal }) =>
       clients.analytics.call(
         'getAgent',
-        { id: params.agent_id, time_range: query.time_range ?? '' },
+        { id: params.agent_id, time_range: rangeValue(query) },
         { principal },
       ),
     present: (detail) => ({ ...detail, agent: detail.agent && named(detail.agent) }),
@@ -190,10 +186,12 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     ...base,
     path: `${P}/workflows`,
     summary: 'Workflows with their run counts, rates, failed nodes, tokens and latency percentiles (paged)',
-    query: listQuery(WORKFLOW_SORT) as z.ZodType<ListQuery>,
+    query: listQuery(analyticsSets.WORKFLOW_SORT_KEYS.names) as z.ZodType<ListQuery>,
     response: paged(workflowStats),
     invoke: ({ query }, { clients, principal }) =>
-      clients.analytics.call('listWorkflows', request(query), { principal }),
+      clients.analytics.call('listWorkflows', request(query, analyticsSets.WORKFLOW_SORT_KEYS), {
+        principal,
+      }),
     present: (list) => ({ ...list, items: list.items.map(named) }),
   }),
   defineRoute<ServiceClients, { workflow_id: string }, RangeQuery, undefined, analyticsV1.WorkflowDetail>({
@@ -219,7 +217,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     invoke: ({ params, query }, { clients, principal }) =>
       clients.analytics.call(
         'getWorkflow',
-        { id: params.workflow_id, time_range: query.time_range ?? '' },
+        { id: params.workflow_id, time_range: rangeValue(query) },
         { principal },
       ),
     present: (detail) => ({ ...detail, workflow: detail.workflow && named(detail.workflow) }),
@@ -245,7 +243,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call(
         'listTimeouts',
-        { ...request(query), source: query.source ?? '' },
+        {
+          ...request(query, analyticsSets.TIMEOUT_SORT_KEYS),
+          source: valueIn(analyticsSets.TIMEOUT_SOURCES, query.source),
+        },
         { principal },
       ),
     present: (list) => ({ ...list, items: list.items.map(named) }),
@@ -271,7 +272,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call(
         'getThroughput',
-        { time_range: query.time_range ?? '', granularity: query.granularity ?? '' },
+        {
+          time_range: rangeValue(query),
+          granularity: valueIn(analyticsSets.GRANULARITIES, query.granularity),
+        },
         { principal },
       ),
   }),
@@ -290,6 +294,6 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
       quota_counters_used: z.boolean(),
     }),
     invoke: ({ query }, { clients, principal }) =>
-      clients.analytics.call('getTokens', { time_range: query.time_range ?? '' }, { principal }),
+      clients.analytics.call('getTokens', { time_range: rangeValue(query) }, { principal }),
   }),
 ];

@@ -18,6 +18,12 @@ type Deps = Pick<NotificationsDependencies, 'models' | 'now' | 'directory' | 'de
 /** The list also needs how deep a page may reach. */
 type ListDeps = Deps & { config: Pick<NotificationsConfig, 'NOTIFICATION_PAGE_WINDOW'> };
 
+/** The admin list's filters, the closed sets by name. */
+export type AdminListInput = Omit<notificationsV1.AdminListNotificationsRequest, 'scope' | 'level'> & {
+  scope: string[];
+  level: string[];
+};
+
 /**
  * Admin list. Global admins see everything; anyone else must name a team they administer and sees
  * only that team's `team` notifications, whatever `scope` says (`global` in `scope` 3001, no
@@ -26,7 +32,7 @@ type ListDeps = Deps & { config: Pick<NotificationsConfig, 'NOTIFICATION_PAGE_WI
 export async function adminListNotifications(
   deps: ListDeps,
   caller: Principal,
-  request: notificationsV1.AdminListNotificationsRequest,
+  request: AdminListInput,
   locale: string,
 ): Promise<notificationsV1.NotificationPage> {
   const paging = readPaging(request.page, request.page_size, deps.config.NOTIFICATION_PAGE_WINDOW);

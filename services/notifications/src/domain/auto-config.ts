@@ -1,4 +1,4 @@
-import type { notificationsV1 } from '@platform/contracts';
+import { NOTIFICATION_CHANNELS, type notificationsV1 } from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import type { NotificationsDependencies } from '../deps.js';
@@ -31,20 +31,26 @@ export async function readAutoConfig(deps: Deps): Promise<AutoConfig> {
  * Sets `channels` and/or `enabled_types` (an omitted one keeps its value). An unknown type is
  * rejected with `invalid_notification_type`, never dropped; an unknown channel is 1001.
  */
+/** An update: each part absent = unchanged; channels by name. */
+export interface AutoConfigUpdate {
+  channels?: string[];
+  enabled_types?: string[];
+}
+
 export async function updateAutoConfig(
   deps: Deps,
   caller: Principal,
-  request: notificationsV1.UpdateAutoNotificationConfigRequest,
+  request: AutoConfigUpdate,
 ): Promise<AutoConfig> {
   const current = await readAutoConfig(deps);
-  const types = request.enabled_types?.values;
+  const types = request.enabled_types;
   if (types) {
     const unknown = types.filter((type) => !isAutoNotificationType(type));
     if (unknown.length > 0) {
       throw BusinessError.named('invalid_notification_type', { data: { invalid_types: unknown } });
     }
   }
-  const channels = request.channels?.values;
+  const channels = request.channels;
   if (channels) {
     const unknown = channels.filter((name) => !(CHANNEL_NAMES as readonly string[]).includes(name));
     if (unknown.length > 0) {
@@ -70,5 +76,8 @@ export async function updateAutoConfig(
 }
 
 export function toConfigMessage(config: AutoConfig): notificationsV1.AutoNotificationConfig {
-  return { channels: config.channels, enabled_types: config.enabled_types };
+  return {
+    channels: config.channels.map(NOTIFICATION_CHANNELS.toProto),
+    enabled_types: config.enabled_types,
+  };
 }

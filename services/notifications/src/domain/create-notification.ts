@@ -25,12 +25,18 @@ function channelsOf(names: readonly string[]): ChannelName[] {
   return channels as ChannelName[];
 }
 
+/** A create request, the closed sets by name ('' = not given: a default, or refused when required). */
+export type CreateNotificationInput = Omit<
+  notificationsV1.CreateNotificationRequest,
+  'scope' | 'source' | 'level' | 'notify_channels'
+> & { scope: string; source: string; level: string; notify_channels: string[] };
+
 /** Who may address whom: `global` superusers only; `team` its OWNER/ADMIN; `user` known users. */
 async function targetsOf(
   deps: Deps,
   caller: Principal,
   scope: Scope,
-  request: notificationsV1.CreateNotificationRequest,
+  request: CreateNotificationInput,
 ): Promise<{ team_id: string | null; user_id: string | null }[]> {
   if (scope === 'global') {
     if (!caller.is_superuser) throw new BusinessError(ErrorCode.INSUFFICIENT_PRIVILEGES);
@@ -41,9 +47,8 @@ async function targetsOf(
     await requireTeamAdmin(deps, caller, request.team_id);
     return [{ team_id: request.team_id, user_id: null }];
   }
-  const userIds = [
-    ...new Set(request.user_ids.length > 0 ? request.user_ids : [request.user_id].filter(Boolean)),
-  ];
+  const single = request.user_id ? [request.user_id] : [];
+  const userIds = [...new Set(request.user_ids.length > 0 ? request.user_ids : single)];
   if (userIds.length === 0) throw BusinessError.named('notification_scope_requires_user');
   const known = await deps.directory.userContacts(userIds);
   if (userIds.some((id) => !known.has(id))) throw new BusinessError(ErrorCode.USER_NOT_FOUND);
@@ -58,7 +63,7 @@ async function targetsOf(
 export async function createNotification(
   deps: Deps,
   caller: Principal,
-  request: notificationsV1.CreateNotificationRequest,
+  request: CreateNotificationInput,
   locale: string,
 ): Promise<notificationsV1.CreatedNotifications> {
   const scope = oneOf('scope', request.scope, SCOPES);

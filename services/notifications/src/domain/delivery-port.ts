@@ -1,11 +1,14 @@
+import { NOTIFICATION_CHANNELS, type NotificationChannelName } from '@platform/contracts';
+
 /**
  * The one seam between the in-app side of notifications (lists, create, delete, automatic
  * notifications) and the delivery side (channels, senders, the `default`-queue worker, retries).
  * The delivery side implements it under `src/delivery/` (`createDeliveryPort(deps)`); nothing else
- * crosses the boundary. Channel names are the spec's Delivery record `channel` values.
+ * crosses the boundary. Channel names are the spec's Delivery record `channel` values, the
+ * contract's closed set (packages/contracts notifications-sets.ts).
  */
-export const CHANNEL_NAMES = ['email', 'dingtalk', 'wechat', 'feishu', 'slack', 'webhook'] as const;
-export type ChannelName = (typeof CHANNEL_NAMES)[number];
+export const CHANNEL_NAMES = NOTIFICATION_CHANNELS.names;
+export type ChannelName = NotificationChannelName;
 
 export interface DeliverableNotification {
   id: string;

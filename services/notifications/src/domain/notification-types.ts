@@ -1,3 +1,10 @@
+import {
+  NOTIFICATION_LEVELS,
+  NOTIFICATION_SCOPES,
+  NOTIFICATION_SOURCES,
+  type NotificationScopeName,
+} from '@platform/contracts';
+
 /**
  * The 25 automatic-notification types of the spec (Events) and whether each is enabled by
  * default: 19 are. An event whose type is not in `enabled_types` is dropped before anything is
@@ -43,10 +50,11 @@ export function isAutoNotificationType(value: string): value is AutoNotification
   return Object.hasOwn(AUTO_NOTIFICATION_TYPES, value);
 }
 
-export const SCOPES = ['global', 'team', 'user'] as const;
-export type Scope = (typeof SCOPES)[number];
-export const LEVELS = ['low', 'medium', 'high'] as const;
-export const SOURCES = ['system', 'user', 'biz'] as const;
+// The closed sets are the contract's (packages/contracts notifications-sets.ts).
+export const SCOPES = NOTIFICATION_SCOPES.names;
+export type Scope = NotificationScopeName;
+export const LEVELS = NOTIFICATION_LEVELS.names;
+export const SOURCES = NOTIFICATION_SOURCES.names;
 
 /** `search` is a literal: regex characters in it match themselves. */
 export function literalPattern(search: string): RegExp {

@@ -1,5 +1,6 @@
-import type { notificationsV1 } from '@platform/contracts';
+import { notificationSets as sets, type notificationsV1 } from '@platform/contracts';
 import type { NotificationDoc } from '../data/models.js';
+import { valueIn } from './closed-values.js';
 import type { DeliveryView } from './delivery-port.js';
 
 const iso = (value: Date | null | undefined): string => (value ? value.toISOString() : '');
@@ -12,14 +13,14 @@ export function toNotificationMessage(
 ): notificationsV1.Notification {
   return {
     id: doc._id,
-    scope: doc.scope,
+    scope: valueIn(sets.NOTIFICATION_SCOPES, doc.scope),
     team_id: doc.team_id ?? '',
     user_id: doc.user_id ?? '',
     type: doc.type,
-    source: doc.source,
+    source: valueIn(sets.NOTIFICATION_SOURCES, doc.source),
     title: doc.title,
     content: doc.content,
-    level: doc.level,
+    level: valueIn(sets.NOTIFICATION_LEVELS, doc.level),
     data: doc.data ?? undefined,
     link_url: doc.link_url ?? '',
     status: doc.status,
@@ -30,8 +31,8 @@ export function toNotificationMessage(
     read_at: iso(readAt),
     deliveries: deliveries.map((delivery) => ({
       id: delivery.id,
-      channel: delivery.channel,
-      status: delivery.status,
+      channel: valueIn(sets.NOTIFICATION_CHANNELS, delivery.channel),
+      status: valueIn(sets.DELIVERY_STATUSES, delivery.status),
       error_message: delivery.error_message ?? '',
       retry_count: delivery.retry_count,
       sent_at: iso(delivery.sent_at),

@@ -23,8 +23,8 @@ export function readPaging(page: number, pageSize: number, window: number): Pagi
   return { page: p, pageSize: size, skip: offset };
 }
 
-/** An optional ISO time filter ('' = none). */
-export function readTime(field: string, value: string): Date | undefined {
+/** An optional ISO time filter (absent or '' = none). */
+export function readTime(field: string, value: string | undefined): Date | undefined {
   if (!value) return undefined;
   const time = new Date(value);
   if (Number.isNaN(time.getTime())) throw BusinessError.validation({ [field]: ['must be an ISO 8601 time'] });

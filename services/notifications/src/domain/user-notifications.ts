@@ -25,11 +25,17 @@ function visibleAudiences(caller: Principal, scope: string): string[] {
   return prefix ? all.filter((audience) => audience.startsWith(prefix)) : all;
 }
 
+/** The user list's filters, the closed sets by name ('' = any). */
+export type ListNotificationsInput = Omit<notificationsV1.ListNotificationsRequest, 'scope' | 'level'> & {
+  scope: string;
+  level: string;
+};
+
 /** User list: visible (global, own, own teams), not expired, every filter, newest first. */
 export async function listNotifications(
   deps: ListDeps,
   caller: Principal,
-  request: notificationsV1.ListNotificationsRequest,
+  request: ListNotificationsInput,
 ): Promise<notificationsV1.NotificationPage> {
   const paging = readPaging(request.page, request.page_size, deps.config.NOTIFICATION_PAGE_WINDOW);
   const now = deps.now();

@@ -1,8 +1,9 @@
+import { NOTIFICATION_CHANNELS } from '@platform/contracts';
 import * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { readOrigin, registration } from '@platform/grpc';
 import { isGlobalAdmin, requirePermission, requirePrincipal } from '@platform/rbac';
-import { CHANNEL_NAMES, type ChannelName } from '../domain/delivery-port.js';
+import { valueIn } from '../domain/closed-values.js';
 import { readPaging } from '../domain/paging.js';
 import type { ChannelTestAuditDoc } from '../delivery/channel-test-audit.js';
 import type { Delivery } from '../delivery/index.js';
@@ -12,7 +13,7 @@ export const CHANNEL_TEST_SERVICE_NAME = 'platform.notifications.v1.ChannelTestS
 function toEntry(doc: ChannelTestAuditDoc): channelTestsV1.ChannelTestAuditEntry {
   return {
     id: doc._id,
-    channel: doc.channel,
+    channel: valueIn(NOTIFICATION_CHANNELS, doc.channel),
     actor_user_id: doc.actor_user_id,
     actor_username: doc.actor_username,
     ip: doc.ip,
@@ -35,13 +36,14 @@ export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel' | 'deps'
   return registration(CHANNEL_TEST_SERVICE_NAME, channelTestsV1.ChannelTestServiceService, {
     testChannel: async (request, context) => {
       const caller = requirePermission(context.principal, 'admin:settings:update');
-      if (!(CHANNEL_NAMES as readonly string[]).includes(request.channel)) {
+      const channel = NOTIFICATION_CHANNELS.fromProto(request.channel);
+      if (channel === undefined) {
         throw new BusinessError(ErrorCode.VALIDATION_ERROR, {
           data: { errors: { channel: ['unknown channel'] } },
         });
       }
       return delivery.testChannel({
-        channel: request.channel as ChannelName,
+        channel,
         overrides: request.overrides ?? {},
         ...(request.to ? { to: request.to } : {}),
         callerId: caller.user_id,

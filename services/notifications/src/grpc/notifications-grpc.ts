@@ -10,6 +10,7 @@ import { createNotification } from '../domain/create-notification.js';
 import { markRead } from '../domain/mark-read.js';
 import { sendBulkEmail } from '../domain/send-bulk-email.js';
 import { listNotifications, unreadCount } from '../domain/user-notifications.js';
+import { decodeAdminList, decodeAutoConfigUpdate, decodeCreate, decodeList } from './decode-requests.js';
 
 export const SERVICE_NAME = 'platform.notifications.v1.NotificationsService';
 
@@ -18,16 +19,21 @@ export function notificationsGrpc(deps: NotificationsDependencies) {
   return registration(SERVICE_NAME, notificationsV1.NotificationsServiceService, {
     getInfo: serviceInfoHandler('notifications', deps.version, () => mongoSchemaVersion(deps.connection)),
     listNotifications: (request, { principal }) =>
-      listNotifications(deps, requirePrincipal(principal), request),
+      listNotifications(deps, requirePrincipal(principal), decodeList(request)),
     getUnreadCount: (_request, { principal }) => unreadCount(deps, requirePrincipal(principal)),
     markRead: (request, { principal }) => markRead(deps, requirePrincipal(principal), request),
     adminListNotifications: (request, context) =>
-      adminListNotifications(deps, requirePrincipal(context.principal), request, context.locale),
+      adminListNotifications(
+        deps,
+        requirePrincipal(context.principal),
+        decodeAdminList(request),
+        context.locale,
+      ),
     createNotification: (request, context) =>
       createNotification(
         deps,
         requirePermission(context.principal, 'admin:notification:create'),
-        request,
+        decodeCreate(request),
         context.locale,
       ),
     deleteNotification: (request, context) =>
@@ -43,7 +49,11 @@ export function notificationsGrpc(deps: NotificationsDependencies) {
     },
     updateAutoNotificationConfig: async (request, { principal }) =>
       toConfigMessage(
-        await updateAutoConfig(deps, requirePermission(principal, 'admin:settings:update'), request),
+        await updateAutoConfig(
+          deps,
+          requirePermission(principal, 'admin:settings:update'),
+          decodeAutoConfigUpdate(request),
+        ),
       ),
     sendBulkEmail: (request, { principal }) =>
       sendBulkEmail(deps, requirePermission(principal, 'admin:notification:create'), request),

@@ -1,21 +1,19 @@
+import {
+  MODEL_TYPES as MODEL_TYPE_SET,
+  type ModelProviderName,
+  type ModelTypeName,
+} from '@platform/contracts';
+
 /**
  * The provider catalog as data (docs/models.md "Catalog"): the 22 vendors and `custom`, their
  * model types and default endpoints. Everything else (embedding support, official origins,
- * endpoint resolution) is derived from this one table.
+ * endpoint resolution) is derived from this one table. The closed lists of types and provider ids
+ * are the contract's (packages/contracts models-sets.ts); a unit test keeps this table covering
+ * exactly those ids.
  */
 
-export const MODEL_TYPES = [
-  'chat',
-  'embedding',
-  'rerank',
-  'tts',
-  'stt',
-  'audio_generation',
-  'text_to_image',
-  'text_to_video',
-  'decision',
-] as const;
-export type ModelType = (typeof MODEL_TYPES)[number];
+export const MODEL_TYPES = MODEL_TYPE_SET.names;
+export type ModelType = ModelTypeName;
 
 export const MODEL_TYPE_NAMES: Record<ModelType, string> = {
   chat: 'Chat',
@@ -37,7 +35,7 @@ export const MODEL_TYPE_NAMES: Record<ModelType, string> = {
 export type EmbeddingAdapter = 'openai' | 'fallback';
 
 export interface ProviderEntry {
-  id: string;
+  id: ModelProviderName;
   name: string;
   model_types: readonly ModelType[];
   /** The general endpoint; null for the three that have none (a configured endpoint is required). */
@@ -48,7 +46,12 @@ export interface ProviderEntry {
   is_decision_provider?: boolean;
 }
 
-const compat = (id: string, name: string, url: string, extra: readonly ModelType[] = []): ProviderEntry => ({
+const compat = (
+  id: ModelProviderName,
+  name: string,
+  url: string,
+  extra: readonly ModelType[] = [],
+): ProviderEntry => ({
   id,
   name,
   model_types: ['chat', 'embedding', ...extra],
@@ -165,16 +168,10 @@ export const PROVIDERS: readonly ProviderEntry[] = [
   },
 ];
 
-const BY_ID = new Map(PROVIDERS.map((provider) => [provider.id, provider]));
-
-export const PROVIDER_IDS: readonly string[] = PROVIDERS.map((provider) => provider.id);
+const BY_ID = new Map<string, ProviderEntry>(PROVIDERS.map((provider) => [provider.id, provider]));
 
 export function findProvider(id: string): ProviderEntry | undefined {
   return BY_ID.get(id);
-}
-
-export function isModelType(value: string): value is ModelType {
-  return (MODEL_TYPES as readonly string[]).includes(value);
 }
 
 export const DECISION_PROVIDER: ProviderEntry = PROVIDERS.find((p) => p.is_decision_provider)!;

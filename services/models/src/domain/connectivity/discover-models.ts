@@ -4,6 +4,7 @@ import { OutboundHttpError } from '@platform/outbound-http';
 import type { ModelsDependencies } from '../../deps.js';
 import { joinUrl, withSingleV1 } from '../catalog/endpoints.js';
 import { findProvider } from '../catalog/providers.js';
+import { providerName } from '../catalog/wire-values.js';
 import { authHeaders, modelRequest, upstreamErrorText } from './model-outbound.js';
 
 export type DiscoverDeps = Pick<ModelsDependencies, 'allowlist' | 'resolve'>;
@@ -33,7 +34,7 @@ export async function discoverModels(
   deps: DiscoverDeps,
   request: modelsV1.DiscoverModelsRequest,
 ): Promise<modelsV1.DiscoverModelsResponse> {
-  const provider = findProvider(request.provider);
+  const provider = findProvider(providerName(request.provider));
   if (!provider) throw BusinessError.validation({ provider: ['unknown provider'] }, { httpStatus: 400 });
   const base = request.base_url || provider.default_base_url;
   if (!base) {

@@ -1,5 +1,6 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import type { GrantRow } from '../../data/grants-repository.js';
+import { modelTypeValue, providerValue } from '../catalog/wire-values.js';
 import type { UsagePeriod } from '../quota/usage-period.js';
 
 /** bigint columns arrive as exact strings; quotas and counters stay below 2^53 (validated at the edge). */
@@ -25,9 +26,9 @@ export function toGrant(row: GrantRow, period: UsagePeriod): grantsV1.TeamModelG
     model: {
       id: row.model_id,
       name: row.model_name,
-      provider: row.model_provider,
+      provider: providerValue(row.model_provider),
       provider_display_name: row.model_provider_display_name ?? '',
-      model_type: row.model_type,
+      model_type: modelTypeValue(row.model_type),
       is_enabled: row.model_is_enabled,
     },
     is_enabled: row.is_enabled,

@@ -1,8 +1,8 @@
 import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
-import { BusinessError, isUuid, readPaging } from '@platform/errors';
+import { isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { listAvailableModels } from '../../data/available-models-repository.js';
-import { isModelType } from '../catalog/providers.js';
+import { modelTypeName, modelTypeValue, providerValue } from '../catalog/wire-values.js';
 import type { GrantsDeps } from './grants-deps.js';
 
 /**
@@ -16,23 +16,18 @@ export async function listModelsForBuilder(
   request: grantsV1.ListAvailableModelsRequest,
 ): Promise<grantsV1.ListAvailableModelsResponse> {
   const page = readPaging(request.page, request.page_size);
-  if (request.model_type && !isModelType(request.model_type)) {
-    throw BusinessError.validation({ model_type: ['unknown model type'] }, { httpStatus: 400 });
-  }
+  // Unspecified = every type.
+  const modelType = request.model_type ? modelTypeName(request.model_type) : null;
   const teamIds = principal.team_ids.filter(isUuid);
   if (teamIds.length === 0) return { items: [], total: 0, page: page.page, page_size: page.pageSize };
-  const { rows, total } = await listAvailableModels(
-    deps.pool,
-    { teamIds, modelType: request.model_type || null },
-    page,
-  );
+  const { rows, total } = await listAvailableModels(deps.pool, { teamIds, modelType }, page);
   return {
     items: rows.map((row) => ({
       id: row.id,
       name: row.name,
-      provider: row.provider,
+      provider: providerValue(row.provider),
       provider_display_name: row.provider_display_name ?? '',
-      model_type: row.model_type,
+      model_type: modelTypeValue(row.model_type),
       capabilities: row.capabilities ?? undefined,
       context_length: row.context_length ?? 0,
       is_default: row.is_default,

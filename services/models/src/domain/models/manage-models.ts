@@ -13,7 +13,8 @@ import {
   type ModelValues,
 } from '../../data/models-repo.js';
 import type { ModelsDependencies } from '../../deps.js';
-import { findProvider, isModelType, PROVIDER_IDS, supportsEmbedding } from '../catalog/providers.js';
+import { findProvider, supportsEmbedding } from '../catalog/providers.js';
+import { modelTypeName, providerName } from '../catalog/wire-values.js';
 import { assertEndpointAllowed } from '../connectivity/model-outbound.js';
 import { parseCreateFields, parseUpdateFields, type CreateFields } from './model-fields.js';
 import { toModel } from './model-views.js';
@@ -26,17 +27,12 @@ export async function listModels(
   request: modelsV1.ListModelsRequest,
 ): Promise<modelsV1.ListModelsResponse> {
   const page = readPaging(request.page, request.page_size);
-  const errors: Record<string, string[]> = {};
-  if (request.provider !== undefined && !PROVIDER_IDS.includes(request.provider))
-    errors.provider = ['unknown provider'];
-  if (request.model_type !== undefined && !isModelType(request.model_type))
-    errors.model_type = ['unknown model type'];
-  if (Object.keys(errors).length > 0) throw BusinessError.validation(errors, { httpStatus: 400 });
-  const { rows, total } = await listModelRows(
-    deps.pool,
-    { provider: request.provider, model_type: request.model_type, is_enabled: request.is_enabled },
-    page,
-  );
+  const filters = {
+    provider: request.provider === undefined ? undefined : providerName(request.provider),
+    model_type: request.model_type === undefined ? undefined : modelTypeName(request.model_type),
+    is_enabled: request.is_enabled,
+  };
+  const { rows, total } = await listModelRows(deps.pool, filters, page);
   return { items: rows.map(toModel), total, page: page.page, page_size: page.pageSize };
 }
 

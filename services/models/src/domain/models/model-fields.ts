@@ -1,17 +1,16 @@
+import {
+  decimalPlaces,
+  isHttpUrl,
+  MODEL_FIELD_RULES,
+  MODEL_PROVIDERS,
+  MODEL_TYPES,
+} from '@platform/contracts';
 import { BusinessError } from '@platform/errors';
 import { z } from 'zod';
-import { MODEL_TYPES, PROVIDER_IDS } from '../catalog/providers.js';
 
-/** Largest price: 9 integer digits and 6 decimals = 15 significant digits, exact in a double. */
-export const MAX_PRICE = 999_999_999.999999;
-const INT32_MAX = 2_147_483_647;
-
-/** Decimal places of a number as JSON wrote it (`1e-7` → 7, `0.25` → 2). */
-export function decimalPlaces(value: number): number {
-  const [mantissa = '', exponent = '0'] = String(value).toLowerCase().split('e');
-  const fraction = mantissa.split('.')[1]?.length ?? 0;
-  return Math.max(0, fraction - Number(exponent));
-}
+export { decimalPlaces } from '@platform/contracts';
+const RULES = MODEL_FIELD_RULES;
+const INT32_MAX = RULES.int32Max;
 
 const price = z
   .union([
@@ -25,8 +24,8 @@ const price = z
     z
       .number()
       .min(0, 'must not be negative')
-      .max(MAX_PRICE)
-      .refine((value) => decimalPlaces(value) <= 6, 'at most 6 decimal places'),
+      .max(RULES.maxPrice)
+      .refine((value) => decimalPlaces(value) <= RULES.priceDecimals, 'at most 6 decimal places'),
   )
   .nullable();
 
@@ -39,18 +38,19 @@ const noNul = (max: number, min = 0) =>
     .max(max)
     .refine((value) => !value.includes('\u0000'), 'must not contain NUL');
 
-/** Every writable field and its rule (spec "Model definition"); shared by create and update. */
+/**
+ * Every writable field and its rule (spec "Model definition"); shared by create and update. The
+ * gateway checks the same rules (packages/contracts) first; these guard callers that skip it.
+ */
 export const MODEL_FIELD_SHAPE = {
-  name: noNul(100, 1),
-  provider: z.enum(PROVIDER_IDS as [string, ...string[]]),
-  model_id: noNul(100, 1),
-  model_type: z.enum(MODEL_TYPES),
-  provider_display_name: noNul(100).nullable(),
-  base_url: noNul(512)
-    .refine((value) => /^https?:\/\/[^/?#\s]+/i.test(value) && URL.canParse(value), 'must be an http(s) URL')
-    .nullable(),
+  name: noNul(RULES.nameMaxLength, 1),
+  provider: z.enum(MODEL_PROVIDERS.names),
+  model_id: noNul(RULES.modelIdMaxLength, 1),
+  model_type: z.enum(MODEL_TYPES.names),
+  provider_display_name: noNul(RULES.displayNameMaxLength).nullable(),
+  base_url: noNul(RULES.baseUrlMaxLength).refine(isHttpUrl, 'must be an http(s) URL').nullable(),
   // Empty is fine for local providers; null on update keeps the stored key, "" clears it.
-  api_key: noNul(4096).nullable(),
+  api_key: noNul(RULES.apiKeyMaxLength).nullable(),
   context_length: positiveInt,
   max_output_tokens: positiveInt,
   input_price: price,

@@ -1,14 +1,15 @@
 import type * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import type { ModelRow } from '../../data/models-repo.js';
+import { modelTypeValue, providerValue } from '../catalog/wire-values.js';
 
 /** A stored model as the admin API shows it: the key never, only whether one is set. */
 export function toModel(row: ModelRow): modelsV1.Model {
   return {
     id: row.id,
     name: row.name,
-    provider: row.provider,
+    provider: providerValue(row.provider),
     model_id: row.model_id,
-    model_type: row.model_type,
+    model_type: modelTypeValue(row.model_type),
     provider_display_name: row.provider_display_name ?? undefined,
     base_url: row.base_url ?? undefined,
     api_key_set: row.api_key_sealed !== null,

@@ -1,3 +1,4 @@
+import { TIMEOUT_SORT_KEYS, TIMEOUT_SOURCES } from '@platform/contracts';
 import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { BusinessError } from '@platform/errors';
 import { agentNames } from '../../data/agent-directory-repository.js';
@@ -14,9 +15,7 @@ import { SOURCE } from '../facts/fact-rules.js';
 import { buckets } from './entity-stats.js';
 import { currentQps, type AnalyticsDeps } from './overview.js';
 import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
-
-const SOURCES = ['all', 'agent', 'workflow'] as const;
-export const TIMEOUT_SORT_KEYS = ['occurred_at', 'duration_ms'] as const;
+import type { ThroughputInput, TimeoutListInput } from './requests.js';
 
 type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames' | 'quotaUsage'>;
 
@@ -24,16 +23,13 @@ type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames' | 'q
  * GET /timeouts: workflow runs that timed out (`timeout_type` workflow) and agent rounds that ended
  * in `error` (`unknown`: the agent runtime does not say why, hence `agent_timeout_type_available`).
  */
-export function listTimeouts(
-  deps: Deps,
-  request: observabilityV1.ListTimeoutsRequest,
-): Promise<observabilityV1.TimeoutList> {
+export function listTimeouts(deps: Deps, request: TimeoutListInput): Promise<observabilityV1.TimeoutList> {
   const range = timeRangeOf(request.time_range);
   const source = request.source || 'all';
-  if (!(SOURCES as readonly string[]).includes(source)) {
+  if (!TIMEOUT_SOURCES.has(source)) {
     throw BusinessError.validation({ source: ['must be all, agent or workflow'] });
   }
-  const paging = pagingOf(request, TIMEOUT_SORT_KEYS, 'occurred_at');
+  const paging = pagingOf(request, TIMEOUT_SORT_KEYS.names, 'occurred_at');
   const key = {
     time_range: range,
     source,
@@ -44,7 +40,7 @@ export function listTimeouts(
   };
   return deps.cache.through('timeouts', key, async () => {
     const window = windowOf(range, deps.now());
-    const { rows, total } = await listTimeoutEvents(deps, window, source as (typeof SOURCES)[number], paging);
+    const { rows, total } = await listTimeoutEvents(deps, window, source, paging);
     const [agents, workflows] = await Promise.all([
       agentNames(
         deps.pool,
@@ -75,7 +71,7 @@ export function listTimeouts(
 /** GET /throughput: current qps, running workflows, and requests per bucket. */
 export function getThroughput(
   deps: AnalyticsDeps,
-  request: observabilityV1.ThroughputRequest,
+  request: ThroughputInput,
 ): Promise<observabilityV1.Throughput> {
   const range = timeRangeOf(request.time_range);
   const granularity = granularityOf(request.granularity, range);

@@ -1,3 +1,4 @@
+import { AGENT_SORT_KEYS } from '@platform/contracts';
 import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { agentNames } from '../../data/agent-directory-repository.js';
 import { countsByEntity, NO_COUNTS } from '../../data/count-queries.js';
@@ -8,25 +9,15 @@ import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
 import type { PercentileSet } from './percentiles.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
-
-export const AGENT_SORT_KEYS = [
-  'requests',
-  'p50',
-  'p90',
-  'p95',
-  'p99',
-  'timeout_rate',
-  'success_rate',
-  'tokens',
-] as const;
+import type { EntityInput, EntityListInput } from './requests.js';
 
 /** GET /agents: every agent with facts in the range, sorted and paged in memory (one row per agent). */
 export function listAgents(
   deps: AnalyticsDeps,
-  request: observabilityV1.ListEntitiesRequest,
+  request: EntityListInput,
 ): Promise<observabilityV1.AgentList> {
   const range = timeRangeOf(request.time_range);
-  const paging = pagingOf(request, AGENT_SORT_KEYS, 'requests');
+  const paging = pagingOf(request, AGENT_SORT_KEYS.names, 'requests');
   const key = {
     time_range: range,
     page: paging.page,
@@ -60,10 +51,7 @@ export function listAgents(
 }
 
 /** GET /agent/{agent_id}: the agent's figures and its trend (an unknown agent: zeros). */
-export function getAgent(
-  deps: AnalyticsDeps,
-  request: observabilityV1.EntityRequest,
-): Promise<observabilityV1.AgentDetail> {
+export function getAgent(deps: AnalyticsDeps, request: EntityInput): Promise<observabilityV1.AgentDetail> {
   const range = timeRangeOf(request.time_range);
   entityIdOf(request.id, 'agent_id');
   return deps.cache.through('agent', { id: request.id, time_range: range }, async () => {

@@ -1,6 +1,8 @@
+import { TIME_RANGES as TIME_RANGE_SET } from '@platform/contracts';
 import { BusinessError, isUuid, pagingErrors, readPaging } from '@platform/errors';
 
-export const TIME_RANGES = ['7d', '30d', '90d', 'all'] as const;
+/** The closed set is the contract's (packages/contracts observability-sets.ts). */
+export const TIME_RANGES = TIME_RANGE_SET.names;
 export type TimeRange = (typeof TIME_RANGES)[number];
 export type Granularity = 'hour' | 'day';
 

@@ -1,3 +1,4 @@
+import { WORKFLOW_SORT_KEYS } from '@platform/contracts';
 import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { countsByEntity, NO_COUNTS, nodeTypeStats } from '../../data/count-queries.js';
 import { percentilesBy, type EntitySelection } from '../../data/histogram-queries.js';
@@ -7,29 +8,14 @@ import { entityTrend, workflowStats } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
-
-export const WORKFLOW_SORT_KEYS = [
-  'requests',
-  'runs',
-  'p50',
-  'p90',
-  'p95',
-  'p99',
-  'timeout_rate',
-  'success_rate',
-  'tokens',
-  'failed_nodes',
-] as const;
+import type { EntityInput, EntityListInput } from './requests.js';
 
 type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames'>;
 
 /** GET /workflows: every workflow with final runs in the range, sorted and paged in memory. */
-export function listWorkflows(
-  deps: Deps,
-  request: observabilityV1.ListEntitiesRequest,
-): Promise<observabilityV1.WorkflowList> {
+export function listWorkflows(deps: Deps, request: EntityListInput): Promise<observabilityV1.WorkflowList> {
   const range = timeRangeOf(request.time_range);
-  const paging = pagingOf(request, WORKFLOW_SORT_KEYS, 'runs');
+  const paging = pagingOf(request, WORKFLOW_SORT_KEYS.names, 'runs');
   const key = {
     time_range: range,
     page: paging.page,
@@ -65,10 +51,7 @@ export function listWorkflows(
 }
 
 /** GET /workflow/{workflow_id}: figures, trend, and the 20 most executed node types. */
-export function getWorkflow(
-  deps: Deps,
-  request: observabilityV1.EntityRequest,
-): Promise<observabilityV1.WorkflowDetail> {
+export function getWorkflow(deps: Deps, request: EntityInput): Promise<observabilityV1.WorkflowDetail> {
   const range = timeRangeOf(request.time_range);
   entityIdOf(request.id, 'workflow_id');
   return deps.cache.through('workflow', { id: request.id, time_range: range }, async () => {
