@@ -47,7 +47,7 @@ export {
   type SmtpSettings,
 } from './channel-settings.js';
 
-export { closedSetOfEnum, type EnumNames } from './enum-closed-set.js';
+export { enumSet, type EnumNames } from './enum-set.js';
 export * as jsonValueV1 from './gen/platform/common/v1/json_value.js';
 export { fromJsonValue, toJsonValue, toOptionalJsonValue } from './json-value.js';
 export * from './workflow-sets.js';

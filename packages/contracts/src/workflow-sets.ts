@@ -1,5 +1,5 @@
 import type { ClosedSet } from './closed-set.js';
-import { closedSetOfEnum } from './enum-closed-set.js';
+import { enumSet } from './enum-set.js';
 import {
   LogLevel,
   NodeStatus,
@@ -15,23 +15,23 @@ import { PresentationMode, Visibility, WorkflowStatus } from './gen/platform/wor
  * gRPC), each read from its enum in the workflows protos, which say what each set means: the
  * gateway's schemas list `names`, the workflows service translates at its gRPC edge.
  */
-export const WORKFLOW_VISIBILITIES = closedSetOfEnum(Visibility, 'VISIBILITY_');
+export const WORKFLOW_VISIBILITIES = enumSet(Visibility, 'VISIBILITY_');
 export type WorkflowVisibility = (typeof WORKFLOW_VISIBILITIES.names)[number];
-export const WORKFLOW_STATUSES = closedSetOfEnum(WorkflowStatus, 'WORKFLOW_STATUS_');
-export const PRESENTATION_MODES = closedSetOfEnum(PresentationMode, 'PRESENTATION_MODE_');
+export const WORKFLOW_STATUSES = enumSet(WorkflowStatus, 'WORKFLOW_STATUS_');
+export const PRESENTATION_MODES = enumSet(PresentationMode, 'PRESENTATION_MODE_');
 export type PresentationModeName = (typeof PRESENTATION_MODES.names)[number];
 
-export const RUN_MODES = closedSetOfEnum(RunMode, 'RUN_MODE_');
+export const RUN_MODES = enumSet(RunMode, 'RUN_MODE_');
 export type RunModeName = (typeof RUN_MODES.names)[number];
-export const RUN_STATUSES = closedSetOfEnum(RunStatus, 'RUN_STATUS_');
+export const RUN_STATUSES = enumSet(RunStatus, 'RUN_STATUS_');
 export type RunStatusName = (typeof RUN_STATUSES.names)[number];
-export const NODE_STATUSES = closedSetOfEnum(NodeStatus, 'NODE_STATUS_');
+export const NODE_STATUSES = enumSet(NodeStatus, 'NODE_STATUS_');
 export type NodeStatusName = (typeof NODE_STATUSES.names)[number];
-export const RUN_TRIGGER_TYPES = closedSetOfEnum(RunTriggerType, 'RUN_TRIGGER_TYPE_');
+export const RUN_TRIGGER_TYPES = enumSet(RunTriggerType, 'RUN_TRIGGER_TYPE_');
 /** The `console` method a code node's log line came from. */
-export const CODE_LOG_LEVELS = closedSetOfEnum(LogLevel, 'LOG_LEVEL_');
+export const CODE_LOG_LEVELS = enumSet(LogLevel, 'LOG_LEVEL_');
 
-export const VERSION_STATUSES = closedSetOfEnum(VersionStatus, 'VERSION_STATUS_');
+export const VERSION_STATUSES = enumSet(VersionStatus, 'VERSION_STATUS_');
 export type VersionStatusName = (typeof VERSION_STATUSES.names)[number];
 
 /**
