@@ -6,11 +6,13 @@
  * pattern: JSON text generated from a schema never holds one.
  */
 
+import { NO_NUL_PATTERN } from '../routes/validation.js';
+
 type JsonSchema = Record<string, unknown>;
 
 const NO_NUL_CLASS = '[^\\u0000]';
-/** Any text without NUL. */
-export const SAFE_TEXT_PATTERN = `^${NO_NUL_CLASS}*$`;
+/** Any text without NUL (the one pattern, routes/validation.ts). */
+export const SAFE_TEXT_PATTERN = NO_NUL_PATTERN;
 
 const safeString: JsonSchema = { type: 'string', pattern: SAFE_TEXT_PATTERN };
 const scalar: JsonSchema = { type: ['null', 'boolean', 'number'] };
