@@ -21,7 +21,7 @@ import { InboxIndex } from './data/inbox-index.js';
 import { moveEpochOnReconnect } from './domain/inbox-read-model.js';
 import { notificationModels } from './data/models.js';
 import type { NotificationsDependencies } from './deps.js';
-import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery/index.js';
+import { createDelivery, startDeliveryWorkers, type Delivery } from './delivery-area.js';
 import { startNotificationEventsConsumer } from './events/notification-events-consumer.js';
 import { channelTestsGrpc } from './grpc/channel-tests-grpc.js';
 import { notificationsGrpc } from './grpc/notifications-grpc.js';

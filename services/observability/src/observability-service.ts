@@ -15,7 +15,7 @@ import { startTelemetryConsumer } from './events/telemetry-consumer.js';
 import { startWindowAdvancer } from './data/window-advance.js';
 import { analyticsGrpc } from './grpc/analytics-grpc.js';
 import { observabilityGrpc } from './grpc/observability-grpc.js';
-import { systemMonitorsGrpc } from './system-monitors.js';
+import { systemMonitorsGrpc } from './system-area.js';
 
 /** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
 export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);

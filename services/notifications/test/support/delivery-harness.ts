@@ -13,7 +13,7 @@ import {
   type Delivery,
   type DeliveryServiceDeps,
   type DeliveryWorkers,
-} from '../../src/delivery/index.js';
+} from '../../src/delivery-area.js';
 
 export const logger = createLogger('delivery-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 

@@ -9,7 +9,7 @@ import type { FollowerSlots, HeldPlace } from '../../data/follower-slots.js';
 import { startCountedRun, UnfinishedLimitError, type ClaimRequest } from '../../data/run-queue.js';
 import { findRunById, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import { runTask } from '../../events/run-reconciler.js';
+import { runTask } from './run-reconciler.js';
 import type { RunEventsListener } from '../../events/run-events-listener.js';
 import { loadWorkflowFor } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';

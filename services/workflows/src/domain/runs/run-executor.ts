@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { requestContext } from '@platform/logger';
 import { setMaxListeners } from 'node:events';
 import { BusinessError, ErrorCode } from '@platform/errors';
-import { postgresRunJournal, type PostgresRunJournal } from '../data/run-journal.js';
-import { finishRun } from '../data/run-finish.js';
-import { claimNextRun, type ClaimRequest, type RunningCaps } from '../data/run-queue.js';
-import { renewLease, type RunRow } from '../data/runs-repository.js';
-import type { WorkflowsDependencies } from '../deps.js';
+import { postgresRunJournal, type PostgresRunJournal } from '../../data/run-journal.js';
+import { finishRun } from '../../data/run-finish.js';
+import { claimNextRun, type ClaimRequest, type RunningCaps } from '../../data/run-queue.js';
+import { renewLease, type RunRow } from '../../data/runs-repository.js';
+import type { WorkflowsDependencies } from '../../deps.js';
 import {
   LeaseLostError,
   WorkerDrainingError,
   type RunContext,
   type RunOutcome,
-} from '../domain/runs/engine/contract.js';
-import type { RunLimits } from '../domain/runs/engine/limits.js';
-import { executeRun } from '../domain/runs/engine/execute-run.js';
-import { planRun, type RunPlan } from '../domain/runs/engine/plan.js';
+} from './engine/contract.js';
+import type { RunLimits } from './engine/limits.js';
+import { executeRun } from './engine/execute-run.js';
+import { planRun, type RunPlan } from './engine/plan.js';
 import { observeClaim, observeRunEnd, runsInFlightChange } from './run-metrics.js';
 import { runParentContext } from './run-trace.js';
 import { withSpan } from '@platform/telemetry';

@@ -2,9 +2,9 @@ import { withTransaction, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import { buildTask } from '@platform/kafka';
 import { enqueueEvent, type OutboxEvent, type Queryable } from '@platform/outbox';
-import { finishRun } from '../data/run-finish.js';
-import { findRunById, HANDOVER, purgeRunEvents, takeStrandedRuns } from '../data/runs-repository.js';
-import { LeaseLostError } from '../domain/runs/engine/contract.js';
+import { finishRun } from '../../data/run-finish.js';
+import { findRunById, HANDOVER, purgeRunEvents, takeStrandedRuns } from '../../data/runs-repository.js';
+import { LeaseLostError } from './engine/contract.js';
 import { observeRunEnd } from './run-metrics.js';
 
 export const RUN_TASK = 'workflow.run';

@@ -1,5 +1,5 @@
 import { counter, gauge, histogram, LATENCY_BUCKETS, LONG_BUCKETS } from '@platform/telemetry';
-import type { RunStatus } from '../domain/runs/engine/contract.js';
+import type { RunStatus } from './engine/contract.js';
 
 /**
  * The runs' metrics (docs/operations.md "Runs"; the node histogram is in
