@@ -96,7 +96,7 @@ export async function startIdentity(
   );
   // A fresh deployment needs no separate topic step; producers never auto-create topics.
   ensurePlatformTopicsInBackground(kafka, logger);
-  // Relays events (publish-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox
+  // Relays events (domain/identity-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox
   // table to Kafka, retrying while Kafka is down.
   const outbox = new OutboxRelay({ pool, producer, logger });
   await outbox.start();

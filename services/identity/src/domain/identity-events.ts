@@ -3,6 +3,8 @@ import type { domainEventsV1, notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
 import { enqueueEvent, type Queryable } from '@platform/outbox';
 
+// Not events/ code: these write outbox rows in the use case's own transaction (the state change and
+// its event commit together); the OutboxRelay of the composition root is what publishes to Kafka.
 const SOURCE = 'identity';
 
 export interface UserNotification {
