@@ -8,7 +8,7 @@ import { workflowsNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
 import { PayloadCache } from './data/payload-cache.js';
 import type { ObservabilityDependencies } from './deps.js';
-import { AggregateGate } from './domain/aggregate-gate.js';
+import { AggregateGate } from './data/aggregate-gate.js';
 import { exportConsumerLag, lagGroups } from './domain/system/consumer-lag-gauges.js';
 import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
 import { startTelemetryConsumer } from './events/telemetry-consumer.js';
