@@ -9,7 +9,7 @@ import type { ImportGraph } from './import-graph.js';
  *   any other file at the top of `src/`): the only files that build and wire everything.
  * - `shared`: `deps.ts` and `config.ts`, the types and settings every layer may name.
  * - `port`: a file of `domain/` that only declares what the domain needs from outside
- *   (`*-port.ts`, `*-ports.ts`, `contract.ts`): data/ and adapters/ implement it.
+ *   (`*-port.ts`, `*-ports.ts`, `contract.ts`, `*-contract.ts`): data/ and adapters/ implement or read it.
  * - `other`: a folder the table does not know (the sandbox worker, a process of its own): only the
  *   composition root and its own folder may import it, and it only its own folder and `shared`.
  */
@@ -96,7 +96,7 @@ function locate(file: string, root: string): { service: string; path: string } |
 export function layerOf(path: string): Layer {
   const [top, ...rest] = path.split('/');
   if (rest.length === 0) return top === 'deps.ts' || top === 'config.ts' ? 'shared' : 'root';
-  if (top === 'domain') return /(-ports?|\/contract)\.ts$/.test(`/${path}`) ? 'port' : 'domain';
+  if (top === 'domain') return /(-ports?|[/-]contract)\.ts$/.test(`/${path}`) ? 'port' : 'domain';
   if (top === 'grpc' || top === 'events' || top === 'data' || top === 'adapters') return top;
   return 'other';
 }

@@ -21,6 +21,7 @@ import { adminUsersGrpc } from './grpc/admin-users-grpc.js';
 import { teamsGrpc } from './grpc/teams-grpc.js';
 import { verificationGrpc } from './grpc/verification-grpc.js';
 import { ssoGrpc } from './grpc/sso-grpc.js';
+import { OidcConfigurations } from './adapters/oidc-client.js';
 import { directoryGrpc } from './grpc/directory-grpc.js';
 import {
   checkPasswordExpiration,
@@ -79,7 +80,10 @@ export async function startIdentity(
     adminUsersGrpc(dependencies),
     teamsGrpc(dependencies),
     verificationGrpc(dependencies),
-    ssoGrpc(dependencies),
+    ssoGrpc(
+      dependencies,
+      new OidcConfigurations({ allowInsecure: dependencies.config.SSO_ALLOW_INSECURE_ISSUERS }),
+    ),
     directoryGrpc(dependencies),
   ];
   // Every replica drops its own settings cache on `settings.changed` (the consumer other services'
