@@ -1,13 +1,8 @@
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
 import { DirectoryServiceService } from '@platform/contracts/platform/identity/v1/directory';
+import type { UserContact } from '../domain/identity-port.js';
 
-export interface UserContact {
-  id: string;
-  username: string;
-  email: string;
-  locale: string;
-  is_active: boolean;
-}
+export type { UserContact } from '../domain/identity-port.js';
 
 export interface TeamMembership {
   teamExists: boolean;
