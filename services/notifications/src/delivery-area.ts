@@ -9,23 +9,23 @@ import { AppTokenCache } from './adapters/channels/app-token-cache.js';
 import type { SettingsSource } from './adapters/effective-settings.js';
 import type { RecipientDirectory } from './adapters/identity-directory.js';
 import type { DeliveryPort } from './domain/delivery-port.js';
-import { testChannel, type ChannelTestRequest, type ChannelTestResult } from './delivery/channel-test.js';
-import { ChannelTestAudit } from './delivery/channel-test-audit.js';
-import { DeliveriesRepository } from './delivery/deliveries-repository.js';
-import type { DeliveryConfig } from './delivery/delivery-config.js';
-import type { DeliveryDeps } from './delivery/delivery-deps.js';
-import { deliveryPort } from './delivery/delivery-port.js';
-import { deliverOnce } from './delivery/deliver.js';
+import { testChannel, type ChannelTestRequest, type ChannelTestResult } from './domain/delivery/channel-test.js';
+import { ChannelTestAudit } from './data/channel-test-audit.js';
+import { DeliveriesRepository } from './data/deliveries-repository.js';
+import type { DeliveryConfig } from './domain/delivery/delivery-config.js';
+import type { DeliveryDeps } from './domain/delivery/delivery-deps.js';
+import { deliveryPort } from './domain/delivery/schedule-deliveries.js';
+import { deliverOnce } from './domain/delivery/deliver.js';
 import type { EmailTaskArgs } from '@platform/contracts';
-import { EMAIL_SEND_TASK, sendQueuedEmail } from './delivery/email-send-task.js';
-import { DestinationRateLimiter } from './delivery/rate-limiter.js';
-import { startReconciler, type Reconciler } from './delivery/reconciler.js';
-import { DELIVER_TASK, SubmissionMarks, submitDelivery, type DeliverTaskArgs } from './delivery/submit.js';
+import { EMAIL_SEND_TASK, sendQueuedEmail } from './domain/delivery/send-queued-email.js';
+import { DestinationRateLimiter } from './data/rate-limiter.js';
+import { startReconciler, type Reconciler } from './domain/delivery/reconciler.js';
+import { DELIVER_TASK, SubmissionMarks, submitDelivery, type DeliverTaskArgs } from './domain/delivery/submit.js';
 
-export { deliveryConfigShape, type DeliveryConfig } from './delivery/delivery-config.js';
-export { DELIVER_TASK } from './delivery/submit.js';
-export { EMAIL_SEND_TASK } from './delivery/email-send-task.js';
-export type { ChannelTestRequest, ChannelTestResult } from './delivery/channel-test.js';
+export { deliveryConfigShape, type DeliveryConfig } from './domain/delivery/delivery-config.js';
+export { DELIVER_TASK } from './domain/delivery/submit.js';
+export { EMAIL_SEND_TASK } from './domain/delivery/send-queued-email.js';
+export type { ChannelTestRequest, ChannelTestResult } from './domain/delivery/channel-test.js';
 
 export interface DeliveryServiceDeps {
   connection: Connection;

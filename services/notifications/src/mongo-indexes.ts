@@ -4,8 +4,8 @@ import { closeMongo, connectMongo, missingIndexes, syncIndexes, type Connection 
 import type { ServiceCommand } from '@platform/runtime';
 import { z } from 'zod';
 import { notificationModels } from './data/models.js';
-import { channelTestAuditModel } from './delivery/channel-test-audit.js';
-import { deliveryModel, DeliveriesRepository } from './delivery/deliveries-repository.js';
+import { channelTestAuditModel } from './data/channel-test-audit.js';
+import { deliveryModel, DeliveriesRepository } from './data/deliveries-repository.js';
 
 /**
  * Notifications keeps MongoDB, whose only "migration" is its indexes. `migrate` builds them

@@ -4,7 +4,7 @@ import { readOrigin, registration } from '@platform/grpc';
 import { isGlobalAdmin, requirePermission, requirePrincipal } from '@platform/rbac';
 import { CHANNEL_NAMES, type ChannelName } from '../domain/delivery-port.js';
 import { readPaging } from '../domain/paging.js';
-import type { ChannelTestAuditDoc } from '../delivery/channel-test-audit.js';
+import type { ChannelTestAuditDoc } from '../data/channel-test-audit.js';
 import type { Delivery } from '../delivery-area.js';
 
 export const CHANNEL_TEST_SERVICE_NAME = 'platform.notifications.v1.ChannelTestService';

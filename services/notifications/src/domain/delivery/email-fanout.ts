@@ -1,7 +1,7 @@
-import { sendSmtpMail } from '../adapters/channels/email.js';
-import { SendFailure } from '../adapters/channels/send-failure.js';
+import { sendSmtpMail } from '../../adapters/channels/email.js';
+import { SendFailure } from '../../adapters/channels/send-failure.js';
 import type { ChannelSettings } from './channel-settings.js';
-import type { DeliveryDoc } from './deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';
 import { recipientPage } from './recipients.js';
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { toLocale, translate, type Locale } from '@platform/errors';
 import type { RequestOrigin } from '@platform/grpc';
-import type { ChannelName } from '../domain/delivery-port.js';
-import { sendSmtpMail } from '../adapters/channels/email.js';
-import { SendFailure } from '../adapters/channels/send-failure.js';
+import type { ChannelName } from '../delivery-port.js';
+import { sendSmtpMail } from '../../adapters/channels/email.js';
+import { SendFailure } from '../../adapters/channels/send-failure.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, type ChannelSettings } from './channel-settings.js';
-import { testDestination } from './channel-test-audit.js';
+import { testDestination } from '../../data/channel-test-audit.js';
 import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
-import type { DeliveryDoc } from './deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { settingsForTest } from './test-overrides.js';
 

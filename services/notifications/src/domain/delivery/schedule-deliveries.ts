@@ -5,10 +5,10 @@ import type {
   DeliverableNotification,
   DeliveryPort,
   DeliveryView,
-} from '../domain/delivery-port.js';
-import type { SettingsSource } from '../adapters/effective-settings.js';
+} from '../delivery-port.js';
+import type { SettingsSource } from '../../adapters/effective-settings.js';
 import { assertChannelsReady, channelSettingsFrom } from './channel-settings.js';
-import type { DeliveriesRepository, DeliveryDoc } from './deliveries-repository.js';
+import type { DeliveriesRepository, DeliveryDoc } from '../../data/deliveries-repository.js';
 import { currentOrigin, type DeliveryOrigin } from './delivery-origin.js';
 
 export function toDeliveryView(doc: DeliveryDoc, locale: string): DeliveryView {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { withSpan, type Span } from '@platform/telemetry';
-import { SendFailure, clip, permanentFailure, transientFailure } from '../adapters/channels/send-failure.js';
-import type { ChannelMessage } from '../adapters/channels/channel-message.js';
+import { SendFailure, clip, permanentFailure, transientFailure } from '../../adapters/channels/send-failure.js';
+import type { ChannelMessage } from '../../adapters/channels/channel-message.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
 import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
-import type { DeliveryDoc } from './deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import {
   attemptAttributes,
   countFinal,

@@ -1,4 +1,4 @@
-import type { ChannelName } from '../domain/delivery-port.js';
+import type { ChannelName } from '../delivery-port.js';
 
 /**
  * How often and how far apart a channel retries a transient failure. Delay before retry n (n = 1

@@ -1,20 +1,20 @@
-import type { ChannelMessage, SenderContext } from '../adapters/channels/channel-message.js';
+import type { ChannelMessage, SenderContext } from '../../adapters/channels/channel-message.js';
 import {
   DINGTALK_TOKEN_CODES,
   fetchDingtalkToken,
   sendDingtalkAppMessage,
-} from '../adapters/channels/dingtalk-app.js';
+} from '../../adapters/channels/dingtalk-app.js';
 import {
   FEISHU_TOKEN_CODES,
   fetchFeishuToken,
   sendFeishuAppMessage,
-} from '../adapters/channels/feishu-app.js';
-import { SendFailure, transientFailure } from '../adapters/channels/send-failure.js';
-import { WECOM_TOKEN_CODES, fetchWecomToken, sendWecomAppMessage } from '../adapters/channels/wecom-app.js';
-import type { Contact } from '../adapters/identity-directory.js';
+} from '../../adapters/channels/feishu-app.js';
+import { SendFailure, transientFailure } from '../../adapters/channels/send-failure.js';
+import { WECOM_TOKEN_CODES, fetchWecomToken, sendWecomAppMessage } from '../../adapters/channels/wecom-app.js';
+import type { Contact } from '../../adapters/identity-directory.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { ChatChannel } from './chat-senders.js';
-import type { DeliveryDoc } from './deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { recipientPage } from './recipients.js';
 

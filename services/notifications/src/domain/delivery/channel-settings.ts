@@ -1,5 +1,5 @@
 import { BusinessError } from '@platform/errors';
-import type { ChannelName } from '../domain/delivery-port.js';
+import type { ChannelName } from '../delivery-port.js';
 
 /**
  * The site settings the senders read (spec "Notification channel settings"), as identity's

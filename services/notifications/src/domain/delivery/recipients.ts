@@ -1,5 +1,5 @@
-import type { Contact, RecipientDirectory } from '../adapters/identity-directory.js';
-import type { DeliveryDoc } from './deliveries-repository.js';
+import type { Contact, RecipientDirectory } from '../../adapters/identity-directory.js';
+import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 
 export interface RecipientPage {
   contacts: Contact[];

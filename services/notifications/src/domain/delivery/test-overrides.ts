@@ -1,4 +1,4 @@
-import type { ChannelName } from '../domain/delivery-port.js';
+import type { ChannelName } from '../delivery-port.js';
 import { channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
 
 type Key = keyof ChannelSettings;

@@ -1,12 +1,12 @@
-import type { ChannelName } from '../domain/delivery-port.js';
-import type { ChannelMessage, SenderContext } from '../adapters/channels/channel-message.js';
-import { sendDingtalkRobot } from '../adapters/channels/dingtalk.js';
-import { sendFeishuRobot } from '../adapters/channels/feishu.js';
-import { sendSlack } from '../adapters/channels/slack.js';
-import { sendWebhook } from '../adapters/channels/webhook.js';
-import { sendWecomRobot } from '../adapters/channels/wecom.js';
+import type { ChannelName } from '../delivery-port.js';
+import type { ChannelMessage, SenderContext } from '../../adapters/channels/channel-message.js';
+import { sendDingtalkRobot } from '../../adapters/channels/dingtalk.js';
+import { sendFeishuRobot } from '../../adapters/channels/feishu.js';
+import { sendSlack } from '../../adapters/channels/slack.js';
+import { sendWebhook } from '../../adapters/channels/webhook.js';
+import { sendWecomRobot } from '../../adapters/channels/wecom.js';
 import type { ChannelSettings } from './channel-settings.js';
-import { VENDOR_LIMITS, type RateWindow } from './rate-limiter.js';
+import { VENDOR_LIMITS, type RateWindow } from '../../data/rate-limiter.js';
 
 export type ChatChannel = Exclude<ChannelName, 'email'>;
 

@@ -1,6 +1,6 @@
 import { counter, histogram, LONG_BUCKETS, recordFailure, type Span } from '@platform/telemetry';
-import type { SendFailure } from '../adapters/channels/send-failure.js';
-import type { ChannelName } from '../domain/delivery-port.js';
+import type { SendFailure } from '../../adapters/channels/send-failure.js';
+import type { ChannelName } from '../delivery-port.js';
 
 /**
  * Delivery metrics (docs/operations.md "Deliveries"). The only labels are the channel TYPE (the

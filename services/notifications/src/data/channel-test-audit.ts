@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { urlOrigin } from '@platform/outbound-http';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import type { ChannelName } from '../domain/delivery-port.js';
-import type { ChannelSettings } from './channel-settings.js';
-import { isAppMode, type ChatChannel } from './chat-senders.js';
+import type { ChannelSettings } from '../domain/delivery/channel-settings.js';
+import { isAppMode, type ChatChannel } from '../domain/delivery/chat-senders.js';
 
 /**
  * One channel test (collection `channel_test_audit`): who tested which channel towards which host,

@@ -1,12 +1,12 @@
 import type { Logger } from '@platform/logger';
-import type { HttpTarget } from '../adapters/channels/http-send.js';
-import type { SmtpOptions } from '../adapters/channels/email.js';
-import type { SettingsSource } from '../adapters/effective-settings.js';
-import type { RecipientDirectory } from '../adapters/identity-directory.js';
-import type { AppTokenCache } from '../adapters/channels/app-token-cache.js';
-import type { ChannelTestAudit } from './channel-test-audit.js';
-import type { DeliveriesRepository, DeliveryDoc } from './deliveries-repository.js';
-import type { DestinationRateLimiter } from './rate-limiter.js';
+import type { HttpTarget } from '../../adapters/channels/http-send.js';
+import type { SmtpOptions } from '../../adapters/channels/email.js';
+import type { SettingsSource } from '../../adapters/effective-settings.js';
+import type { RecipientDirectory } from '../../adapters/identity-directory.js';
+import type { AppTokenCache } from '../../adapters/channels/app-token-cache.js';
+import type { ChannelTestAudit } from '../../data/channel-test-audit.js';
+import type { DeliveriesRepository, DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DestinationRateLimiter } from '../../data/rate-limiter.js';
 import type { SubmissionMarks } from './submit.js';
 
 /** What the delivery use cases need; built once by createDeliveryPort / startDeliveryWorkers. */

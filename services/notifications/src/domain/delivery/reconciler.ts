@@ -1,6 +1,6 @@
 import type { Logger } from '@platform/logger';
 import { RedisLock, type Redis } from '@platform/redis';
-import type { DeliveriesRepository } from './deliveries-repository.js';
+import type { DeliveriesRepository } from '../../data/deliveries-repository.js';
 import { runAsOrigin } from './delivery-origin.js';
 
 export interface ReconcilerOptions {
