@@ -1,7 +1,7 @@
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
 import { dingtalkMarkdown, dingtalkVerdict } from './dingtalk.js';
 import type { ChannelMessage, SenderContext } from './channel-message.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 import type { FetchedToken } from './app-token-cache.js';
 
 export interface DingtalkApp {

@@ -2,7 +2,7 @@ import { SpanKind, withSpan } from '@platform/telemetry';
 import nodemailer from 'nodemailer';
 import type { ChannelSettings } from '../../domain/delivery/channel-settings.js';
 import { mailFromAddress } from '../../domain/delivery/channel-settings.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 import { smtpConnectTarget, type SmtpAddressPolicy, type SmtpConnectTarget } from './smtp-destination.js';
 
 export interface OutgoingMail {

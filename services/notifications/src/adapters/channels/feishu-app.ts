@@ -1,7 +1,7 @@
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
 import { feishuPost, feishuVerdict } from './feishu.js';
 import type { ChannelMessage, SenderContext } from './channel-message.js';
-import { clip, permanentFailure } from './send-failure.js';
+import { clip, permanentFailure } from '../../domain/delivery/delivery-ports.js';
 import type { FetchedToken } from './app-token-cache.js';
 
 export interface FeishuApp {

@@ -5,7 +5,7 @@ import {
   type OutboundPolicy,
   type OutboundResponse,
 } from '@platform/outbound-http';
-import { clip, permanentFailure, SendFailure, transientFailure } from './send-failure.js';
+import { clip, permanentFailure, SendFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 
 export interface HttpTarget {
   /** Let destinations on loopback and private networks through (local stacks, tests); never metadata. */

@@ -9,7 +9,7 @@ import {
   fetchFeishuToken,
   sendFeishuAppMessage,
 } from '../../adapters/channels/feishu-app.js';
-import { SendFailure, transientFailure } from '../../adapters/channels/send-failure.js';
+import { SendFailure, transientFailure } from './delivery-ports.js';
 import { WECOM_TOKEN_CODES, fetchWecomToken, sendWecomAppMessage } from '../../adapters/channels/wecom-app.js';
 import type { Contact } from '../../adapters/identity-directory.js';
 import type { ChannelSettings } from './channel-settings.js';

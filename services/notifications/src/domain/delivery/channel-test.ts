@@ -3,7 +3,7 @@ import { toLocale, translate, type Locale } from '@platform/errors';
 import type { RequestOrigin } from '@platform/grpc';
 import type { ChannelName } from '../delivery-port.js';
 import { sendSmtpMail } from '../../adapters/channels/email.js';
-import { SendFailure } from '../../adapters/channels/send-failure.js';
+import { SendFailure } from './delivery-ports.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, type ChannelSettings } from './channel-settings.js';
 import { testDestination } from '../../data/channel-test-audit.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { withSpan, type Span } from '@platform/telemetry';
-import { SendFailure, clip, permanentFailure, transientFailure } from '../../adapters/channels/send-failure.js';
+import { SendFailure, clip, permanentFailure, transientFailure } from './delivery-ports.js';
 import type { ChannelMessage } from '../../adapters/channels/channel-message.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';

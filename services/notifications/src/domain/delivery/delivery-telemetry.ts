@@ -1,5 +1,5 @@
 import { counter, histogram, LONG_BUCKETS, recordFailure, type Span } from '@platform/telemetry';
-import type { SendFailure } from '../../adapters/channels/send-failure.js';
+import type { SendFailure } from './delivery-ports.js';
 import type { ChannelName } from '../delivery-port.js';
 
 /**

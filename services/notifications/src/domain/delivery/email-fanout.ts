@@ -1,5 +1,5 @@
 import { sendSmtpMail } from '../../adapters/channels/email.js';
-import { SendFailure } from '../../adapters/channels/send-failure.js';
+import { SendFailure } from './delivery-ports.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';

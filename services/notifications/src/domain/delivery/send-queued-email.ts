@@ -2,7 +2,7 @@ import { EMAIL_SEND_TASK, type EmailTaskArgs } from '@platform/contracts';
 import { NonRetryableError, type TaskMeta } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import { sendSmtpMail, type SmtpOptions } from '../../adapters/channels/email.js';
-import { SendFailure } from '../../adapters/channels/send-failure.js';
+import { SendFailure } from './delivery-ports.js';
 import type { SettingsSource } from '../../adapters/effective-settings.js';
 import { channelProblem, channelSettingsFrom } from './channel-settings.js';
 
