@@ -6,10 +6,15 @@ import type { Connection } from '@platform/mongo';
 import type { Redis } from '@platform/redis';
 import { startWhenKafkaIsReachable } from '@platform/runtime';
 import { AppTokenCache } from './adapters/channels/app-token-cache.js';
-import type { SettingsSource } from './adapters/effective-settings.js';
-import type { RecipientDirectory } from './adapters/identity-directory.js';
+import { channelSenders } from './adapters/channels/channel-senders.js';
+import type { SettingsSource } from './domain/delivery/delivery-ports.js';
+import type { RecipientDirectory } from './domain/identity-port.js';
 import type { DeliveryPort } from './domain/delivery-port.js';
-import { testChannel, type ChannelTestRequest, type ChannelTestResult } from './domain/delivery/channel-test.js';
+import {
+  testChannel,
+  type ChannelTestRequest,
+  type ChannelTestResult,
+} from './domain/delivery/channel-test.js';
 import { ChannelTestAudit } from './data/channel-test-audit.js';
 import { DeliveriesRepository } from './data/deliveries-repository.js';
 import type { DeliveryConfig } from './domain/delivery/delivery-config.js';
@@ -20,7 +25,12 @@ import type { EmailTaskArgs } from '@platform/contracts';
 import { EMAIL_SEND_TASK, sendQueuedEmail } from './domain/delivery/send-queued-email.js';
 import { DestinationRateLimiter } from './data/rate-limiter.js';
 import { startReconciler, type Reconciler } from './domain/delivery/reconciler.js';
-import { DELIVER_TASK, SubmissionMarks, submitDelivery, type DeliverTaskArgs } from './domain/delivery/submit.js';
+import {
+  DELIVER_TASK,
+  SubmissionMarks,
+  submitDelivery,
+  type DeliverTaskArgs,
+} from './domain/delivery/submit.js';
 
 export { deliveryConfigShape, type DeliveryConfig } from './domain/delivery/delivery-config.js';
 export { DELIVER_TASK } from './domain/delivery/submit.js';
@@ -74,12 +84,12 @@ export function createDelivery(service: DeliveryServiceDeps): Delivery {
       wechat: config.WECOM_API_BASE,
       feishu: config.FEISHU_API_BASE,
     },
-    smtp: {
+    senders: channelSenders({
       // SMTP hosts pass the same address rule as HTTP destinations (smtp-destination.ts).
       allowPrivateNetworks: config.DELIVERY_ALLOW_PRIVATE_NETWORKS,
       privateHosts: config.SMTP_PRIVATE_HOSTS,
       ...(config.SMTP_EXTRA_CA_FILE ? { ca: readFileSync(config.SMTP_EXTRA_CA_FILE, 'utf8') } : {}),
-    },
+    }),
     logger,
     leaseMs: config.DELIVERY_LEASE_MS,
     inlineWaitMs: 2_000,
@@ -125,7 +135,7 @@ export function startDeliveryWorkers(service: DeliveryServiceDeps, delivery: Del
     cipher: new SecretBox(config.TASK_SEAL_KEY, TASK_ARGS_PURPOSE),
   })
     .register<Partial<EmailTaskArgs>>(EMAIL_SEND_TASK, (args, meta) =>
-      sendQueuedEmail({ settings: service.settings, smtp: delivery.deps.smtp, logger }, args, meta),
+      sendQueuedEmail({ settings: service.settings, senders: delivery.deps.senders, logger }, args, meta),
     )
     .register<Partial<DeliverTaskArgs>>(DELIVER_TASK, async (args) => {
       if (typeof args.delivery_id === 'string') await deliverOnce(delivery.deps, args.delivery_id);

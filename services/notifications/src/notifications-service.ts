@@ -14,7 +14,7 @@ import { closeRedis, createRedis } from '@platform/redis';
 import { requireKafkaTopics, startWhenKafkaIsReachable } from '@platform/runtime';
 import { createSettingsClient } from '@platform/settings-client';
 import { identityAccess } from './adapters/identity-access.js';
-import { identityDirectory } from './adapters/identity-directory.js';
+import { identityDirectory } from './adapters/identity-access.js';
 import type { NotificationsConfig } from './config.js';
 import { BulkEmailQuota } from './data/bulk-email-quota.js';
 import { InboxIndex } from './data/inbox-index.js';

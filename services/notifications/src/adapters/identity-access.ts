@@ -1,35 +1,22 @@
 import { createServiceClient, type CallCredentials, type ServiceClient } from '@platform/grpc';
 import { DirectoryServiceService } from '@platform/contracts/platform/identity/v1/directory';
-import type { UserContact } from '../domain/identity-port.js';
-
-export type { UserContact } from '../domain/identity-port.js';
-
-export interface TeamMembership {
-  teamExists: boolean;
-  /** `OWNER`, `ADMIN`, `MEMBER`, or '' when not a member. */
-  role: string;
-}
-
-/** Users and teams, from identity (their owner); notifications never reads identity's database. */
-export interface Directory {
-  /** Known users among `ids` (unknown ones are left out), fetched 1000 at a time. */
-  userContacts(ids: readonly string[]): Promise<Map<string, UserContact>>;
-  teamMembership(teamId: string, userId: string): Promise<TeamMembership>;
-  /** Every active user's id, page by page. */
-  activeUserIds(): AsyncGenerator<string[]>;
-  close(): void;
-}
+import type { Directory, RecipientDirectory, UserContact } from '../domain/identity-port.js';
 
 const BATCH = 1000;
 
+type DirectoryClient = ServiceClient<typeof DirectoryServiceService>;
+
 /** `credentials`: notifications' service token for identity (DirectoryService is internal-only). */
+function directoryClient(address: string, credentials: CallCredentials): DirectoryClient {
+  return createServiceClient(DirectoryServiceService, 'platform.identity.v1.DirectoryService', address, {
+    defaultTimeoutMs: 10_000,
+    credentials,
+  });
+}
+
+/** The in-app side's view of identity: contacts by id, team membership, every active user. */
 export function identityAccess(address: string, credentials: CallCredentials): Directory {
-  const client: ServiceClient<typeof DirectoryServiceService> = createServiceClient(
-    DirectoryServiceService,
-    'platform.identity.v1.DirectoryService',
-    address,
-    { defaultTimeoutMs: 10_000, credentials },
-  );
+  const client = directoryClient(address, credentials);
   return {
     async userContacts(ids) {
       const found = new Map<string, UserContact>();
@@ -51,6 +38,30 @@ export function identityAccess(address: string, credentials: CallCredentials): D
         if (page.user_ids.length > 0) yield page.user_ids;
         cursor = page.next_cursor;
       } while (cursor);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Delivery's view of identity: who a notification reaches, page by page. */
+export function identityDirectory(
+  address: string,
+  credentials: CallCredentials,
+): RecipientDirectory & { close(): void } {
+  const client = directoryClient(address, credentials);
+  return {
+    async contacts(ids) {
+      if (ids.length === 0) return [];
+      const { users } = await client.call('getUserContacts', { ids: [...ids] });
+      return users;
+    },
+    async teamMemberIds(teamId, cursor, limit) {
+      const page = await client.call('listTeamMemberIds', { team_id: teamId, roles: [], cursor, limit });
+      return { found: page.found, ids: page.user_ids, next: page.next_cursor };
+    },
+    async activeUserIds(cursor, limit) {
+      const page = await client.call('listActiveUserIds', { cursor, limit });
+      return { ids: page.user_ids, next: page.next_cursor };
     },
     close: () => client.close(),
   };

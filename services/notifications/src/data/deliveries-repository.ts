@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from '@platform/mongo';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import type { ChannelName, DeliverableNotification } from '../domain/delivery-port.js';
 import type { DeliveryErrorKey, FailureParams } from '../domain/delivery/delivery-ports.js';
-import type { DeliveryOrigin } from '../domain/delivery/delivery-origin.js';
+import type { DeliveryOrigin } from '../domain/delivery/delivery-ports.js';
 
 export type DeliveryStatus = 'pending' | 'sending' | 'success' | 'failed';
 

@@ -4,14 +4,7 @@ import type { ChannelSettings } from '../../domain/delivery/channel-settings.js'
 import { mailFromAddress } from '../../domain/delivery/channel-settings.js';
 import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 import { smtpConnectTarget, type SmtpAddressPolicy, type SmtpConnectTarget } from './smtp-destination.js';
-
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  locale?: string;
-}
+import type { OutgoingMail, SmtpSettings } from '../../domain/delivery/delivery-ports.js';
 
 export interface SmtpOptions extends SmtpAddressPolicy {
   /** Extra trusted CA (PEM) for the SMTP server's certificate; tests use their own. */
@@ -28,17 +21,6 @@ const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
 ]);
-
-type SmtpSettings = Pick<
-  ChannelSettings,
-  | 'smtp_host'
-  | 'smtp_port'
-  | 'smtp_encryption'
-  | 'smtp_username'
-  | 'smtp_password'
-  | 'email_from_name'
-  | 'email_from_address'
->;
 
 /**
  * nodemailer's transport for the three `smtp_encryption` values: `ssl` is TLS from the first byte,

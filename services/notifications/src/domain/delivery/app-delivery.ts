@@ -1,17 +1,5 @@
-import type { ChannelMessage, SenderContext } from '../../adapters/channels/channel-message.js';
-import {
-  DINGTALK_TOKEN_CODES,
-  fetchDingtalkToken,
-  sendDingtalkAppMessage,
-} from '../../adapters/channels/dingtalk-app.js';
-import {
-  FEISHU_TOKEN_CODES,
-  fetchFeishuToken,
-  sendFeishuAppMessage,
-} from '../../adapters/channels/feishu-app.js';
-import { SendFailure, transientFailure } from './delivery-ports.js';
-import { WECOM_TOKEN_CODES, fetchWecomToken, sendWecomAppMessage } from '../../adapters/channels/wecom-app.js';
-import type { Contact } from '../../adapters/identity-directory.js';
+import { SendFailure, transientFailure, type ChannelMessage, type SenderContext } from './delivery-ports.js';
+import type { Contact } from '../identity-port.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { ChatChannel } from './chat-senders.js';
 import type { DeliveryDoc } from '../../data/deliveries-repository.js';
@@ -44,7 +32,7 @@ async function withToken(
   vendor: string,
   credentials: string,
   fetch: () => Promise<{ token: string; expiresInSeconds: number }>,
-  tokenCodes: Set<number>,
+  tokenCodes: ReadonlySet<number>,
   send: (token: string) => Promise<void>,
 ): Promise<void> {
   const token = await deps.appTokens.get(vendor, credentials, fetch);
@@ -82,16 +70,16 @@ export async function sendAppMessage(
       agentId: s.dingtalk_agent_id,
     };
     const credentials = `${app.appKey}:${app.appSecret}`;
-    const fetch = () => fetchDingtalkToken(app, context);
+    const fetch = () => deps.senders.apps.dingtalk.fetchToken(app, context);
     if (everyone) {
-      return withToken(deps, 'dingtalk', credentials, fetch, DINGTALK_TOKEN_CODES, (token) =>
-        sendDingtalkAppMessage(app, token, { all: true }, message, context),
+      return withToken(deps, 'dingtalk', credentials, fetch, deps.senders.apps.dingtalk.tokenCodes, (token) =>
+        deps.senders.apps.dingtalk.send(app, token, { all: true }, message, context),
       );
     }
     const usernames = (await recipients(deps, doc, false)).map((c) => c.username);
     for (const ids of chunks(usernames, 100)) {
-      await withToken(deps, 'dingtalk', credentials, fetch, DINGTALK_TOKEN_CODES, (token) =>
-        sendDingtalkAppMessage(app, token, { userIds: ids }, message, context),
+      await withToken(deps, 'dingtalk', credentials, fetch, deps.senders.apps.dingtalk.tokenCodes, (token) =>
+        deps.senders.apps.dingtalk.send(app, token, { userIds: ids }, message, context),
       );
     }
     return;
@@ -104,16 +92,16 @@ export async function sendAppMessage(
       secret: s.wechat_secret,
     };
     const credentials = `${app.corpId}:${app.secret}`;
-    const fetch = () => fetchWecomToken(app, context);
+    const fetch = () => deps.senders.apps.wechat.fetchToken(app, context);
     if (everyone) {
-      return withToken(deps, 'wechat', credentials, fetch, WECOM_TOKEN_CODES, (token) =>
-        sendWecomAppMessage(app, token, { all: true }, message, context),
+      return withToken(deps, 'wechat', credentials, fetch, deps.senders.apps.wechat.tokenCodes, (token) =>
+        deps.senders.apps.wechat.send(app, token, { all: true }, message, context),
       );
     }
     const usernames = (await recipients(deps, doc, false)).map((c) => c.username);
     for (const ids of chunks(usernames, 1000)) {
-      await withToken(deps, 'wechat', credentials, fetch, WECOM_TOKEN_CODES, (token) =>
-        sendWecomAppMessage(app, token, { userIds: ids }, message, context),
+      await withToken(deps, 'wechat', credentials, fetch, deps.senders.apps.wechat.tokenCodes, (token) =>
+        deps.senders.apps.wechat.send(app, token, { userIds: ids }, message, context),
       );
     }
     return;
@@ -121,10 +109,10 @@ export async function sendAppMessage(
   if (channel === 'feishu') {
     const app = { baseUrl: deps.appBaseUrls.feishu, appId: s.feishu_app_id, appSecret: s.feishu_app_secret };
     const credentials = `${app.appId}:${app.appSecret}`;
-    const fetch = () => fetchFeishuToken(app, context);
+    const fetch = () => deps.senders.apps.feishu.fetchToken(app, context);
     for (const contact of await recipients(deps, doc, true)) {
-      await withToken(deps, 'feishu', credentials, fetch, FEISHU_TOKEN_CODES, (token) =>
-        sendFeishuAppMessage(app, token, contact.email, message, context),
+      await withToken(deps, 'feishu', credentials, fetch, deps.senders.apps.feishu.tokenCodes, (token) =>
+        deps.senders.apps.feishu.send(app, token, contact.email, message, context),
       );
     }
     return;

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { toLocale, translate, type Locale } from '@platform/errors';
 import type { RequestOrigin } from '@platform/grpc';
 import type { ChannelName } from '../delivery-port.js';
-import { sendSmtpMail } from '../../adapters/channels/email.js';
 import { SendFailure } from './delivery-ports.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, type ChannelSettings } from './channel-settings.js';
 import { testDestination } from '../../data/channel-test-audit.js';
-import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
+import { isAppMode, rateLimitOf, type ChatChannel } from './chat-senders.js';
 import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { settingsForTest } from './test-overrides.js';
@@ -87,7 +86,7 @@ async function sendTest(
     if (request.channel === 'email') {
       const to = request.to ?? (await deps.directory.contacts([request.callerId]))[0]?.email;
       if (!to) return { key: 'delivery_no_recipients' };
-      await sendSmtpMail(settings, { to, subject: title, text: content, locale }, deps.smtp);
+      await deps.senders.mail(settings, { to, subject: title, text: content, locale });
       return null;
     }
     const channel = request.channel as ChatChannel;
@@ -102,7 +101,7 @@ async function sendTest(
       } as DeliveryDoc;
       await sendAppMessage(deps, channel, settings, doc, message);
     } else {
-      await sendChat(channel, settings, message, { http: deps.http, now: deps.now });
+      await deps.senders.chat(channel, settings, message, { http: deps.http, now: deps.now });
     }
     return null;
   } catch (err) {

@@ -1,10 +1,4 @@
 import type { ChannelName } from '../delivery-port.js';
-import type { ChannelMessage, SenderContext } from '../../adapters/channels/channel-message.js';
-import { sendDingtalkRobot } from '../../adapters/channels/dingtalk.js';
-import { sendFeishuRobot } from '../../adapters/channels/feishu.js';
-import { sendSlack } from '../../adapters/channels/slack.js';
-import { sendWebhook } from '../../adapters/channels/webhook.js';
-import { sendWecomRobot } from '../../adapters/channels/wecom.js';
 import type { ChannelSettings } from './channel-settings.js';
 import { VENDOR_LIMITS, type RateWindow } from '../../data/rate-limiter.js';
 
@@ -44,26 +38,5 @@ export function rateLimitOf(
       return { key: `slack:${s.slack_webhook_url}`, windows };
     case 'webhook':
       return { key: `webhook:${s.webhook_url}`, windows: [] };
-  }
-}
-
-/** One robot or webhook message; app modes go through app-senders.ts. */
-export async function sendChat(
-  channel: ChatChannel,
-  s: ChannelSettings,
-  message: ChannelMessage,
-  context: SenderContext,
-): Promise<void> {
-  switch (channel) {
-    case 'dingtalk':
-      return sendDingtalkRobot(s.dingtalk_webhook_url, s.dingtalk_webhook_secret, message, context);
-    case 'wechat':
-      return sendWecomRobot(s.wechat_webhook_url, message, context);
-    case 'feishu':
-      return sendFeishuRobot(s.feishu_webhook_url, s.feishu_webhook_secret, message, context);
-    case 'slack':
-      return sendSlack(s.slack_webhook_url, message, context);
-    case 'webhook':
-      return sendWebhook(s, message, context);
   }
 }

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { withSpan, type Span } from '@platform/telemetry';
-import { SendFailure, clip, permanentFailure, transientFailure } from './delivery-ports.js';
-import type { ChannelMessage } from '../../adapters/channels/channel-message.js';
+import {
+  SendFailure,
+  clip,
+  permanentFailure,
+  transientFailure,
+  type ChannelMessage,
+} from './delivery-ports.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
-import { isAppMode, rateLimitOf, sendChat, type ChatChannel } from './chat-senders.js';
+import { isAppMode, rateLimitOf, type ChatChannel } from './chat-senders.js';
 import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 import {
   attemptAttributes,
@@ -171,6 +176,6 @@ async function sendToChat(deps: DeliveryDeps, doc: DeliveryDoc, settings: Channe
   };
   const context = { http: deps.http, now: deps.now };
   if (isAppMode(channel, settings)) await sendAppMessage(deps, channel, settings, doc, message);
-  else await sendChat(channel, settings, message, context);
+  else await deps.senders.chat(channel, settings, message, context);
   return { kind: 'sent' };
 }

@@ -1,9 +1,6 @@
 import type { Logger } from '@platform/logger';
-import type { HttpTarget } from '../../adapters/channels/http-send.js';
-import type { SmtpOptions } from '../../adapters/channels/email.js';
-import type { SettingsSource } from '../../adapters/effective-settings.js';
-import type { RecipientDirectory } from '../../adapters/identity-directory.js';
-import type { AppTokenCache } from '../../adapters/channels/app-token-cache.js';
+import type { AppTokens, ChannelSenders, HttpTarget, SettingsSource } from './delivery-ports.js';
+import type { RecipientDirectory } from '../identity-port.js';
 import type { ChannelTestAudit } from '../../data/channel-test-audit.js';
 import type { DeliveriesRepository, DeliveryDoc } from '../../data/deliveries-repository.js';
 import type { DestinationRateLimiter } from '../../data/rate-limiter.js';
@@ -19,11 +16,12 @@ export interface DeliveryDeps {
   limiter: DestinationRateLimiter;
   /** One record per channel test (collection `channel_test_audit`). */
   testAudit: ChannelTestAudit;
-  appTokens: AppTokenCache;
+  appTokens: AppTokens;
   http: HttpTarget;
   /** Vendor API roots for app modes (production defaults; tests point them at local fakes). */
   appBaseUrls: { dingtalk: string; wechat: string; feishu: string };
-  smtp: SmtpOptions;
+  /** Every channel's sender (adapters/channels/channel-senders.ts). */
+  senders: ChannelSenders;
   logger: Logger;
   /** How long a claim holds without a heartbeat (a dead worker's delivery is handed on after it). */
   leaseMs: number;

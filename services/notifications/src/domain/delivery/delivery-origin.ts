@@ -1,16 +1,6 @@
 import { requestContext } from '@platform/logger';
 import { extractTraceContext, injectTraceContext, ROOT_CONTEXT, runInContext } from '@platform/telemetry';
-
-/**
- * What caused a delivery — the request or event it was scheduled under — kept on the delivery so
- * its later attempts (retries, rate-limit waits, a dead worker's lease handed on: all submitted by
- * the reconciler) join that trace and log under that request id, like the first attempt.
- */
-export interface DeliveryOrigin {
-  /** W3C `traceparent` of the scheduling span; null when nothing was being traced. */
-  trace_parent: string | null;
-  request_id: string | null;
-}
+import type { DeliveryOrigin } from './delivery-ports.js';
 
 /** The origin of work scheduled now (the active span and request). */
 export function currentOrigin(): DeliveryOrigin {

@@ -1,4 +1,3 @@
-import { sendSmtpMail } from '../../adapters/channels/email.js';
 import { SendFailure } from './delivery-ports.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { DeliveryDoc } from '../../data/deliveries-repository.js';
@@ -33,11 +32,10 @@ export async function sendEmailBatch(
   for (let index = doc.email_offset; index < page.contacts.length; index += 1) {
     const contact = page.contacts[index]!;
     try {
-      await sendSmtpMail(
-        settings,
-        { ...notificationMail(doc.message, contact.email), locale: contact.locale },
-        deps.smtp,
-      );
+      await deps.senders.mail(settings, {
+        ...notificationMail(doc.message, contact.email),
+        locale: contact.locale,
+      });
       sent += 1;
     } catch (err) {
       if (!(err instanceof SendFailure) || err.transient) throw err;

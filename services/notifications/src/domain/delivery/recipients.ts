@@ -1,4 +1,4 @@
-import type { Contact, RecipientDirectory } from '../../adapters/identity-directory.js';
+import type { Contact, RecipientDirectory } from '../identity-port.js';
 import type { DeliveryDoc } from '../../data/deliveries-repository.js';
 
 export interface RecipientPage {

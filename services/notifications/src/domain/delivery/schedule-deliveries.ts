@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { toLocale, translate } from '@platform/errors';
-import type {
-  ChannelName,
-  DeliverableNotification,
-  DeliveryPort,
-  DeliveryView,
-} from '../delivery-port.js';
-import type { SettingsSource } from '../../adapters/effective-settings.js';
+import type { ChannelName, DeliverableNotification, DeliveryPort, DeliveryView } from '../delivery-port.js';
+import type { SettingsSource } from './delivery-ports.js';
 import { assertChannelsReady, channelSettingsFrom } from './channel-settings.js';
 import type { DeliveriesRepository, DeliveryDoc } from '../../data/deliveries-repository.js';
-import { currentOrigin, type DeliveryOrigin } from './delivery-origin.js';
+import { currentOrigin } from './delivery-origin.js';
+import type { DeliveryOrigin } from './delivery-ports.js';
 
 export function toDeliveryView(doc: DeliveryDoc, locale: string): DeliveryView {
   return {

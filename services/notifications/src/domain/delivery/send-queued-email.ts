@@ -1,9 +1,7 @@
 import { EMAIL_SEND_TASK, type EmailTaskArgs } from '@platform/contracts';
 import { NonRetryableError, type TaskMeta } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
-import { sendSmtpMail, type SmtpOptions } from '../../adapters/channels/email.js';
-import { SendFailure } from './delivery-ports.js';
-import type { SettingsSource } from '../../adapters/effective-settings.js';
+import { SendFailure, type ChannelSenders, type SettingsSource } from './delivery-ports.js';
 import { channelProblem, channelSettingsFrom } from './channel-settings.js';
 
 export { EMAIL_SEND_TASK };
@@ -22,7 +20,7 @@ function parseArgs(args: Partial<EmailTaskArgs>): EmailTaskArgs {
  * dead-lettered. Only the task id and the recipient's domain are logged: the body carries a code.
  */
 export async function sendQueuedEmail(
-  deps: { settings: SettingsSource; smtp: SmtpOptions; logger: Logger },
+  deps: { settings: SettingsSource; senders: ChannelSenders; logger: Logger },
   rawArgs: Partial<EmailTaskArgs>,
   meta: TaskMeta,
 ): Promise<void> {
@@ -31,7 +29,7 @@ export async function sendQueuedEmail(
   const problem = channelProblem('email', settings);
   if (problem) throw new NonRetryableError(`SMTP is not usable: ${problem}`);
   try {
-    await sendSmtpMail(settings, args, deps.smtp);
+    await deps.senders.mail(settings, args);
   } catch (err) {
     if (err instanceof SendFailure && !err.transient) throw new NonRetryableError(err.message);
     throw err;
