@@ -2,7 +2,7 @@ import { SendFailure, transientFailure, type ChannelMessage, type SenderContext 
 import type { Contact } from '../identity-port.js';
 import type { ChannelSettings } from './channel-settings.js';
 import type { ChatChannel } from './chat-senders.js';
-import type { DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { recipientPage } from './recipients.js';
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { urlOrigin } from '@platform/outbound-http';
 import { toLocale, translate, type Locale } from '@platform/errors';
 import type { RequestOrigin } from '@platform/grpc';
 import type { ChannelName } from '../delivery-port.js';
 import { SendFailure } from './delivery-ports.js';
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, type ChannelSettings } from './channel-settings.js';
-import { testDestination } from '../../data/channel-test-audit.js';
 import { isAppMode, rateLimitOf, type ChatChannel } from './chat-senders.js';
-import type { DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { settingsForTest } from './test-overrides.js';
 
@@ -108,4 +108,24 @@ async function sendTest(
     if (err instanceof SendFailure) return { key: err.key, params: err.params };
     throw err;
   }
+}
+
+const originOf = (url: string) => urlOrigin(url) ?? '';
+
+/** Where a test of `channel` with these settings sends to, without path, query or credentials. */
+export function testDestination(
+  channel: ChannelName,
+  s: ChannelSettings,
+  appBaseUrls: Record<'dingtalk' | 'wechat' | 'feishu', string>,
+): string {
+  if (channel === 'email') return `${s.smtp_host.trim()}:${s.smtp_port}`;
+  if (isAppMode(channel as ChatChannel, s)) return originOf(appBaseUrls[channel as keyof typeof appBaseUrls]);
+  const urls: Record<Exclude<ChannelName, 'email'>, string> = {
+    dingtalk: s.dingtalk_webhook_url,
+    wechat: s.wechat_webhook_url,
+    feishu: s.feishu_webhook_url,
+    slack: s.slack_webhook_url,
+    webhook: s.webhook_url,
+  };
+  return originOf(urls[channel]);
 }

@@ -10,7 +10,7 @@ import {
 import { sendAppMessage } from './app-delivery.js';
 import { channelProblem, channelSettingsFrom, type ChannelSettings } from './channel-settings.js';
 import { isAppMode, rateLimitOf, type ChatChannel } from './chat-senders.js';
-import type { DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 import {
   attemptAttributes,
   countFinal,

@@ -2,7 +2,8 @@ import type { Logger } from '@platform/logger';
 import type { AppTokens, ChannelSenders, HttpTarget, SettingsSource } from './delivery-ports.js';
 import type { RecipientDirectory } from '../identity-port.js';
 import type { ChannelTestAudit } from '../../data/channel-test-audit.js';
-import type { DeliveriesRepository, DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveriesRepository } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 import type { DestinationRateLimiter } from '../../data/rate-limiter.js';
 import type { SubmissionMarks } from './submit.js';
 

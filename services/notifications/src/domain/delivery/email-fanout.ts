@@ -1,6 +1,6 @@
 import { SendFailure } from './delivery-ports.js';
 import type { ChannelSettings } from './channel-settings.js';
-import type { DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 import type { ClaimWrites, DeliveryDeps } from './delivery-deps.js';
 import { recipientPage } from './recipients.js';
 

@@ -1,5 +1,5 @@
 import type { Contact, RecipientDirectory } from '../identity-port.js';
-import type { DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 
 export interface RecipientPage {
   contacts: Contact[];

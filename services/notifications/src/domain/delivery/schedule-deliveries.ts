@@ -3,7 +3,8 @@ import { toLocale, translate } from '@platform/errors';
 import type { ChannelName, DeliverableNotification, DeliveryPort, DeliveryView } from '../delivery-port.js';
 import type { SettingsSource } from './delivery-ports.js';
 import { assertChannelsReady, channelSettingsFrom } from './channel-settings.js';
-import type { DeliveriesRepository, DeliveryDoc } from '../../data/deliveries-repository.js';
+import type { DeliveriesRepository } from '../../data/deliveries-repository.js';
+import type { DeliveryDoc } from '../../data/models.js';
 import { currentOrigin } from './delivery-origin.js';
 import type { DeliveryOrigin } from './delivery-ports.js';
 
