@@ -22,7 +22,7 @@ export type FailureParams = Record<string, string | number>;
 
 /**
  * Why one send attempt failed. `transient` failures are retried on the channel's schedule
- * (delivery/retry-policy.ts); permanent ones fail the delivery at once. `retryAfterMs` is the
+ * (retry-policy.ts); permanent ones fail the delivery at once. `retryAfterMs` is the
  * receiver's own wish (Retry-After, a vendor's throttle window) and is never undercut.
  */
 export class SendFailure extends Error {
