@@ -7,8 +7,6 @@ export const TIME_RANGES = ['7d', '30d', '90d', 'all'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
 
 const DAYS: Record<TimeRange, number | null> = { '7d': 7, '30d': 30, '90d': 90, all: null };
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Spec: anything but the four values (absent included) is `30d`, never an error. */
 export function timeRangeOf(value: string | undefined): TimeRange {

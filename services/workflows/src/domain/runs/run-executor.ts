@@ -7,12 +7,7 @@ import { finishRun } from '../../data/run-finish.js';
 import { claimNextRun, type ClaimRequest, type RunningCaps } from '../../data/run-queue.js';
 import { renewLease, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import {
-  LeaseLostError,
-  WorkerDrainingError,
-  type RunContext,
-  type RunOutcome,
-} from './engine/contract.js';
+import { LeaseLostError, WorkerDrainingError, type RunContext, type RunOutcome } from './engine/contract.js';
 import type { RunLimits } from './engine/limits.js';
 import { executeRun } from './engine/execute-run.js';
 import { planRun, type RunPlan } from './engine/plan.js';
