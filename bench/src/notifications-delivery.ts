@@ -19,7 +19,7 @@ import {
   createDelivery,
   startDeliveryWorkers,
   type DeliveryServiceDeps,
-} from '@platform/notifications/dist/delivery/index.js';
+} from '@platform/notifications/dist/delivery-area.js';
 
 const { values } = parseArgs({
   options: {

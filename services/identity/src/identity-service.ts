@@ -21,6 +21,7 @@ import { adminUsersGrpc } from './grpc/admin-users-grpc.js';
 import { teamsGrpc } from './grpc/teams-grpc.js';
 import { verificationGrpc } from './grpc/verification-grpc.js';
 import { ssoGrpc } from './grpc/sso-grpc.js';
+import { OidcConfigurations } from './adapters/oidc-client.js';
 import { directoryGrpc } from './grpc/directory-grpc.js';
 import {
   checkPasswordExpiration,
@@ -79,7 +80,10 @@ export async function startIdentity(
     adminUsersGrpc(dependencies),
     teamsGrpc(dependencies),
     verificationGrpc(dependencies),
-    ssoGrpc(dependencies),
+    ssoGrpc(
+      dependencies,
+      new OidcConfigurations({ allowInsecure: dependencies.config.SSO_ALLOW_INSECURE_ISSUERS }),
+    ),
     directoryGrpc(dependencies),
   ];
   // Every replica drops its own settings cache on `settings.changed` (the consumer other services'
@@ -96,7 +100,7 @@ export async function startIdentity(
   );
   // A fresh deployment needs no separate topic step; producers never auto-create topics.
   ensurePlatformTopicsInBackground(kafka, logger);
-  // Relays events (publish-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox
+  // Relays events (domain/identity-events.ts) and mail tasks (queue-verification-mail.ts) from the outbox
   // table to Kafka, retrying while Kafka is down.
   const outbox = new OutboxRelay({ pool, producer, logger });
   await outbox.start();

@@ -9,7 +9,7 @@ import {
   serviceTrustShape,
 } from '@platform/config';
 import { z } from 'zod';
-import { deliveryConfigShape } from './delivery/delivery-config.js';
+import { deliveryConfigShape } from './domain/delivery/delivery-config.js';
 
 const prefix = (fallback: string) =>
   z

@@ -2,7 +2,7 @@ import type { KafkaClient, Producer, TaskQueue } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import type { Connection } from '@platform/mongo';
 import type { Redis } from '@platform/redis';
-import type { Directory } from './adapters/identity-access.js';
+import type { Directory } from './domain/identity-port.js';
 import type { NotificationsConfig } from './config.js';
 import type { BulkEmailQuota } from './data/bulk-email-quota.js';
 import type { InboxIndex } from './data/inbox-index.js';

@@ -3,9 +3,8 @@ import type { Logger } from '@platform/logger';
 import { closeMongo, connectMongo, missingIndexes, syncIndexes, type Connection } from '@platform/mongo';
 import type { ServiceCommand } from '@platform/runtime';
 import { z } from 'zod';
-import { notificationModels } from './data/models.js';
-import { channelTestAuditModel } from './delivery/channel-test-audit.js';
-import { deliveryModel, DeliveriesRepository } from './delivery/deliveries-repository.js';
+import { channelTestAuditModel, deliveryModel, notificationModels } from './data/models.js';
+import { DeliveriesRepository } from './data/deliveries-repository.js';
 
 /**
  * Notifications keeps MongoDB, whose only "migration" is its indexes. `migrate` builds them

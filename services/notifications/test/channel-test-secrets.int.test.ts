@@ -7,7 +7,7 @@ import {
   type SmtpSink,
 } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelTestAuditModel } from '../src/delivery/channel-test-audit.js';
+import { channelTestAuditModel } from '../src/data/models.js';
 import { startChannelTestStack, type ChannelTestStack } from './support/channel-test-stack.js';
 
 /**

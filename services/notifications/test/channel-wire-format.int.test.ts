@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendDingtalkRobot } from '../src/adapters/channels/dingtalk.js';
 import { sendFeishuRobot } from '../src/adapters/channels/feishu.js';
-import { SendFailure } from '../src/adapters/channels/send-failure.js';
+import { SendFailure } from '../src/domain/delivery/delivery-ports.js';
 import { sendSlack } from '../src/adapters/channels/slack.js';
 import { sendWebhook, type WebhookSettings } from '../src/adapters/channels/webhook.js';
 import { sendWecomRobot } from '../src/adapters/channels/wecom.js';

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { createRedis, closeRedis } from '@platform/redis';
 import { stackEnv, startHttpReceiver, waitUntil, type HttpReceiver } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverOnce } from '../src/delivery/deliver.js';
-import { DestinationRateLimiter, VENDOR_LIMITS } from '../src/delivery/rate-limiter.js';
+import { deliverOnce } from '../src/domain/delivery/deliver.js';
+import { DestinationRateLimiter, VENDOR_LIMITS } from '../src/data/rate-limiter.js';
 import { notification, startDeliveryHarness, type DeliveryHarness } from './support/delivery-harness.js';
 
 /**

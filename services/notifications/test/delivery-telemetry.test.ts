@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { permanentFailure, transientFailure } from '../src/adapters/channels/send-failure.js';
-import { isVendorThrottle } from '../src/delivery/delivery-telemetry.js';
+import { permanentFailure, transientFailure } from '../src/domain/delivery/delivery-ports.js';
+import { isVendorThrottle } from '../src/domain/delivery/delivery-telemetry.js';
 import { DINGTALK_THROTTLE_MS } from '../src/adapters/channels/dingtalk.js';
 
 describe('which failures count as a vendor rate limit', () => {

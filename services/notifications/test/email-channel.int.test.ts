@@ -1,7 +1,7 @@
 import { SMTP_SINK_CA, startSmtpSink, type SmtpSink } from '@platform/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sendSmtpMail } from '../src/adapters/channels/email.js';
-import { SendFailure } from '../src/adapters/channels/send-failure.js';
+import { SendFailure } from '../src/domain/delivery/delivery-ports.js';
 
 /** The e-mail sender's three `smtp_encryption` modes against the shared SMTP sink. */
 const sinks: SmtpSink[] = [];

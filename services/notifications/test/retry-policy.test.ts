@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RETRY_SCHEDULES, nextRetryDelay, scheduleSpanMs } from '../src/delivery/retry-policy.js';
+import { RETRY_SCHEDULES, nextRetryDelay, scheduleSpanMs } from '../src/domain/delivery/retry-policy.js';
 import { isTransientStatus, retryAfterMs } from '../src/adapters/channels/http-send.js';
 import { renderWebhookBody } from '../src/adapters/channels/webhook.js';
 

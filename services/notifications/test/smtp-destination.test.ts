@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SendFailure } from '../src/adapters/channels/send-failure.js';
+import { SendFailure } from '../src/domain/delivery/delivery-ports.js';
 import { smtpConnectTarget } from '../src/adapters/channels/smtp-destination.js';
 
 const dns = (answers: Record<string, string[]>) => async (host: string) =>

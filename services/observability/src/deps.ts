@@ -6,7 +6,7 @@ import type { QuotaUsageReader } from './adapters/quota-usage.js';
 import type { WorkflowNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
 import type { PayloadCache } from './data/payload-cache.js';
-import type { AggregateGate } from './domain/aggregate-gate.js';
+import type { AggregateGate } from './data/aggregate-gate.js';
 
 // Kept apart from the composition root (observability-service.ts) so use cases can name their
 // dependencies without importing the file that imports them: no import cycles.

@@ -8,14 +8,14 @@ import { workflowsNameReader } from './adapters/workflow-names.js';
 import type { ObservabilityConfig } from './config.js';
 import { PayloadCache } from './data/payload-cache.js';
 import type { ObservabilityDependencies } from './deps.js';
-import { AggregateGate } from './domain/aggregate-gate.js';
+import { AggregateGate } from './data/aggregate-gate.js';
 import { exportConsumerLag, lagGroups } from './domain/system/consumer-lag-gauges.js';
 import { startAgentDirectoryConsumer } from './events/agent-directory-consumer.js';
 import { startTelemetryConsumer } from './events/telemetry-consumer.js';
 import { startWindowAdvancer } from './data/window-advance.js';
 import { analyticsGrpc } from './grpc/analytics-grpc.js';
 import { observabilityGrpc } from './grpc/observability-grpc.js';
-import { systemMonitorsGrpc } from './system-monitors.js';
+import { systemMonitorsGrpc } from './system-area.js';
 
 /** Its Postgres migrations (SQL is not compiled: src/, beside dist/ in the image). */
 export const MIGRATIONS = new URL('../src/data/migrations', import.meta.url);

@@ -1,10 +1,10 @@
 import { stackEnv } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { loadObservabilityConfig } from '../src/config.js';
-import { AggregateGate } from '../src/domain/aggregate-gate.js';
+import { AggregateGate } from '../src/data/aggregate-gate.js';
 import { timeRangeOf, windowOf } from '../src/domain/analytics/parameters.js';
-import { bucketOf, bucketRange } from '../src/domain/analytics/duration-buckets.js';
-import { interpolate } from '../src/domain/analytics/percentiles.js';
+import { bucketOf, bucketRange } from '../src/data/duration-buckets.js';
+import { interpolate } from '../src/data/percentiles.js';
 
 const env = {
   DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',

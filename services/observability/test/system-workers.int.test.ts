@@ -11,7 +11,7 @@ import {
 } from '@platform/kafka';
 import { waitUntil } from '@platform/testing';
 import { getSystemWorkers } from '../src/domain/system/get-system-workers.js';
-import { systemMonitorDeps } from '../src/system-monitors.js';
+import { systemMonitorDeps } from '../src/system-area.js';
 import { startSystemHarness, testLogger, type SystemHarness } from './support/system-harness.js';
 
 let harness: SystemHarness;

@@ -1,20 +1,12 @@
 import { BusinessError, ErrorCode } from '@platform/errors';
 import * as oidc from 'openid-client';
 import { LRUCache } from 'lru-cache';
+import type { OidcDiscovery, OidcProviderSettings } from '../domain/sso/sso-ports.js';
 
 /** Seconds one discovery (and any later request of the configuration) may take. */
 const HTTP_TIMEOUT_SECONDS = 5;
 /** Discovered metadata is reused this long per provider version; key rotation is handled by the JWKS cache. */
 const CACHE_MS = 10 * 60_000;
-
-export interface OidcProviderSettings {
-  id: string;
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  /** `updated_at` of the row: a changed provider never uses a stale configuration. */
-  version: string;
-}
 
 export interface OidcOptions {
   /** SSO_ALLOW_INSECURE_ISSUERS: accept `http://` issuers (loopback test providers). */
@@ -80,7 +72,7 @@ export async function discoverProvider(
 const CACHED_PROVIDERS = 1_000;
 
 /** Discovery results per provider (its current version only), in memory for CACHE_MS. */
-export class OidcConfigurations {
+export class OidcConfigurations implements OidcDiscovery {
   private readonly cache = new LRUCache<string, oidc.Configuration>({ max: CACHED_PROVIDERS, ttl: CACHE_MS });
 
   constructor(private readonly options: OidcOptions) {}

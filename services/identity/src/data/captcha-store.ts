@@ -1,7 +1,7 @@
 import { constantTimeEqual, sha256Hex } from '@platform/crypto';
 import type { Redis } from '@platform/redis';
 import type { CaptchaVerifier } from '../domain/auth/captcha-port.js';
-import type { OptionBox } from '../domain/captcha/pointer-trace.js';
+import type { OptionBox } from '../domain/captcha/captcha-contract.js';
 
 /** Both a challenge and the proof it earns live this long (spec: 300 s). */
 export const CAPTCHA_TTL_SECONDS = 300;

@@ -7,13 +7,13 @@ import {
   listSsoProviders,
   updateSsoProvider,
 } from '../domain/sso/manage-sso-providers.js';
-import { OidcConfigurations } from '../adapters/oidc-client.js';
 import type { SsoDeps } from '../domain/sso/sso-context.js';
 import { deleteMyConnection, listMyConnections } from '../domain/sso/sso-connections.js';
 import { completeUrl } from '../domain/sso/sso-provider-view.js';
 import { completeSsoLogin, listPublicProviders, startSsoLogin } from '../domain/sso/sso-sign-in.js';
 import type { IdentityDependencies } from '../deps.js';
 import { loginResultMessage } from './identity-messages.js';
+import type { OidcDiscovery } from '../domain/sso/sso-ports.js';
 
 export const SSO_SERVICE_NAME = 'platform.identity.v1.SsoService';
 const READ = 'admin:settings:read';
@@ -39,11 +39,8 @@ function providerInput<R extends ProviderFieldsOf, S extends string[] | undefine
 }
 
 /** SSO with OpenID Connect: public sign-in, the caller's connections, admin provider management. */
-export function ssoGrpc(identity: IdentityDependencies) {
-  const deps: SsoDeps = {
-    ...identity,
-    oidc: new OidcConfigurations({ allowInsecure: identity.config.SSO_ALLOW_INSECURE_ISSUERS }),
-  };
+export function ssoGrpc(identity: IdentityDependencies, oidc: OidcDiscovery) {
+  const deps: SsoDeps = { ...identity, oidc };
   return registration(SSO_SERVICE_NAME, ssoV1.SsoServiceService, {
     listPublicProviders: async () => ({ items: await listPublicProviders(deps) }),
     startLogin: async (request) => ({ authorization_url: await startSsoLogin(deps, request.provider_name) }),

@@ -1,18 +1,7 @@
 import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
+import type { TeamDirectory } from '../domain/grants/team-directory-port.js';
 
-export interface TeamInfo {
-  id: string;
-  name: string;
-}
-
-/** What the grants need to know about teams, from identity (the owner of teams). */
-export interface TeamDirectory {
-  /** The team, or undefined when identity does not know it. */
-  findTeam(teamId: string): Promise<TeamInfo | undefined>;
-  /** Ids of the team's members with one of `roles` (every page). */
-  memberIds(teamId: string, roles: string[]): Promise<string[]>;
-  close(): void;
-}
+export type { TeamDirectory, TeamInfo } from '../domain/grants/team-directory-port.js';
 
 const PAGE = 1000;
 

@@ -1,32 +1,9 @@
 import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
-
-export interface UserContact {
-  id: string;
-  username: string;
-  email: string;
-  locale: string;
-  is_active: boolean;
-}
-
-export interface TeamMembership {
-  teamExists: boolean;
-  /** `OWNER`, `ADMIN`, `MEMBER`, or '' when not a member. */
-  role: string;
-}
-
-/** Users and teams, from identity (their owner); notifications never reads identity's database. */
-export interface Directory {
-  /** Known users among `ids` (unknown ones are left out), fetched 1000 at a time. */
-  userContacts(ids: readonly string[]): Promise<Map<string, UserContact>>;
-  teamMembership(teamId: string, userId: string): Promise<TeamMembership>;
-  /** Every active user's id, page by page. */
-  activeUserIds(): AsyncGenerator<string[]>;
-  close(): void;
-}
+import type { Directory, RecipientDirectory, UserContact } from '../domain/identity-port.js';
 
 const BATCH = 1000;
 
-/** `credentials`: notifications' service token for identity (DirectoryService is internal-only). */
+/** The in-app side's view of identity: contacts by id, team membership, every active user. */
 export function identityAccess(address: string, credentials: CallCredentials): Directory {
   const client = identityDirectoryClient(address, credentials, { timeoutMs: 10_000 });
   return {
@@ -50,6 +27,30 @@ export function identityAccess(address: string, credentials: CallCredentials): D
         if (page.user_ids.length > 0) yield page.user_ids;
         cursor = page.next_cursor;
       } while (cursor);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Delivery's view of identity: who a notification reaches, page by page. */
+export function identityDirectory(
+  address: string,
+  credentials: CallCredentials,
+): RecipientDirectory & { close(): void } {
+  const client = identityDirectoryClient(address, credentials, { timeoutMs: 10_000 });
+  return {
+    async contacts(ids) {
+      if (ids.length === 0) return [];
+      const { users } = await client.call('getUserContacts', { ids: [...ids] });
+      return users;
+    },
+    async teamMemberIds(teamId, cursor, limit) {
+      const page = await client.call('listTeamMemberIds', { team_id: teamId, roles: [], cursor, limit });
+      return { found: page.found, ids: page.user_ids, next: page.next_cursor };
+    },
+    async activeUserIds(cursor, limit) {
+      const page = await client.call('listActiveUserIds', { cursor, limit });
+      return { ids: page.user_ids, next: page.next_cursor };
     },
     close: () => client.close(),
   };

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { ChannelName, DeliverableNotification } from '../domain/delivery-port.js';
+import type { DeliveryErrorKey, DeliveryOrigin, FailureParams } from '../domain/delivery/delivery-ports.js';
 
 /**
  * A notification is stored once, whatever its audience: a `team` or `global` notification is one
@@ -204,4 +206,178 @@ export function audienceOf(scope: string, teamId: string | null, userId: string 
 /** Every audience a caller belongs to: global, themselves, their teams. */
 export function audiencesOf(userId: string, teamIds: readonly string[]): string[] {
   return ['g', `u:${userId}`, ...teamIds.map((id) => `t:${id}`)];
+}
+
+// The delivery side's collections (domain/delivery/): deliveries, their claims, channel tests.
+
+export type DeliveryStatus = 'pending' | 'sending' | 'success' | 'failed';
+
+/** One delivery of one notification over one channel (collection `deliveries`). */
+export interface DeliveryDoc extends DeliveryOrigin {
+  _id: string;
+  notification_id: string;
+  channel: ChannelName;
+  status: DeliveryStatus;
+  /** Failed attempts (transient or final); waits for a rate-limit slot do not count. */
+  retry_count: number;
+  /** Claims taken, whatever their outcome. */
+  attempts: number;
+  /** When a `pending` delivery is due. */
+  next_attempt_at: Date;
+  /** While `sending`: the claim holds until then; past it the reconciler hands the delivery on. */
+  lease_until: Date | null;
+  claim_token: string | null;
+  error_key: DeliveryErrorKey | null;
+  error_params: FailureParams | null;
+  sent_at: Date | null;
+  /** What to send, copied at creation so a deleted notification still goes out as created. */
+  message: Pick<
+    DeliverableNotification,
+    'scope' | 'team_id' | 'user_id' | 'title' | 'content' | 'link_url' | 'type'
+  >;
+  /** E-mail fan-out: the next page of recipients and what went out so far. */
+  email_cursor: string | null;
+  /** Recipients of the current page already handled. */
+  email_offset: number;
+  email_sent: number;
+  email_failed: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const deliverySchema = new Schema<DeliveryDoc>(
+  {
+    _id: { type: String, required: true },
+    notification_id: { type: String, required: true },
+    channel: { type: String, required: true },
+    status: { type: String, required: true },
+    retry_count: { type: Number, default: 0 },
+    attempts: { type: Number, default: 0 },
+    next_attempt_at: { type: Date, required: true },
+    lease_until: { type: Date, default: null },
+    claim_token: { type: String, default: null },
+    error_key: { type: String, default: null },
+    error_params: { type: Schema.Types.Mixed, default: null },
+    sent_at: { type: Date, default: null },
+    message: { type: Schema.Types.Mixed, required: true },
+    email_cursor: { type: String, default: null },
+    email_offset: { type: Number, default: 0 },
+    email_sent: { type: Number, default: 0 },
+    email_failed: { type: Number, default: 0 },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    trace_parent: { type: String, default: null },
+    request_id: { type: String, default: null },
+  },
+  { versionKey: false, minimize: false },
+);
+// The admin list and the create response read deliveries by notification.
+deliverySchema.index({ notification_id: 1, created_at: 1 });
+// The reconciler's two scans: due pending work, and claims whose lease ran out.
+deliverySchema.index({ status: 1, next_attempt_at: 1 });
+deliverySchema.index({ status: 1, lease_until: 1 });
+
+/**
+ * One row per claimed attempt, `_id` = `<delivery id>:<attempt>`. FerretDB 1.24 runs
+ * findAndModify and filtered updates as a read then a write without isolation, so fifty parallel
+ * compare-and-sets on one document can all "win" (measured: up to 49 of 50). Its unique `_id`,
+ * enforced by PostgreSQL, is atomic: the one insert that succeeds owns the attempt.
+ */
+export interface ClaimDoc {
+  _id: string;
+  delivery_id: string;
+  token: string;
+  created_at: Date;
+}
+
+const claimSchema = new Schema<ClaimDoc>(
+  {
+    _id: { type: String, required: true },
+    delivery_id: { type: String, required: true },
+    token: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+claimSchema.index({ delivery_id: 1 });
+claimSchema.index({ created_at: 1 });
+
+export function claimModel(connection: Connection): Model<ClaimDoc> {
+  return (
+    (connection.models.DeliveryClaim as Model<ClaimDoc> | undefined) ??
+    connection.model('DeliveryClaim', claimSchema, 'delivery_claims')
+  );
+}
+
+export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
+  return (
+    (connection.models.Delivery as Model<DeliveryDoc> | undefined) ??
+    connection.model('Delivery', deliverySchema, 'deliveries')
+  );
+}
+
+/** A delivery due for (re)submission and where it came from. */
+
+/**
+ * One channel test (collection `channel_test_audit`): who tested which channel towards which host,
+ * and how it ended. Never a secret, a URL path or a query (robot URLs carry their tokens there):
+ * the destination is an origin or `host:port`, the overrides and dropped secrets are names only.
+ */
+export interface ChannelTestAuditDoc {
+  _id: string;
+  action: 'channel.test';
+  channel: ChannelName;
+  actor_user_id: string;
+  actor_username: string;
+  ip: string;
+  user_agent: string;
+  request_id: string;
+  /** `smtp-host:port`, or the origin a chat message goes to. */
+  destination: string;
+  overridden: string[];
+  dropped_secrets: string[];
+  /** `started` until the test ends (a crash midway leaves it so), then `succeeded` or `failed`. */
+  outcome: 'started' | 'succeeded' | 'failed';
+  /** The failure's message key (delivery_* or *_not_configured), null on success. */
+  error_key: string | null;
+  at: Date;
+}
+
+const channelTestAuditSchema = new Schema<ChannelTestAuditDoc>(
+  {
+    _id: { type: String, required: true },
+    action: { type: String, required: true },
+    channel: { type: String, required: true },
+    actor_user_id: { type: String, required: true },
+    actor_username: { type: String, default: '' },
+    ip: { type: String, default: '' },
+    user_agent: { type: String, default: '' },
+    request_id: { type: String, default: '' },
+    destination: { type: String, default: '' },
+    overridden: { type: [String], default: [] },
+    dropped_secrets: { type: [String], default: [] },
+    outcome: { type: String, required: true },
+    error_key: { type: String, default: null },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false, minimize: false },
+);
+channelTestAuditSchema.index({ at: -1 });
+
+export function channelTestAuditModel(connection: Connection): Model<ChannelTestAuditDoc> {
+  return (
+    (connection.models.ChannelTestAudit as Model<ChannelTestAuditDoc> | undefined) ??
+    connection.model('ChannelTestAudit', channelTestAuditSchema, 'channel_test_audit')
+  );
+}
+
+/**
+ * Version of the collections and indexes this build expects; bumped with every change to the
+ * mongoose models, and reported by GetInfo once the database answered.
+ */
+export const SCHEMA_VERSION = 'notifications-v1';
+
+export async function mongoSchemaVersion(connection: Connection): Promise<string> {
+  await connection.db!.admin().ping();
+  return SCHEMA_VERSION;
 }

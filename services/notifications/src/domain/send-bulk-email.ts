@@ -2,7 +2,7 @@ import { EMAIL_SEND_TASK, type EmailTaskArgs, type notificationsV1 } from '@plat
 import { BusinessError, ErrorCode } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { randomUUID } from 'node:crypto';
-import type { UserContact } from '../adapters/identity-access.js';
+import type { UserContact } from './identity-port.js';
 import { BULK_EMAIL_LIMITS } from '../data/bulk-email-quota.js';
 import type { NotificationsDependencies } from '../deps.js';
 

@@ -5,8 +5,9 @@ import { readOrigin, registration } from '@platform/grpc';
 import { isGlobalAdmin, requirePermission, requirePrincipal } from '@platform/rbac';
 import { valueIn } from '../domain/closed-values.js';
 import { readPaging } from '../domain/paging.js';
-import type { ChannelTestAuditDoc } from '../delivery/channel-test-audit.js';
-import type { Delivery } from '../delivery/index.js';
+import type { ChannelTestAuditDoc } from '../data/models.js';
+import type { ChannelTestRequest, ChannelTestResult } from '../domain/delivery/channel-test.js';
+import type { DeliveryDeps } from '../domain/delivery/delivery-deps.js';
 
 export const CHANNEL_TEST_SERVICE_NAME = 'platform.notifications.v1.ChannelTestService';
 
@@ -32,7 +33,13 @@ function toEntry(doc: ChannelTestAuditDoc): channelTestsV1.ChannelTestAuditEntry
  * `POST /admin/site-settings/test-*` and the channel-test audit: the gateway checked the
  * permission; checked again here. `pageWindow` bounds how deep an audit page may reach.
  */
-export function channelTestsGrpc(delivery: Pick<Delivery, 'testChannel' | 'deps'>, pageWindow: number) {
+/** The delivery side's channel test and its audit (delivery-area.ts builds them). */
+export interface ChannelTests {
+  testChannel(request: ChannelTestRequest): Promise<ChannelTestResult>;
+  deps: Pick<DeliveryDeps, 'testAudit'>;
+}
+
+export function channelTestsGrpc(delivery: ChannelTests, pageWindow: number) {
   return registration(CHANNEL_TEST_SERVICE_NAME, channelTestsV1.ChannelTestServiceService, {
     testChannel: async (request, context) => {
       const caller = requirePermission(context.principal, 'admin:settings:update');

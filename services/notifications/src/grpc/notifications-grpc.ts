@@ -2,7 +2,7 @@ import { notificationsV1 } from '@platform/contracts';
 import { readOrigin, registration } from '@platform/grpc';
 import { requirePermission, requirePrincipal } from '@platform/rbac';
 import { serviceInfoHandler } from '@platform/runtime';
-import { mongoSchemaVersion } from '../data/schema.js';
+import { mongoSchemaVersion } from '../data/models.js';
 import type { NotificationsDependencies } from '../deps.js';
 import { adminListNotifications, deleteNotification } from '../domain/admin-notifications.js';
 import { readAutoConfig, toConfigMessage, updateAutoConfig } from '../domain/auto-config.js';

@@ -12,8 +12,8 @@ import {
   type Requester,
   type RunningHttp,
 } from '@platform/testing';
-import { identityDirectory } from '../../src/adapters/identity-directory.js';
-import { createDelivery, type Delivery } from '../../src/delivery/index.js';
+import { identityDirectory } from '../../src/adapters/identity-access.js';
+import { createDelivery, type Delivery } from '../../src/delivery-area.js';
 import { channelTestsGrpc } from '../../src/grpc/channel-tests-grpc.js';
 import { logger, startDeliveryHarness, type DeliveryHarness } from './delivery-harness.js';
 

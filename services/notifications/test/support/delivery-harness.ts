@@ -3,8 +3,8 @@ import { createLogger } from '@platform/logger';
 import { closeMongo, connectMongo, syncIndexes, type Connection } from '@platform/mongo';
 import { closeRedis, createRedis, type Redis } from '@platform/redis';
 import { stackEnv, uniqueName } from '@platform/testing';
-import type { SettingsSource } from '../../src/adapters/effective-settings.js';
-import type { Contact, RecipientDirectory } from '../../src/adapters/identity-directory.js';
+import type { SettingsSource } from '../../src/domain/delivery/delivery-ports.js';
+import type { Contact, RecipientDirectory } from '../../src/domain/identity-port.js';
 import { loadNotificationsConfig, type NotificationsConfig } from '../../src/config.js';
 import type { DeliverableNotification } from '../../src/domain/delivery-port.js';
 import {
@@ -13,7 +13,7 @@ import {
   type Delivery,
   type DeliveryServiceDeps,
   type DeliveryWorkers,
-} from '../../src/delivery/index.js';
+} from '../../src/delivery-area.js';
 
 export const logger = createLogger('delivery-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 

@@ -6,7 +6,7 @@ import { createLogger } from '@platform/logger';
 import { connectMongo } from '@platform/mongo';
 import { createRedis } from '@platform/redis';
 import { loadNotificationsConfig } from '../../dist/config.js';
-import { createDelivery, startDeliveryWorkers } from '../../dist/delivery/index.js';
+import { createDelivery, startDeliveryWorkers } from '../../dist/delivery-area.js';
 
 const config = loadNotificationsConfig(process.env);
 const logger = createLogger('delivery-worker-process', process.env.LOG_LEVEL ?? 'silent');

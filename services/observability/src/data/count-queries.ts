@@ -1,4 +1,4 @@
-import type { Granularity, Window } from '../domain/analytics/parameters.js';
+import type { Granularity, Window } from '../domain/analytics/query-contract.js';
 import type { PoolClient } from '@platform/db';
 import { readWindow, type Correction, type Db } from './histogram-queries.js';
 

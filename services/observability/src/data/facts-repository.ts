@@ -1,5 +1,5 @@
 import { withTransaction, type Pool } from '@platform/db';
-import { METRIC, SOURCE, type AgentRoundFact, type WorkflowRunFact } from '../domain/facts/fact-rules.js';
+import { METRIC, SOURCE, type AgentRoundFact, type WorkflowRunFact } from '../domain/facts/fact-contract.js';
 import { RollupDeltas } from './rollup-writer.js';
 
 /** The first fact per id in a batch (a redelivery inside one batch is the same fact). */

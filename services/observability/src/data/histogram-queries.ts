@@ -1,8 +1,8 @@
 import { withTransaction, type Pool, type PoolClient } from '@platform/db';
-import type { AggregateGate } from '../domain/aggregate-gate.js';
-import { bucketRange } from '../domain/analytics/duration-buckets.js';
-import type { Window } from '../domain/analytics/parameters.js';
-import { interpolate, LEVELS, type PercentileSet } from '../domain/analytics/percentiles.js';
+import type { AggregateGate } from './aggregate-gate.js';
+import { bucketRange } from './duration-buckets.js';
+import type { Window } from '../domain/analytics/query-contract.js';
+import { interpolate, LEVELS, type PercentileSet } from './percentiles.js';
 
 export interface Db {
   pool: Pool;

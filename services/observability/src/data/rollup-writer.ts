@@ -1,5 +1,5 @@
 import type { PoolClient } from '@platform/db';
-import { hourOf } from '../domain/facts/fact-rules.js';
+import { hourOf } from '../domain/facts/fact-contract.js';
 import { writeWindowDeltas } from './window-writer.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Paging, Window } from '../domain/analytics/parameters.js';
+import type { Paging, Window } from '../domain/analytics/query-contract.js';
 import type { Db } from './histogram-queries.js';
 
 export interface TimeoutRow {

@@ -1,6 +1,6 @@
 import { withTransaction, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
-import { rangeStart } from '../domain/analytics/parameters.js';
+import { rangeStart } from '../domain/analytics/query-contract.js';
 
 /** pg_advisory_xact_lock key of the window advance (any constant unique in this database). */
 const ADVANCE_LOCK = 7_364_012;

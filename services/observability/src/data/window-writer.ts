@@ -1,5 +1,5 @@
 import type { PoolClient } from '@platform/db';
-import { bucketOf } from '../domain/analytics/duration-buckets.js';
+import { bucketOf } from './duration-buckets.js';
 
 const SEP = '\u0001';
 

@@ -22,7 +22,7 @@ import { loadObservabilityConfig, type ObservabilityConfig } from '../../src/con
 import type { ObservabilityDependencies } from '../../src/deps.js';
 import { SYSTEM_SERVICE_NAME, systemGrpc } from '../../src/grpc/system-grpc.js';
 import { startObservability } from '../../src/observability-service.js';
-import { systemMonitorDeps } from '../../src/system-monitors.js';
+import { systemMonitorDeps } from '../../src/system-area.js';
 
 export const testLogger = createLogger('observability-system-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 

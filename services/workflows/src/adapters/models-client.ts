@@ -1,7 +1,7 @@
 import * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { createServiceClient, type CallCredentials } from '@platform/grpc';
-import type { ModelGateway } from '../domain/runs/nodes/index.js';
+import type { ModelGateway } from '../domain/runs/nodes/node-ports.js';
 
 /**
  * The models service for llm nodes: ModelQuotaService (AuthorizeModelUse, RecordModelUsage) and

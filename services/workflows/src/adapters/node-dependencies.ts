@@ -4,7 +4,7 @@ import type { Logger } from '@platform/logger';
 import type { Resolver } from '@platform/outbound-http';
 import { createSettingsClient } from '@platform/settings-client';
 import type { WorkflowsConfig } from '../config.js';
-import type { NodeDependencies } from '../domain/runs/nodes/index.js';
+import type { NodeDependencies } from '../domain/runs/nodes/node-ports.js';
 import { modelsGateway } from './models-client.js';
 
 export const WORKFLOW_HTTP_ALLOWLIST = 'workflow_http_allowlist';

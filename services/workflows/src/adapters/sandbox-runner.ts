@@ -13,7 +13,7 @@ import { startWhenKafkaIsReachable } from '@platform/runtime';
 import { settingsCacheInstance } from '@platform/settings-client';
 import { counter } from '@platform/telemetry';
 import { randomUUID } from 'node:crypto';
-import type { CodeRunner, CodeRunOutcome, CodeTask } from '../domain/runs/nodes/index.js';
+import type { CodeRunner, CodeRunOutcome, CodeTask } from '../domain/runs/nodes/node-ports.js';
 import {
   isSandboxReply,
   SANDBOX_TASK,

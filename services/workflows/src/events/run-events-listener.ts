@@ -1,6 +1,7 @@
 import { openListenConnection, type ListenConnection, type Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import { RUN_EVENTS_CHANNEL } from '../data/run-events.js';
+import type { RunEventsFeed } from '../domain/runs/run-ports.js';
 
 type Wake = () => void;
 
@@ -11,7 +12,7 @@ type Wake = () => void;
  * or a duplicate. `safetyMs` wakes every follower periodically anyway, covering a dropped LISTEN
  * connection (it is re-opened) and events written by a server that could not NOTIFY.
  */
-export class RunEventsListener {
+export class RunEventsListener implements RunEventsFeed {
   private readonly followers = new Map<string, Set<Wake>>();
   private connection: ListenConnection | undefined;
   private connecting: Promise<void> | undefined;

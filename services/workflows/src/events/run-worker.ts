@@ -3,8 +3,8 @@ import { startWhenKafkaIsReachable } from '@platform/runtime';
 import { runLimitsOf } from '../config.js';
 import type { WorkflowsDependencies } from '../deps.js';
 import { listenForHandBacks } from './hand-back-listener.js';
-import { RunExecutor } from './run-executor.js';
-import { RUN_TASK, startRunReconciler, type RunTaskArgs } from './run-reconciler.js';
+import { RunExecutor } from '../domain/runs/run-executor.js';
+import { RUN_TASK, startRunReconciler, type RunTaskArgs } from '../domain/runs/run-reconciler.js';
 
 export interface RunWorker {
   executor: RunExecutor;

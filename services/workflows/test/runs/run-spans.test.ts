@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withSpan, currentTraceIds, injectTraceContext } from '@platform/telemetry';
 import { captureSpans } from '@platform/testing';
 import { executeRun } from '../../src/domain/runs/engine/execute-run.js';
-import { runParentContext } from '../../src/events/run-trace.js';
+import { runParentContext } from '../../src/domain/runs/run-trace.js';
 import { definition, edge, node } from '../support/definitions.js';
 import { MemoryJournal, runContext } from '../support/memory-journal.js';
 import { setup, signal } from '../support/probe-node.js';

@@ -3,7 +3,7 @@ import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findAdminUser, updateUserFlags, type AdminUserRow } from '../../data/admin-users-repository.js';
 import { writeAudit } from '../../data/audit-repository.js';
-import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
+import { notifyUser, publishDomainEvent } from '../identity-events.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';
 import { endUserSessions, invalidatePrincipals } from './principal-changes.js';

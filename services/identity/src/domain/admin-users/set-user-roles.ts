@@ -3,7 +3,7 @@ import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import { findAdminUser, replaceUserRoles, userHoldsEverything } from '../../data/admin-users-repository.js';
 import { writeAudit } from '../../data/audit-repository.js';
 import { findRolesByIds } from '../../data/roles-repository.js';
-import { publishDomainEvent } from '../../events/publish-events.js';
+import { publishDomainEvent } from '../identity-events.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { holdsEverything } from '@platform/rbac';
 import { toAdminUserRecord, userNotFound } from './admin-user-record.js';

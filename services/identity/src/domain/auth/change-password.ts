@@ -4,7 +4,7 @@ import type { Principal, RequestOrigin } from '@platform/grpc';
 import { writeAudit } from '../../data/audit-repository.js';
 import { findAccountById, storeChangedPassword } from '../../data/auth-account-repository.js';
 import { settleFailedLogin, settleSuccessfulLogin } from '../../data/login-budget-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
+import { notifyUser } from '../identity-events.js';
 import { endUserSessions } from '../admin-users/principal-changes.js';
 import { requirePrincipal } from '@platform/rbac';
 import type { SiteSettings } from '../settings/site-settings.js';

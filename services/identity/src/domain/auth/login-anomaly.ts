@@ -1,7 +1,7 @@
 import { withTransaction } from '@platform/db';
 import type { Redis } from '@platform/redis';
 import { writeAudit } from '../../data/audit-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
+import { notifyUser } from '../identity-events.js';
 import type { AuthDeps } from './auth-context.js';
 
 /** Spec "Login anomaly": the last 30 days, at most 10 IPs and 10 user agents per user. */

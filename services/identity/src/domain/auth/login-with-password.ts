@@ -7,7 +7,7 @@ import {
   type AccountRow,
 } from '../../data/auth-account-repository.js';
 import { settleFailedLogin, settleSuccessfulLogin } from '../../data/login-budget-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
+import { notifyUser } from '../identity-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { accountAudit, type AccountAudit } from './account-audit.js';
 import type { AuthDeps } from './auth-context.js';

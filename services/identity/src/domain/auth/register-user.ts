@@ -13,7 +13,7 @@ import {
   lockFirstUserDecision,
   usernameTaken,
 } from '../../data/auth-registration-repository.js';
-import { notifyUser, publishDomainEvent } from '../../events/publish-events.js';
+import { notifyUser, publishDomainEvent } from '../identity-events.js';
 import type { SiteSettings } from '../settings/site-settings.js';
 import { toAccountUser, type AccountView } from './account-view.js';
 import type { AuthDeps } from './auth-context.js';

@@ -1,3 +1,7 @@
+import type { OptionBox } from './captcha-contract.js';
+
+export type { OptionBox } from './captcha-contract.js';
+
 /**
  * The rule that tells a human click from a scripted one (documented in docs/identity.md,
  * "Captcha trace rule"). Pure: the inputs are the click request, the server-measured age of the
@@ -24,14 +28,6 @@ export const TRACE_RULE = {
   /** Coefficient of variation of step speeds below this with equal steps: constant velocity. */
   uniformSpeedCv: 0.01,
 } as const;
-
-/** Where an option was drawn, in the challenge image's coordinates (edges included). */
-export interface OptionBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
 
 /** Largest distance of any sample from the line through the first and last samples. */
 function maxDeviationFromChord(points: readonly PointerSample[]): number {

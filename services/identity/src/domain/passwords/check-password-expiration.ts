@@ -6,7 +6,7 @@ import {
   findPasswordExpiryCandidates,
   type PasswordExpiryCandidate,
 } from '../../data/password-expiry-repository.js';
-import { notifyUser, type UserNotification } from '../../events/publish-events.js';
+import { notifyUser, type UserNotification } from '../identity-events.js';
 import type { IdentityDependencies } from '../../deps.js';
 
 export const PASSWORD_EXPIRY_TASK = 'tasks.check_password_expiration';

@@ -2,7 +2,7 @@ import { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from '@platform/contr
 import { BusinessError } from '@platform/errors';
 import { SETTINGS_CHANGED } from '@platform/settings-client';
 import { writeAudit } from '../../data/audit-repository.js';
-import { publishDomainEvent } from '../../events/publish-events.js';
+import { publishDomainEvent } from '../identity-events.js';
 import type { IdentityDependencies } from '../../deps.js';
 import { adminSettingsView, isSecretName, isSecretSetFlag } from './admin-settings-view.js';
 

@@ -1,5 +1,5 @@
 import type { SsoProviderRow } from '../../data/sso-repository.js';
-import type { OidcProviderSettings } from '../../adapters/oidc-client.js';
+import type { OidcProviderSettings } from './sso-ports.js';
 import type { SsoDeps } from './sso-context.js';
 
 /**

@@ -2,7 +2,7 @@ import type { PoolClient, Pool } from '@platform/db';
 import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
 import { findMember, findTeam, type TeamMemberRow, type TeamRow } from '../../data/teams-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
+import { notifyUser } from '../identity-events.js';
 import { hasTeamRole, isGlobalAdmin } from '@platform/rbac';
 
 export function teamNotFound(): BusinessError {

@@ -13,7 +13,7 @@ import {
   setPasswordAfterReset,
   type VerificationTokenRow,
 } from '../../data/verification-repository.js';
-import { notifyUser } from '../../events/publish-events.js';
+import { notifyUser } from '../identity-events.js';
 import { endUserSessions } from '../admin-users/principal-changes.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { VerificationDeps } from './mail-request.js';

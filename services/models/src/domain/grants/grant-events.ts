@@ -1,7 +1,7 @@
 import type { notificationEventsV1 } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
 import { enqueueEvent, type Queryable } from '@platform/outbox';
-import type { TeamInfo } from '../../adapters/team-directory.js';
+import type { TeamInfo } from './team-directory-port.js';
 
 /** Who hears about a team's model grants: the roles that manage the team. */
 export const GRANT_AUDIENCE_ROLES = ['OWNER', 'ADMIN'];

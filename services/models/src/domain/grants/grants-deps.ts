@@ -1,6 +1,6 @@
 import type { Pool } from '@platform/db';
 import type { Logger } from '@platform/logger';
-import type { TeamDirectory } from '../../adapters/team-directory.js';
+import type { TeamDirectory } from './team-directory-port.js';
 
 /** What the grant and quota use cases depend on (a narrow view of the service's dependencies). */
 export interface GrantsDeps {

@@ -2,7 +2,7 @@ import type * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import { withTransaction } from '@platform/db';
 import { BusinessError, ErrorCode, isUuid, readPaging } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
-import type { TeamInfo } from '../../adapters/team-directory.js';
+import type { TeamInfo } from './team-directory-port.js';
 import {
   deleteGrant,
   findGrant,

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from '@platform/redis';
-
-export interface FetchedToken {
-  token: string;
-  /** Lifetime the vendor gave (seconds). */
-  expiresInSeconds: number;
-}
+import type { AppTokens, FetchedToken } from '../../domain/delivery/delivery-ports.js';
 
 /**
  * Vendor app access tokens (DingTalk, WeCom, Feishu: about two hours each), shared by every
@@ -13,7 +8,7 @@ export interface FetchedToken {
  * app's credentials, so a changed secret never reuses the old token. A token the vendor calls
  * invalid is dropped (`forget`) and the next attempt fetches a new one.
  */
-export class AppTokenCache {
+export class AppTokenCache implements AppTokens {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'notifications:app-token:',

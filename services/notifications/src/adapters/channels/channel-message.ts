@@ -1,19 +1,4 @@
-import type { HttpTarget } from './http-send.js';
-
-/** What every chat sender renders: one message per notification. */
-export interface ChannelMessage {
-  /** The delivery's id: the webhook's `webhook-id`, the same on every retry. */
-  deliveryId: string;
-  title: string;
-  content: string;
-  linkUrl: string | null;
-}
-
-export interface SenderContext {
-  http: HttpTarget;
-  /** Epoch ms; tests pass a clock. */
-  now: () => number;
-}
+import type { ChannelMessage } from '../../domain/delivery/delivery-ports.js';
 
 /** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character (vendors count bytes). */
 export function truncateBytes(text: string, maxBytes: number): string {

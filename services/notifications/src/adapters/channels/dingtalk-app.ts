@@ -1,15 +1,12 @@
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
 import { dingtalkMarkdown, dingtalkVerdict } from './dingtalk.js';
-import type { ChannelMessage, SenderContext } from './channel-message.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
-import type { FetchedToken } from './app-token-cache.js';
-
-export interface DingtalkApp {
-  baseUrl: string;
-  appKey: string;
-  appSecret: string;
-  agentId: string;
-}
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
+import type {
+  ChannelMessage,
+  DingtalkApp,
+  FetchedToken,
+  SenderContext,
+} from '../../domain/delivery/delivery-ports.js';
 
 /** DingTalk's codes for an access token that is invalid or expired. */
 export const DINGTALK_TOKEN_CODES = new Set([40014, 42001, 88]);

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
-import { markdownBody, truncateBytes, type ChannelMessage, type SenderContext } from './channel-message.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { markdownBody, truncateBytes } from './channel-message.js';
+import type { ChannelMessage, SenderContext } from '../../domain/delivery/delivery-ports.js';
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 
 /** DingTalk's robot throttle (130101) silences the robot for 10 minutes: wait that long. */
 export const DINGTALK_THROTTLE_MS = 10 * 60_000;

@@ -1,16 +1,9 @@
 import { SpanKind, withSpan } from '@platform/telemetry';
 import nodemailer from 'nodemailer';
-import { mailFromAddress, type SmtpSettings as MailSettings } from '@platform/contracts';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { mailFromAddress } from '@platform/contracts';
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 import { smtpConnectTarget, type SmtpAddressPolicy, type SmtpConnectTarget } from './smtp-destination.js';
-
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  locale?: string;
-}
+import type { OutgoingMail, SmtpSettings } from '../../domain/delivery/delivery-ports.js';
 
 export interface SmtpOptions extends SmtpAddressPolicy {
   /** Extra trusted CA (PEM) for the SMTP server's certificate; tests use their own. */
@@ -27,8 +20,6 @@ const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
 ]);
-
-type SmtpSettings = Omit<MailSettings, 'smtp_enabled'>;
 
 /**
  * nodemailer's transport for the three `smtp_encryption` values: `ssl` is TLS from the first byte,

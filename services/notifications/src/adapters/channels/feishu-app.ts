@@ -1,14 +1,12 @@
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
 import { feishuPost, feishuVerdict } from './feishu.js';
-import type { ChannelMessage, SenderContext } from './channel-message.js';
-import { clip, permanentFailure } from './send-failure.js';
-import type { FetchedToken } from './app-token-cache.js';
-
-export interface FeishuApp {
-  baseUrl: string;
-  appId: string;
-  appSecret: string;
-}
+import { clip, permanentFailure } from '../../domain/delivery/delivery-ports.js';
+import type {
+  ChannelMessage,
+  FeishuApp,
+  FetchedToken,
+  SenderContext,
+} from '../../domain/delivery/delivery-ports.js';
 
 /** Feishu's codes for an invalid or expired tenant access token. */
 export const FEISHU_TOKEN_CODES = new Set([99991663, 99991664, 99991661]);

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
-import { truncateBytes, type ChannelMessage, type SenderContext } from './channel-message.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { truncateBytes } from './channel-message.js';
+import type { ChannelMessage, SenderContext } from '../../domain/delivery/delivery-ports.js';
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 
 /** 11232 "frequency limited" (robot), 99991400 (app API rate limit): retry; all else is final. */
 const TRANSIENT_CODES = new Set([11232, 99991400]);

@@ -5,13 +5,13 @@ import {
   type OutboundPolicy,
   type OutboundResponse,
 } from '@platform/outbound-http';
-import { clip, permanentFailure, SendFailure, transientFailure } from './send-failure.js';
-
-export interface HttpTarget {
-  /** Let destinations on loopback and private networks through (local stacks, tests); never metadata. */
-  allowPrivateNetworks: boolean;
-  timeoutMs: number;
-}
+import {
+  clip,
+  permanentFailure,
+  SendFailure,
+  transientFailure,
+} from '../../domain/delivery/delivery-ports.js';
+import type { HttpTarget } from '../../domain/delivery/delivery-ports.js';
 
 export interface HttpAnswer {
   status: number;

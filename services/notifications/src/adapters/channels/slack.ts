@@ -1,5 +1,6 @@
 import { checkDestination, sendHttp } from './http-send.js';
-import { truncateBytes, type ChannelMessage, type SenderContext } from './channel-message.js';
+import { truncateBytes } from './channel-message.js';
+import type { ChannelMessage, SenderContext } from '../../domain/delivery/delivery-ports.js';
 
 /** Slack's three control characters in message text (https://api.slack.com/reference/surfaces/formatting). */
 export function slackEscape(text: string): string {

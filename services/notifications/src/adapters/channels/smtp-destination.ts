@@ -6,7 +6,7 @@ import {
   type OutboundBlockedError,
   type Resolver,
 } from '@platform/outbound-http';
-import { permanentFailure, transientFailure } from './send-failure.js';
+import { permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 
 export interface SmtpAddressPolicy {
   /** Loopback and private addresses allowed for every host (DELIVERY_ALLOW_PRIVATE_NETWORKS). */

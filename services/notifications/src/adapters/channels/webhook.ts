@@ -1,6 +1,6 @@
+import type { ChannelMessage, SenderContext } from '../../domain/delivery/delivery-ports.js';
 import { createHmac } from 'node:crypto';
 import { checkDestination, sendHttp } from './http-send.js';
-import type { ChannelMessage, SenderContext } from './channel-message.js';
 
 export interface WebhookSettings {
   webhook_url: string;

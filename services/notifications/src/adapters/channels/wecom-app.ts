@@ -1,15 +1,12 @@
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
 import { wecomMarkdown, wecomVerdict } from './wecom.js';
-import type { ChannelMessage, SenderContext } from './channel-message.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
-import type { FetchedToken } from './app-token-cache.js';
-
-export interface WecomApp {
-  baseUrl: string;
-  corpId: string;
-  agentId: string;
-  secret: string;
-}
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
+import type {
+  ChannelMessage,
+  FetchedToken,
+  SenderContext,
+  WecomApp,
+} from '../../domain/delivery/delivery-ports.js';
 
 /** WeCom's codes for an access token that is invalid or expired. */
 export const WECOM_TOKEN_CODES = new Set([40014, 42001]);

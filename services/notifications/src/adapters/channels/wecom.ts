@@ -1,6 +1,7 @@
 import { checkDestination, sendHttp, vendorJson } from './http-send.js';
-import { markdownBody, truncateBytes, type ChannelMessage, type SenderContext } from './channel-message.js';
-import { clip, permanentFailure, transientFailure } from './send-failure.js';
+import { markdownBody, truncateBytes } from './channel-message.js';
+import type { ChannelMessage, SenderContext } from '../../domain/delivery/delivery-ports.js';
+import { clip, permanentFailure, transientFailure } from '../../domain/delivery/delivery-ports.js';
 
 /** -1 system busy; 45009 API frequency limit; 45033 too many concurrent calls: retry after a minute. */
 const TRANSIENT_CODES = new Set([-1, 45009, 45033]);

@@ -7,7 +7,7 @@ import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { agentStats, entityTrend } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
-import type { PercentileSet } from './percentiles.js';
+import type { PercentileSet } from '../../data/percentiles.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { EntityInput, EntityListInput } from './requests.js';
 

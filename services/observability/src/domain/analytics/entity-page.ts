@@ -1,7 +1,7 @@
 import type { Counts } from '../../data/count-queries.js';
 import type { EntitySelection } from '../../data/histogram-queries.js';
 import { PERCENTILE_SORT_KEYS, sortAndPage, type Paging } from './parameters.js';
-import type { PercentileSet } from './percentiles.js';
+import type { PercentileSet } from '../../data/percentiles.js';
 
 /** An entity's percentile sets (latency, then TTFT for agents); empty when it has none. */
 export type PercentilesOf = (id: string) => Array<PercentileSet | undefined>;

@@ -4,7 +4,7 @@ import { countSeries } from '../../data/count-queries.js';
 import type { Db } from '../../data/histogram-queries.js';
 import type { Granularity, Window } from './parameters.js';
 import { percent } from './parameters.js';
-import { NO_PERCENTILES, type PercentileSet } from './percentiles.js';
+import { NO_PERCENTILES, type PercentileSet } from '../../data/percentiles.js';
 
 /** The figures an agent list row and an agent detail share. */
 export function agentStats(

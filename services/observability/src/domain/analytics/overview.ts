@@ -4,7 +4,7 @@ import { percentilesBy } from '../../data/histogram-queries.js';
 import type { ObservabilityDependencies } from '../../deps.js';
 import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { percent, timeRangeOf, windowOf } from './parameters.js';
-import { NO_PERCENTILES } from './percentiles.js';
+import { NO_PERCENTILES } from '../../data/percentiles.js';
 
 type Overview = observabilityV1.Overview;
 export type AnalyticsDeps = Pick<ObservabilityDependencies, 'pool' | 'gate' | 'cache' | 'now'>;

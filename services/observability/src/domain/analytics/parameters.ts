@@ -1,14 +1,14 @@
 import { TIME_RANGES as TIME_RANGE_SET } from '@platform/contracts';
 import { BusinessError, isUuid, pagingErrors, readPaging } from '@platform/errors';
+import { rangeStart, type Granularity, type Paging, type Window } from './query-contract.js';
+
+export { rangeStart, type Granularity, type Paging, type Window } from './query-contract.js';
 
 /** The closed set is the contract's (packages/contracts observability-sets.ts). */
 export const TIME_RANGES = TIME_RANGE_SET.names;
 export type TimeRange = (typeof TIME_RANGES)[number];
-export type Granularity = 'hour' | 'day';
 
 const DAYS: Record<TimeRange, number | null> = { '7d': 7, '30d': 30, '90d': 90, all: null };
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Spec: anything but the four values (absent included) is `30d`, never an error. */
 export function timeRangeOf(value: string | undefined): TimeRange {
@@ -31,22 +31,7 @@ export function granularityOf(value: string | undefined, range: TimeRange): Gran
   throw BusinessError.validation({ granularity: ['must be hour or day'] });
 }
 
-/**
- * The facts a range covers: `finished_at >= from` (no upper bound), `from` being the start of the
- * UTC hour N days before now, so every range is whole hourly rollup buckets. `all`: no bound.
- * `win` is the range's sliding window (data/window-advance.ts): 1 = 7d, 2 = 30d, 3 = 90d, 4 = all.
- */
-export interface Window {
-  win: number;
-  from: Date | null;
-}
-
 const WINDOW_IDS: Record<TimeRange, number> = { '7d': 1, '30d': 2, '90d': 3, all: 4 };
-
-/** Start of the UTC hour `days` days before `now`: where a range (and its sliding window) starts. */
-export function rangeStart(days: number, now: Date): Date {
-  return new Date(Math.floor((now.getTime() - days * DAY_MS) / HOUR_MS) * HOUR_MS);
-}
 
 export function windowOf(range: TimeRange, now: Date): Window {
   const days = DAYS[range];
@@ -59,13 +44,6 @@ export function windowOf(range: TimeRange, now: Date): Window {
 
 /** Sort keys that need every entity's percentiles; any other key needs only the page's. */
 export const PERCENTILE_SORT_KEYS: ReadonlySet<string> = new Set(['p50', 'p90', 'p95', 'p99']);
-
-export interface Paging {
-  page: number;
-  pageSize: number;
-  sortBy: string;
-  descending: boolean;
-}
 
 /** Spec paging: page >= 1, page_size 1-100 (default 20), sort_order asc|desc (default desc). */
 export function pagingOf(

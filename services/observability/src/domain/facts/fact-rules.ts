@@ -1,45 +1,14 @@
 import { NonRetryableError } from '@platform/kafka';
+import type { AgentRoundFact, WorkflowRunFact } from './fact-contract.js';
 
-/** source column of the rollups. */
-export const SOURCE = { agent: 1, workflow: 2 } as const;
-/** metric column of the histograms. */
-export const METRIC = { latency: 1, ttft: 2 } as const;
-
-export interface AgentRoundFact {
-  id: string;
-  agentId: string;
-  userId: string;
-  teamId: string;
-  status: string;
-  durationMs: number;
-  /** null: no first token reported. */
-  firstTokenMs: number | null;
-  promptTokens: number;
-  completionTokens: number;
-  model: string;
-  startedAt: Date | null;
-  finishedAt: Date;
-}
-
-export interface NodeFact {
-  nodeType: string;
-  failed: boolean;
-  durationMs: number;
-}
-
-export interface WorkflowRunFact {
-  id: string;
-  workflowId: string;
-  userId: string;
-  teamId: string;
-  status: string;
-  totalDurationMs: number;
-  totalTokens: number;
-  startedAt: Date | null;
-  /** finished_at of a final run; started_at (else the broker time) while running. */
-  finishedAt: Date;
-  nodes: NodeFact[];
-}
+export {
+  hourOf,
+  METRIC,
+  SOURCE,
+  type AgentRoundFact,
+  type NodeFact,
+  type WorkflowRunFact,
+} from './fact-contract.js';
 
 /** Node statuses that count as a failed node. */
 const FAILED_NODE = new Set(['failed', 'error', 'timeout']);
@@ -132,11 +101,4 @@ export function workflowRunFact(value: unknown, brokerTime: Date): WorkflowRunFa
       };
     }),
   };
-}
-
-/** Start of the UTC hour. */
-export function hourOf(date: Date): string {
-  const hour = new Date(date.getTime());
-  hour.setUTCMinutes(0, 0, 0);
-  return hour.toISOString();
 }

@@ -3,7 +3,7 @@ import type { KafkaClient } from '@platform/kafka';
 import type { Logger } from '@platform/logger';
 import type { Redis } from '@platform/redis';
 import type { PayloadCache } from '../../data/payload-cache.js';
-import type { AggregateGate } from '../aggregate-gate.js';
+import type { AggregateGate } from '../../data/aggregate-gate.js';
 
 /** What the system monitors need; the composition root passes its own connections. */
 export interface SystemMonitorDeps {

@@ -9,8 +9,8 @@ import type { FollowerSlots, HeldPlace } from '../../data/follower-slots.js';
 import { startCountedRun, UnfinishedLimitError, type ClaimRequest } from '../../data/run-queue.js';
 import { findRunById, type RunRow } from '../../data/runs-repository.js';
 import type { WorkflowsDependencies } from '../../deps.js';
-import { runTask } from '../../events/run-reconciler.js';
-import type { RunEventsListener } from '../../events/run-events-listener.js';
+import { runTask } from './run-reconciler.js';
+import type { RunEventsFeed } from './run-ports.js';
 import { loadWorkflowFor } from '../workflow-access.js';
 import type { RunMode } from './engine/contract.js';
 import { inputErrors, planRun } from './engine/plan.js';
@@ -19,7 +19,7 @@ import type { PlanCache, PlannedSnapshot } from './plan-cache.js';
 import type { WorkflowRow } from '../../data/workflows-repository.js';
 
 export type StartRunDeps = Pick<WorkflowsDependencies, 'pool' | 'teams' | 'nodeModules' | 'config'> & {
-  listener: RunEventsListener;
+  listener: RunEventsFeed;
   followers: FollowerSlots;
   /** This replica's run worker: a free slot it holds for the claim StartRun makes (none on an API-only replica). */
   reserveClaim?: () => (ClaimRequest & { settle(run: RunRow | null): void }) | null;

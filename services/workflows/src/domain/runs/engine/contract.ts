@@ -142,7 +142,7 @@ export interface RunJournal {
 /** Thrown by a journal write of a worker whose lease another worker took over. */
 /**
  * The worker drains (SIGTERM): the engine starts no further node that calls out, so the run is
- * handed back to another worker after the node in flight (events/run-executor.ts `beginDrain`).
+ * handed back to another worker after the node in flight (domain/runs/run-executor.ts `beginDrain`).
  */
 export class WorkerDrainingError extends Error {
   constructor() {
