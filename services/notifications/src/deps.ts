@@ -26,7 +26,7 @@ export interface NotificationsDependencies {
   bulkEmailQuota: BulkEmailQuota;
   /** The inbox read model in Redis: first pages and unread counts (domain/inbox-read-model.ts). */
   inbox: InboxIndex;
-  /** Deliveries over the external channels (src/delivery/). */
+  /** Deliveries over the external channels (src/delivery-area.ts, src/domain/delivery/). */
   delivery: DeliveryPort;
   /** The time expiry, quotas and calendar days go by; tests pass a clock they move. */
   now: () => Date;

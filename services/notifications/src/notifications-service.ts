@@ -83,7 +83,7 @@ export async function startNotifications(
   const toIdentity = trust.to('identity');
   const directory = identityAccess(config.IDENTITY_GRPC_ADDR, toIdentity);
   const now = options.now ?? (() => new Date());
-  // The delivery side (src/delivery/) reaches the in-app side only through its DeliveryPort.
+  // The delivery side (src/delivery-area.ts, src/domain/delivery/) reaches the in-app side only through its DeliveryPort.
   // Site settings, cached briefly and dropped on `settings.changed` (packages/settings-client).
   const settings = createSettingsClient({
     address: config.IDENTITY_GRPC_ADDR,

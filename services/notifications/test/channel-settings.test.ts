@@ -5,11 +5,11 @@ import {
   channelProblem,
   channelSettingsFrom,
   type ChannelSettings,
-} from '../src/delivery/channel-settings.js';
+} from '../src/domain/delivery/channel-settings.js';
 import { mailFromAddress } from '@platform/contracts';
 import { CHANNEL_NAMES } from '../src/domain/delivery-port.js';
 
-// The channel-settings rules (delivery/channel-settings.ts) without a server: reading identity's
+// The channel-settings rules (domain/delivery/channel-settings.ts) without a server: reading identity's
 // effective settings, the sender address, and each channel's "enabled / configured" check.
 
 const settings = (overrides: Partial<ChannelSettings>): ChannelSettings => ({
