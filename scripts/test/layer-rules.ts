@@ -68,13 +68,6 @@ export const EXCEPTIONS: readonly LayerException[] = [
       'the LISTEN channel name of the NOTIFY side) has no rule between event and row',
   },
   {
-    from: 'notifications/adapters/channels/email.ts',
-    to: 'notifications/domain/delivery/channel-settings.ts',
-    reason:
-      'the SMTP sender reads the from-address rule (mailFromAddress) that also decides whether e-mail ' +
-      'is configured; it takes the settings as stored, as its own test calls it',
-  },
-  {
     from: '*/config.ts',
     to: '*/grpc/internal-callers.ts',
     reason:
