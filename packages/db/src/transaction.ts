@@ -19,6 +19,14 @@ export async function withTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let destroy: Error | undefined;
+  // While checked out, a client has no listener of the pool's: Postgres ending the session (the
+  // idle-in-transaction timeout while `fn` waits on something slow, a failover) would emit an
+  // uncaught 'error' and end the process. The query in flight fails on its own; the client is
+  // destroyed on release.
+  const onSessionError = (err: Error) => {
+    destroy ??= err;
+  };
+  client.on('error', onSessionError);
   try {
     try {
       await client.query(beginStatement(options));
@@ -37,6 +45,7 @@ export async function withTransaction<T>(
       throw err;
     }
   } finally {
+    client.off('error', onSessionError);
     client.release(destroy);
   }
 }

@@ -146,4 +146,27 @@ describe('@platform/db', () => {
       await strict.end();
     }
   });
+  it('survives Postgres ending a transaction left idle: the transaction fails, the process and the pool go on', async () => {
+    const strict = createPool(withDatabase(BASE_URL, databases[0]!), {
+      logger,
+      max: 1,
+      idleInTransactionTimeoutMs: 200,
+    });
+    try {
+      await expect(
+        withTransaction(strict, async (client) => {
+          await client.query('SELECT 1');
+          // Waiting on something slow inside the transaction (a peer, a broker) past the limit.
+          await new Promise((resolve) => setTimeout(resolve, 800));
+          await client.query('SELECT 1');
+        }),
+      ).rejects.toBeInstanceOf(Error);
+      // The ended session was destroyed, not handed back: the next transaction gets a live one.
+      await expect(
+        withTransaction(strict, async (client) => (await client.query('SELECT 2 AS n')).rows),
+      ).resolves.toEqual([{ n: 2 }]);
+    } finally {
+      await strict.end();
+    }
+  });
 });
