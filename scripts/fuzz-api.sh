@@ -31,9 +31,10 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
 fi
 
 TOKEN="$(GATEWAY_URL="$GATEWAY_URL" node "$ROOT/scripts/fuzz-user.mjs")"
-# Live state the document cannot give (scripts/fuzz_hooks.py): a workflow of the fuzz user's.
-FUZZ_WORKFLOW_ID="$(GATEWAY_URL="$GATEWAY_URL" FUZZ_TOKEN="$TOKEN" node "$ROOT/scripts/fuzz-workflow.mjs")"
-export FUZZ_WORKFLOW_ID SCHEMATHESIS_HOOKS=fuzz_hooks PYTHONPATH="$ROOT/scripts${PYTHONPATH:+:$PYTHONPATH}"
+# Live state the document cannot give (scripts/fuzz_hooks.py): a workflow of the fuzz user's to
+# edit, and a published one in a team of theirs to run.
+{ read -r FUZZ_WORKFLOW_ID && read -r FUZZ_RUN_WORKFLOW_ID && read -r FUZZ_RUN_TEAM_ID; } < <(GATEWAY_URL="$GATEWAY_URL" FUZZ_TOKEN="$TOKEN" node "$ROOT/scripts/fuzz-workflow.mjs")
+export FUZZ_WORKFLOW_ID FUZZ_RUN_WORKFLOW_ID FUZZ_RUN_TEAM_ID SCHEMATHESIS_HOOKS=fuzz_hooks PYTHONPATH="$ROOT/scripts${PYTHONPATH:+:$PYTHONPATH}"
 mkdir -p "$REPORT_DIR" "$ROOT/.stack/fuzz"
 # Schemathesis keeps a crash cache in its working directory: keep it out of the source tree.
 cd "$ROOT/.stack/fuzz"

@@ -7,6 +7,11 @@ nodes of the same definition, unique ids, code that compiles) are all the fuzzer
 refused. Their well-formed ids are pointed at a workflow of the fuzz user's (FUZZ_WORKFLOW_ID);
 ids that are not UUIDs (the negative cases) are left as generated. Schemathesis reuses ids it
 saw in answers, so a DELETE aimed at that workflow is sent to an unknown id instead.
+
+POST /workflows/{workflow_id}/run needs a published workflow in a team of the caller's, which
+the fuzz user gets only from scripts/fuzz-workflow.mjs (FUZZ_RUN_WORKFLOW_ID): well-formed ids
+are pointed at it, and no other change (PUT, POST, DELETE) reaches it or its team
+(FUZZ_RUN_TEAM_ID), so it stays runnable.
 """
 
 import os
@@ -16,6 +21,9 @@ import uuid
 import schemathesis
 
 WORKFLOW_ID = os.environ.get("FUZZ_WORKFLOW_ID", "")
+RUN_WORKFLOW_ID = os.environ.get("FUZZ_RUN_WORKFLOW_ID", "")
+RUN_TEAM_ID = os.environ.get("FUZZ_RUN_TEAM_ID", "")
+RUN_STATE = {value for value in (RUN_WORKFLOW_ID, RUN_TEAM_ID) if value}
 UUID = re.compile(r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
 
 
@@ -28,11 +36,20 @@ def before_call(ctx, case, **kwargs):
     if not WORKFLOW_ID:
         return
     route = (case.method.upper(), case.operation.path)
+    if route[0] != "GET" and route != ("POST", "/api/v1/workflows/{workflow_id}/run"):
+        parameters = case.path_parameters or {}
+        for name, value in parameters.items():
+            if value in RUN_STATE:
+                parameters[name] = str(uuid.uuid4())
     if route[0] == "DELETE":
         parameters = case.path_parameters or {}
         for name, value in parameters.items():
-            if value == WORKFLOW_ID:
+            if value in (WORKFLOW_ID, RUN_WORKFLOW_ID):
                 parameters[name] = str(uuid.uuid4())
+    elif route == ("POST", "/api/v1/workflows/{workflow_id}/run") and RUN_WORKFLOW_ID:
+        parameters = case.path_parameters or {}
+        if _is_uuid(parameters.get("workflow_id")):
+            parameters["workflow_id"] = RUN_WORKFLOW_ID
     elif route == ("PUT", "/api/v1/workflows/{id}"):
         parameters = case.path_parameters or {}
         if _is_uuid(parameters.get("id")):

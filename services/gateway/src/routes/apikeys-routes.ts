@@ -15,11 +15,11 @@ import {
   toApiKeyUpdated,
 } from './apikeys-presenters.js';
 import { defineRoute, type RouteContext } from './route-definition.js';
-import { pagingQuery, repeatable } from './validation.js';
+import { nonBlankText, pagingQuery, repeatable } from './validation.js';
 
 const INT32_MAX = 2_147_483_647;
 
-const name = z.string().trim().min(1).max(100);
+const name = nonBlankText(100);
 const scopes = z.array(z.enum(API_KEY_SCOPES.names)).min(1).max(API_KEY_SCOPES.names.length);
 const rateLimit = z
   .number()

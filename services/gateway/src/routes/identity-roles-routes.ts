@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { paged, requestOrigin } from './identity-route-schemas.js';
 import { defineRoute, type RouteContext } from './route-definition.js';
-import { pagingQuery } from './validation.js';
+import { nonBlankText, pagingQuery } from './validation.js';
 import { atLeastOneField } from './at-least-one-field.js';
 
 /**
@@ -20,7 +20,7 @@ const permissionCode = z
   .min(1)
   .max(100)
   .regex(/^(\*|[a-z][a-z0-9_-]*(:[a-z0-9_*-]+)*)$/, 'must be a permission code');
-const roleName = z.string().trim().min(1).max(100);
+const roleName = nonBlankText(100);
 const description = z.string().max(500);
 const permissionList = z.array(permissionCode).max(100);
 

@@ -5,6 +5,7 @@ import type { ServiceClients } from '../service-clients.js';
 import { changeSso } from './identity-sso-routes.js';
 import { defineRoute } from './route-definition.js';
 import { atLeastOneField } from './at-least-one-field.js';
+import { nonBlankText } from './validation.js';
 
 /**
  * Admin CRUD of the OpenID Connect providers (docs/identity.md "SSO"); client secrets are write-only.
@@ -21,7 +22,7 @@ const providerName = z
   .min(1)
   .max(64)
   .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, "_" and "-", starting with a letter or digit');
-const displayName = z.string().trim().min(1).max(100);
+const displayName = nonBlankText(100);
 const issuer = z.url({ protocol: /^https?$/ }).max(2048);
 const clientId = z.string().min(1).max(512);
 const clientSecret = z.string().min(1).max(2048);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { paged } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
-import { pagingQuery } from './validation.js';
+import { nonBlankText, pagingQuery } from './validation.js';
 
 /**
  * Teams: any signed-in user (no global permission); the team-level checks (3002-3004) live in
@@ -67,7 +67,7 @@ type TeamParams = z.infer<typeof teamParams>;
 const memberParams = z.object({ id: z.uuid(), user_id: z.uuid() });
 type MemberParams = z.infer<typeof memberParams>;
 const createBody = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: nonBlankText(100),
   description: z.string().max(500).optional(),
 });
 type CreateBody = z.infer<typeof createBody>;

@@ -7,10 +7,10 @@ import type { ServiceClients } from '../service-clients.js';
 import { presentSession } from './identity-auth-routes.js';
 import { requestOrigin } from './identity-route-schemas.js';
 import { defineRoute } from './route-definition.js';
-import { queryBool } from './validation.js';
+import { nonBlankText, queryBool } from './validation.js';
 
 /** A 6-digit authenticator code or a backup code (`xxxxx-xxxxx`); more is never a code. */
-const code = z.string().trim().min(1).max(32);
+const code = nonBlankText(32);
 const codeBody = z.strictObject({ code });
 type CodeBody = z.infer<typeof codeBody>;
 

@@ -60,6 +60,10 @@ export const NOT_BLANK_NO_NUL_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 export const documentedText = <T extends z.ZodType>(schema: T, pattern = NO_NUL_PATTERN): T =>
   schema.meta({ pattern });
 
+/** A required name: trimmed, 1..`max` characters, and the document says it may not be blank. */
+export const nonBlankText = (max: number) =>
+  documentedText(z.string().trim().min(1).max(max), NOT_BLANK_NO_NUL_PATTERN);
+
 /**
  * Every string of a request part (values and object keys, at any depth) that Postgres, protobuf or
  * a header could not carry as is: a NUL character (Postgres text and jsonb refuse it) or a lone

@@ -10,7 +10,7 @@ import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { defineRoute } from './route-definition.js';
-import { documentedText, NOT_BLANK_NO_NUL_PATTERN, pagingQuery } from './validation.js';
+import { documentedText, nonBlankText, pagingQuery } from './validation.js';
 import { definitionBody } from './workflow-definition-schema.js';
 import {
   pagedOf,
@@ -38,7 +38,7 @@ const INT32_MAX = 2_147_483_647;
 const jsonObject = z.record(documentedText(z.string()), z.unknown());
 const variables = z.union([jsonObject, z.array(z.unknown())]);
 const editable = {
-  name: documentedText(z.string().trim().min(1).max(RULES.nameMaxLength), NOT_BLANK_NO_NUL_PATTERN),
+  name: nonBlankText(RULES.nameMaxLength),
   description: documentedText(z.string().max(RULES.descriptionMaxLength)),
   icon: documentedText(z.string().max(RULES.iconMaxLength)).nullable(),
   visibility: z.enum(WORKFLOW_VISIBILITIES.names),
