@@ -1,3 +1,4 @@
+import type { SmtpSettings as SharedSmtpSettings } from '@platform/contracts';
 import type { ChannelSettings } from './channel-settings.js';
 import type { ChatChannel } from './chat-senders.js';
 
@@ -155,17 +156,8 @@ export interface AppTokens {
   forget(vendor: string, credentials: string): Promise<void>;
 }
 
-/** The settings one SMTP send reads. */
-export type SmtpSettings = Pick<
-  ChannelSettings,
-  | 'smtp_host'
-  | 'smtp_port'
-  | 'smtp_encryption'
-  | 'smtp_username'
-  | 'smtp_password'
-  | 'email_from_name'
-  | 'email_from_address'
->;
+/** The settings one SMTP send reads: the shared rule's, less the switch (checked before a send). */
+export type SmtpSettings = Omit<SharedSmtpSettings, 'smtp_enabled'>;
 
 /** One vendor app (app modes): its token and one message to an audience. */
 export interface AppSender<App, Audience> {
