@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { API_KEY_AUDIT_ACTIONS, API_KEY_SCOPES, API_KEY_STATUSES } from '../src/apikeys-rules.js';
-import type { ClosedSet } from '../src/closed-set.js';
 import { ApiKeyAuditAction, ApiKeyScope, ApiKeyStatus } from '../src/gen/platform/apikeys/v1/apikeys.js';
 import { ApprovalStatus, PasswordChangeReason, TeamRole } from '../src/gen/platform/identity/v1/enums.js';
 import { VerificationPurpose } from '../src/gen/platform/identity/v1/verification.js';
@@ -10,13 +9,9 @@ import {
   TEAM_ROLE_SET,
   VERIFICATION_PURPOSES,
 } from '../src/identity-closed-sets.js';
+import { expectNamesEveryValue, type EnumTable } from './support/enum-coverage.js';
 
-/** The values a proto enum defines, less "unspecified" (0) and ts-proto's UNRECOGNIZED (-1). */
-function definedValues(protoEnum: Record<string, string | number>): number[] {
-  return Object.values(protoEnum).filter((value): value is number => typeof value === 'number' && value > 0);
-}
-
-const tables: [string, ClosedSet<string, number>, Record<string, string | number>][] = [
+const tables: EnumTable[] = [
   ['API_KEY_SCOPES', API_KEY_SCOPES, ApiKeyScope],
   ['API_KEY_STATUSES', API_KEY_STATUSES, ApiKeyStatus],
   ['API_KEY_AUDIT_ACTIONS', API_KEY_AUDIT_ACTIONS, ApiKeyAuditAction],
@@ -27,15 +22,9 @@ const tables: [string, ClosedSet<string, number>, Record<string, string | number
 ];
 
 describe('the identity and apikeys closed sets', () => {
-  it.each(tables)('%s names every value of its proto enum, once', (_name, set, protoEnum) => {
-    const values = definedValues(protoEnum);
-    expect(set.names).toHaveLength(values.length);
-    for (const value of values) {
-      const name = set.fromProto(value);
-      expect(name, `enum value ${value}`).toBeDefined();
-      expect(set.toProto(name!)).toBe(value);
-    }
-  });
+  it.each(tables)('%s names every value of its proto enum, once', (_name, set, protoEnum) =>
+    expectNamesEveryValue(set, protoEnum),
+  );
 
   it('keeps the JSON names the spec gives', () => {
     expect(API_KEY_SCOPES.names).toEqual(['chat', 'agent:read', 'workflow:execute', 'knowledge:read']);

@@ -8,7 +8,6 @@ import {
 } from '../src/gen/platform/workflows/v1/workflow_runs.js';
 import { VersionStatus } from '../src/gen/platform/workflows/v1/workflow_versions.js';
 import { PresentationMode, Visibility, WorkflowStatus } from '../src/gen/platform/workflows/v1/workflows.js';
-import type { ClosedSet } from '../src/closed-set.js';
 import {
   CODE_LOG_LEVELS,
   NODE_STATUSES,
@@ -21,12 +20,9 @@ import {
   WORKFLOW_STATUSES,
   WORKFLOW_VISIBILITIES,
 } from '../src/workflow-sets.js';
+import { expectNamesEveryValue, type EnumTable } from './support/enum-coverage.js';
 
-/** The enum's members besides unspecified (0) and ts-proto's UNRECOGNIZED (-1). */
-const membersOf = (enumeration: Record<string, string | number>) =>
-  Object.values(enumeration).filter((value): value is number => typeof value === 'number' && value > 0);
-
-const tables: [string, ClosedSet<string, number>, Record<string, string | number>][] = [
+const tables: EnumTable[] = [
   ['Visibility', WORKFLOW_VISIBILITIES, Visibility],
   ['WorkflowStatus', WORKFLOW_STATUSES, WorkflowStatus],
   ['PresentationMode', PRESENTATION_MODES, PresentationMode],
@@ -39,11 +35,9 @@ const tables: [string, ClosedSet<string, number>, Record<string, string | number
 ];
 
 describe('the workflows closed sets', () => {
-  it.each(tables)('%s: every member of the proto enum has a name, each once', (_, set, enumeration) => {
-    const members = membersOf(enumeration);
-    expect(set.names).toHaveLength(members.length);
-    for (const value of members) expect(set.fromProto(value)).toBeDefined();
-  });
+  it.each(tables)('%s: every member of the proto enum has a name, each once', (_, set, enumeration) =>
+    expectNamesEveryValue(set, enumeration),
+  );
 
   it('reads a stored name as its enum, null or an unknown name as unspecified', () => {
     expect(storedNameToProto(PRESENTATION_MODES, 'result_first')).toBe(
