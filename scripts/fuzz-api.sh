@@ -34,8 +34,26 @@ TOKEN="$(GATEWAY_URL="$GATEWAY_URL" node "$ROOT/scripts/fuzz-user.mjs")"
 # Live state the document cannot give (scripts/fuzz_hooks.py): a workflow of the fuzz user's to
 # edit, and a published one in a team of theirs to run.
 { read -r FUZZ_WORKFLOW_ID && read -r FUZZ_RUN_WORKFLOW_ID && read -r FUZZ_RUN_TEAM_ID; } < <(GATEWAY_URL="$GATEWAY_URL" FUZZ_TOKEN="$TOKEN" node "$ROOT/scripts/fuzz-workflow.mjs")
-export FUZZ_WORKFLOW_ID FUZZ_RUN_WORKFLOW_ID FUZZ_RUN_TEAM_ID SCHEMATHESIS_HOOKS=fuzz_hooks PYTHONPATH="$ROOT/scripts${PYTHONPATH:+:$PYTHONPATH}"
 mkdir -p "$REPORT_DIR" "$ROOT/.stack/fuzz"
+# The rest of the live state (accounts, mail from an SMTP sink, captcha targets) comes from a
+# sidecar for this pass (scripts/fuzz-live-state.mjs); it restores the SMTP settings when stopped.
+LIVE_STATE_PORT_FILE="$ROOT/.stack/fuzz/live-state.port"
+rm -f "$LIVE_STATE_PORT_FILE"
+GATEWAY_URL="$GATEWAY_URL" node "$ROOT/scripts/fuzz-live-state.mjs" >"$LIVE_STATE_PORT_FILE" &
+LIVE_STATE_PID=$!
+trap 'kill "$LIVE_STATE_PID" 2>/dev/null && wait "$LIVE_STATE_PID" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  [ -s "$LIVE_STATE_PORT_FILE" ] && break
+  kill -0 "$LIVE_STATE_PID" 2>/dev/null || { echo "fuzz live-state sidecar failed to start" >&2; exit 1; }
+  sleep 0.5
+done
+[ -s "$LIVE_STATE_PORT_FILE" ] || { echo "fuzz live-state sidecar not ready after 60 s" >&2; exit 1; }
+FUZZ_LIVE_STATE_URL="http://127.0.0.1:$(head -n1 "$LIVE_STATE_PORT_FILE")"
+# The fuzz user's token goes on every request from the hooks (not --header, which would override
+# the accounts some hooks act as).
+FUZZ_TOKEN="$TOKEN"
+export GATEWAY_URL FUZZ_LIVE_STATE_URL FUZZ_TOKEN FUZZ_WORKFLOW_ID FUZZ_RUN_WORKFLOW_ID FUZZ_RUN_TEAM_ID \
+  SCHEMATHESIS_HOOKS=fuzz_hooks PYTHONPATH="$ROOT/scripts${PYTHONPATH:+:$PYTHONPATH}"
 # Schemathesis keeps a crash cache in its working directory: keep it out of the source tree.
 cd "$ROOT/.stack/fuzz"
 
@@ -44,7 +62,6 @@ cd "$ROOT/.stack/fuzz"
 started=$SECONDS
 "$VENV/bin/schemathesis" run "${GATEWAY_URL}/api/v1/openapi.json" \
   --url "$GATEWAY_URL" \
-  --header "Authorization: Bearer ${TOKEN}" \
   --checks not_a_server_error,status_code_conformance,response_schema_conformance \
   --phases examples,coverage,fuzzing \
   --max-examples "$MAX_EXAMPLES" \

@@ -40,6 +40,8 @@ const identityConfig = loadIdentityConfig({
   ...common,
   DATABASE_URL: identityUrl,
   QUEUE_TOPIC_PREFIX: `${uniqueName('fz')}.`,
+  // The fuzzer's live-state sidecar is a plain-http issuer on loopback (scripts/fuzz-live-state.mjs).
+  SSO_ALLOW_INSECURE_ISSUERS: 'true',
 });
 const identity = await startIdentity(identityConfig, logger, 'fuzz');
 const identityGrpc = await startGrpcServer({

@@ -14,12 +14,18 @@ are pointed at it, and no other change (PUT, POST, DELETE) reaches it or its tea
 (FUZZ_RUN_TEAM_ID), so it stays runnable.
 """
 
+import json
 import os
 import re
+import sys
 import uuid
 
 import schemathesis
+from schemathesis import GenerationMode
 
+from fuzz_live.suppliers import SUPPLIERS
+
+FUZZ_TOKEN = os.environ.get("FUZZ_TOKEN", "")
 WORKFLOW_ID = os.environ.get("FUZZ_WORKFLOW_ID", "")
 RUN_WORKFLOW_ID = os.environ.get("FUZZ_RUN_WORKFLOW_ID", "")
 RUN_TEAM_ID = os.environ.get("FUZZ_RUN_TEAM_ID", "")
@@ -33,6 +39,11 @@ def _is_uuid(value):
 
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    if FUZZ_TOKEN:
+        # As --header would: the fuzz user's token replaces any the generator put there.
+        headers = {name: value for name, value in (case.headers or {}).items() if name.lower() != "authorization"}
+        case.headers = {**headers, "Authorization": f"Bearer {FUZZ_TOKEN}"}
+    supply_live_state(case)
     if not WORKFLOW_ID:
         return
     route = (case.method.upper(), case.operation.path)
@@ -57,3 +68,61 @@ def before_call(ctx, case, **kwargs):
     elif route == ("POST", "/api/v1/workflow-versions"):
         if isinstance(case.body, dict) and _is_uuid(case.body.get("workflow_id")):
             case.body["workflow_id"] = WORKFLOW_ID
+
+
+
+# ---- live state for the operations no schema can make succeed (fuzz_live/suppliers.py) ----------
+
+LIVE_STATE = {"run_team_id": RUN_TEAM_ID}
+# (method, path, phase) that served a positive case: the supplier rests there.
+SERVED = set()
+# case id -> what to do once that case is served.
+ON_SERVED = {}
+CALL_LOG = os.environ.get("FUZZ_CALL_LOG", "")
+
+
+def _route(case):
+    return (case.method.upper(), case.operation.path)
+
+
+def _phase(case):
+    return case.meta.phase.name.value if case.meta is not None else "?"
+
+
+def _is_positive(case):
+    return case.meta is not None and case.meta.generation.mode == GenerationMode.POSITIVE
+
+
+def supply_live_state(case):
+    supplier = SUPPLIERS.get(_route(case))
+    if supplier is None or not _is_positive(case) or (*_route(case), _phase(case)) in SERVED:
+        return
+    try:
+        on_served = supplier(case, LIVE_STATE)
+    except Exception as failed:  # the case then goes out as generated; the run says why
+        print(f"fuzz live state for {' '.join(_route(case))}: {failed!r}", file=sys.stderr)
+        return
+    if on_served is not None:
+        ON_SERVED[case.id] = on_served
+
+
+@schemathesis.hook
+def after_call(ctx, case, response):
+    on_served = ON_SERVED.pop(case.id, None)
+    if 200 <= response.status_code < 400 and _is_positive(case):
+        SERVED.add((*_route(case), _phase(case)))
+        if on_served is not None:
+            on_served(response)
+    if CALL_LOG:
+        _log_call(case, response)
+
+
+def _log_call(case, response):
+    """FUZZ_CALL_LOG: one JSON line per call (route, phase, mode, status, envelope code)."""
+    try:
+        code = response.json().get("code")
+    except Exception:
+        code = None
+    mode = case.meta.generation.mode.value if case.meta is not None else "?"
+    with open(CALL_LOG, "a", encoding="utf-8") as log:
+        log.write(json.dumps([*_route(case), _phase(case), mode, response.status_code, code]) + "\n")

@@ -128,6 +128,12 @@ $([ "$name" = gateway ] && echo HTTP_PORT || addr_var "$name") to another port"
     esac
     unset MODELS_SECRET_KEY
     case "$name" in identity | notifications) ;; *) unset TASK_SEAL_KEY ;; esac
+    # Mail to a catcher on this machine (a developer's, or the API fuzzer's SMTP sink): the local
+    # stack names loopback a private relay, as SMTP_PRIVATE_HOSTS does for a relay in a cluster.
+    if [ "$name" = notifications ]; then export SMTP_PRIVATE_HOSTS="${SMTP_PRIVATE_HOSTS:-127.0.0.1,localhost}"; fi
+    # Likewise an OpenID Connect provider on this machine (a developer's test IdP, the fuzzer's
+    # issuer) is plain http://127.0.0.1; a deployment keeps the https-only default.
+    if [ "$name" = identity ]; then export SSO_ALLOW_INSECURE_ISSUERS="${SSO_ALLOW_INSECURE_ISSUERS:-true}"; fi
     spawn "$LOGS/$name.log" node "$(entry "$name")" >"$RUN/$name.pid"
   )
   log "$name started (pid $(pid_of "$name"), port $port)"
