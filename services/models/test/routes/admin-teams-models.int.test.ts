@@ -5,14 +5,8 @@
 // reads the grants): get-models.
 import { randomUUID } from 'node:crypto';
 import { Topics, type ConsumedMessage } from '@platform/kafka';
-import {
-  captureEvents,
-  expectedSecurityAnswers,
-  securityAnswers,
-  type EventCapture,
-  type GuardedRoute,
-  type IdentityUser,
-} from '@platform/testing';
+import { captureEvents, routeSecurity, type EventCapture } from '@platform/testing';
+import type { GuardedRoute, IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
 
@@ -218,16 +212,16 @@ describe('GET, PUT and DELETE /admin/teams/{team_id}/models/{model_id}', () => {
 describe('the /admin/teams/{team_id}/models routes: security', () => {
   it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:model:update → 403 / 3000', async () => {
     const modelId = await harness.insertModel();
+    const item = `${grantPath(teamId)}/${modelId}`;
     const routes: GuardedRoute[] = [
       ['GET', grantPath(teamId)],
       ['POST', grantPath(teamId), { model_id: modelId }],
-      ['PUT', `${grantPath(teamId)}/${modelId}`, { is_enabled: false }],
-      ['DELETE', `${grantPath(teamId)}/${modelId}`],
+      ['PUT', item, { is_enabled: false }],
+      ['DELETE', item],
     ];
-    // The team's OWNER holds no admin:model:update: owning the team is not enough.
-    expect(await securityAnswers(harness.request, routes, owner.token)).toEqual(
-      expectedSecurityAnswers(routes, { permission: true }),
-    );
+    // The team's OWNER holds no admin:model:update: owning the team is not enough. Nothing granted.
+    const { answers, expected } = await routeSecurity(harness.request, routes, owner.token);
+    expect(answers).toEqual(expected);
     const { rows } = await harness.models.pool.query('SELECT 1 FROM team_model_grants WHERE model_id = $1', [
       modelId,
     ]);

@@ -3,12 +3,7 @@
 // and security cases. GET /models is the builders' model picker (team ids from the principal).
 // The /admin/models routes: post-admin-models, get-put-delete-admin-models and
 // post-admin-models-test-and-discover; the team grants: admin-teams-models.
-import {
-  expectedSecurityAnswers,
-  securityAnswers,
-  type GuardedRoute,
-  type IdentityUser,
-} from '@platform/testing';
+import { routeSecurity, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
 import { readAllowlist } from '../support/models-admin.js';
@@ -135,6 +130,18 @@ describe('GET /models', () => {
   });
 });
 
+describe('GET /models, /models/providers, /models/types: security', () => {
+  const paths = ['/models', '/models/providers', '/models/types'];
+
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003 (every signed-in user may read)', async () => {
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      paths.map((path) => ['GET', path] as const),
+    );
+    expect(answers).toEqual(expected);
+  });
+});
+
 const get = (path: string, token = admin.token) => harness.request('GET', path, { token });
 
 describe('GET /models/providers and /models/types (the catalog)', () => {
@@ -174,19 +181,5 @@ describe('GET /models/providers and /models/types (the catalog)', () => {
       'text_to_video',
       'decision',
     ]);
-  });
-});
-
-describe('GET /models, /models/providers, /models/types: security', () => {
-  const routes: GuardedRoute[] = [
-    ['GET', '/models'],
-    ['GET', '/models/providers'],
-    ['GET', '/models/types'],
-  ];
-
-  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003 (every signed-in user may read)', async () => {
-    expect(await securityAnswers(harness.request, routes)).toEqual(
-      expectedSecurityAnswers(routes, { permission: false }),
-    );
   });
 });

@@ -3,12 +3,7 @@
 // every /admin/models route (one table) and the one-default-per-type rule, through the gateway on
 // real Postgres. Creating: post-admin-models; the test and discovery calls:
 // post-admin-models-test-and-discover.
-import {
-  expectedSecurityAnswers,
-  securityAnswers,
-  type GuardedRoute,
-  type IdentityUser,
-} from '@platform/testing';
+import { routeSecurity, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
 import { createModel, userWith } from '../support/models-admin.js';
@@ -205,18 +200,19 @@ describe('is_default', () => {
 });
 
 describe('GET /admin/models, GET, PUT and DELETE /admin/models/{model_id}: security', () => {
-  const ID = '00000000-0000-4000-8000-000000000000';
-  const routes: GuardedRoute[] = [
-    ['GET', '/admin/models'],
-    ['GET', `/admin/models/${ID}`],
-    ['PUT', `/admin/models/${ID}`, { name: 'x' }],
-    ['DELETE', `/admin/models/${ID}`],
-  ];
-
   it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; a user with no role → 403 / 3000', async () => {
+    const one = '/admin/models/00000000-0000-4000-8000-000000000000';
     const noRole = await harness.createUser({ name: 'norole', roles: [] });
-    expect(await securityAnswers(harness.request, routes, noRole.token)).toEqual(
-      expectedSecurityAnswers(routes, { permission: true }),
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      [
+        ['GET', '/admin/models'],
+        ['GET', one],
+        ['PUT', one, { name: 'x' }],
+        ['DELETE', one],
+      ],
+      noRole.token,
     );
+    expect(answers).toEqual(expected);
   });
 });

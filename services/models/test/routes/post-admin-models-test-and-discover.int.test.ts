@@ -3,14 +3,7 @@
 // servers, through the gateway and the outbound guard: happy paths, upstream errors, SSRF attempts
 // refused, and the security cases. The other /admin/models routes: post-admin-models and
 // get-put-delete-admin-models.
-import {
-  expectedSecurityAnswers,
-  securityAnswers,
-  startHttpReceiver,
-  type GuardedRoute,
-  type HttpReceiver,
-  type IdentityUser,
-} from '@platform/testing';
+import { routeSecurity, startHttpReceiver, type HttpReceiver, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
 import { createModel, readAllowlist, setAllowlist, userWith } from '../support/models-admin.js';
@@ -248,14 +241,16 @@ describe('SSRF defence (packages/outbound-http)', () => {
 describe('POST /admin/models/{model_id}/test and /admin/models/discover: security', () => {
   it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:model:create → 403 / 3000; no upstream call', async () => {
     const id = await model({ base_url: `${provider.url}/v1` });
-    const routes: GuardedRoute[] = [
-      ['POST', `/admin/models/${id}/test`, {}],
-      ['POST', '/admin/models/discover', { provider: 'custom', base_url: `${provider.url}/v1` }],
-    ];
     const updater = await userWith(harness, admin, ['admin:model:update']);
-    expect(await securityAnswers(harness.request, routes, updater.token)).toEqual(
-      expectedSecurityAnswers(routes, { permission: true }),
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      [
+        ['POST', `/admin/models/${id}/test`, {}],
+        ['POST', '/admin/models/discover', { provider: 'custom', base_url: `${provider.url}/v1` }],
+      ],
+      updater.token,
     );
+    expect(answers).toEqual(expected);
     expect(provider.requests).toHaveLength(0);
   });
 });

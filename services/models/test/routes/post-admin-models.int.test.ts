@@ -3,13 +3,7 @@
 // real Postgres. Reading, updating and deleting a model: get-put-delete-admin-models; the
 // connectivity test and discovery: post-admin-models-test-and-discover; the catalog: get-models.
 import { SecretBox } from '@platform/crypto';
-import {
-  expectedSecurityAnswers,
-  securityAnswers,
-  stackEnv,
-  type GuardedRoute,
-  type IdentityUser,
-} from '@platform/testing';
+import { routeSecurity, stackEnv, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_KEYS_PURPOSE } from '../../src/models-service.js';
 import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
@@ -179,18 +173,20 @@ describe('POST /admin/models', () => {
 });
 
 describe('POST /admin/models: security', () => {
-  const routes: GuardedRoute[] = [
-    ['POST', '/admin/models', { name: 'x', provider: 'openai', model_type: 'chat' }],
-  ];
-
   it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:model:create → 403 / 3000', async () => {
-    const before = await harness.models.pool.query('SELECT count(*)::int AS n FROM models');
-    const updater = await userWith(harness, admin, ['admin:model:update']);
-    expect(await securityAnswers(harness.request, routes, plain.token)).toEqual(
-      expectedSecurityAnswers(routes, { permission: true }),
+    const count = async () =>
+      (await harness.models.pool.query('SELECT count(*)::int AS n FROM models')).rows[0].n;
+    const before = await count();
+    const body = { name: 'refused', provider: 'openai', model_id: 'gpt-4o-mini', model_type: 'chat' };
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      [['POST', '/admin/models', body]],
+      plain.token,
     );
+    expect(answers).toEqual(expected);
+    // Holding another admin:model:* code is not enough; nothing was created.
+    const updater = await userWith(harness, admin, ['admin:model:update']);
     expect((await createModel(harness, updater.token, {})).body.code).toBe(3000);
-    const after = await harness.models.pool.query('SELECT count(*)::int AS n FROM models');
-    expect(after.rows[0].n).toBe(before.rows[0].n);
+    expect(await count()).toBe(before);
   });
 });

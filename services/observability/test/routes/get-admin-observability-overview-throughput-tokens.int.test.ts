@@ -1,147 +1,86 @@
+// GET /admin/observability/overview, /throughput and /tokens (gateway routes/observability-routes.ts):
+// the totals over a time range. With no data first (the answers with nothing consumed, the
+// time_range fallback), then over the fixture facts (support/analytics-facts.ts), and the security
+// cases. The per-agent, per-workflow and timeout routes, and the access table of all eight:
+// get-admin-observability-agents-workflows-timeouts.
 import { randomUUID } from 'node:crypto';
 import { createPool } from '@platform/db';
-import { waitUntil, type IdentityUser } from '@platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { round, run } from './support/fixtures.js';
-import { startObservabilityHarness, type ObservabilityHarness } from './support/harness.js';
+import { routeSecurity, waitUntil, type IdentityUser } from '@platform/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  analyticsGetter,
+  B,
+  HOUR,
+  T,
+  useAnalyticsSuite,
+  withFixtureFacts,
+} from '../support/analytics-facts.js';
+import { round } from '../support/fixtures.js';
+import type { ObservabilityHarness } from '../support/harness.js';
 
-const HOUR = 3_600_000;
 let h: ObservabilityHarness;
 let admin: IdentityUser;
-const A = randomUUID(); // agent "Alpha" (named through the agent directory)
-const B = randomUUID(); // agent without a directory entry
-const W1 = randomUUID();
-const W2 = randomUUID();
-const lateRunId = randomUUID();
-const now = new Date();
-// Every fact but one in one past hour; agent B's round 10 s ago (current qps, another hour).
-const T = new Date(Math.floor(now.getTime() / HOUR) * HOUR - 2 * HOUR + 10 * 60_000);
-const recent = new Date(now.getTime() - 10_000);
-const a1 = round({
-  agent_id: A,
-  round_status: 'completed',
-  duration_ms: 100,
-  first_token_ms: 10,
-  prompt_tokens: 5,
-  completion_tokens: 5,
-  model: 'gpt-x',
-  finished_at: T,
+const P = '/admin/observability';
+useAnalyticsSuite((started, user) => {
+  [h, admin] = [started, user];
+});
+const get = analyticsGetter(() => ({ h, admin }));
+
+describe('observability analytics: access', () => {
+  it('a superuser and a role holding admin:dashboard:access are let in', async () => {
+    const superuser = await h.createUser({ roles: [], superuser: true });
+    for (const token of [superuser.token, admin.token]) {
+      const response = await h.request('GET', `${P}/overview`, { token });
+      expect([response.status, response.body.code]).toEqual([200, 0]);
+    }
+  });
 });
 
-async function get(path: string) {
-  const response = await h.request('GET', `/admin/observability${path}`, { token: admin.token });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  expect(response.body.code).toBe(0);
-  return response.body.data as Record<string, any>;
-}
-
-beforeAll(async () => {
-  h = await startObservabilityHarness();
-  admin = await h.createUser({ roles: ['Admin'] });
-  // W1 is a workflow the workflows service knows (its name comes from GetWorkflowNames); W2 is not.
-  const workflowsDb = createPool(h.workflows.database.url);
-  await workflowsDb.query(
-    `INSERT INTO workflows (id, name, owner_id, definition) VALUES ($1, 'Flow One', $2, '{}')`,
-    [W1, admin.id],
-  );
-  await workflowsDb.end();
-  await h.publishDirectory([
-    { id: A, name: 'Alpha', icon: '', deleted: false, updated_at: now.toISOString() },
-  ]);
-  await h.publishRounds([
-    a1,
-    round({
-      agent_id: A,
-      round_status: 'completed',
-      duration_ms: 200,
-      first_token_ms: 20,
-      prompt_tokens: 10,
-      completion_tokens: 10,
-      model: 'gpt-x',
-      finished_at: T,
-    }),
-    round({
-      agent_id: A,
-      round_status: 'completed',
-      duration_ms: 300,
-      first_token_ms: 30,
-      prompt_tokens: 1,
-      completion_tokens: 2,
-      model: 'gpt-x',
-      finished_at: T,
-    }),
-    round({ agent_id: A, round_status: 'error', duration_ms: 400, model: 'gpt-x', finished_at: T }),
-    round({
-      agent_id: B,
-      round_status: 'completed',
-      duration_ms: 1000,
-      first_token_ms: 50,
-      prompt_tokens: 100,
-      completion_tokens: 0,
-      model: 'claude',
-      finished_at: recent,
-    }),
-    a1, // redelivered: counts once
-  ]);
-  const w1success = run({
-    workflow_id: W1,
-    status: 'success',
-    total_duration_ms: 500,
-    total_tokens: 7,
-    finished_at: T,
-    nodes: [
-      { node_type: 'llm', status: 'success', duration_ms: 100 },
-      { node_type: 'code', status: 'failed', duration_ms: 40 },
-    ],
+describe('observability analytics: parameters (with no data)', () => {
+  it('with no data every number is 0, never null', async () => {
+    const overview = await h.request('GET', `${P}/overview`, { token: admin.token });
+    expect(overview.body.data).toEqual({
+      time_range: '30d',
+      totals: { agent_requests: 0, workflow_runs: 0, total_requests: 0, total_tokens: 0 },
+      rates: { agent_success_rate: 0, workflow_success_rate: 0, overall_success_rate: 0, timeout_rate: 0 },
+      latency: { p50_ms: 0, p90_ms: 0, p95_ms: 0, p99_ms: 0 },
+      ttft: { p50_ms: 0, p90_ms: 0, p95_ms: 0, p99_ms: 0 },
+      throughput: { current_qps: 0, peak_hourly_requests: 0 },
+    });
+    const nobody = randomUUID(); // an agent id that no fact names (ids are UUIDs, issue 20)
+    const agent = await h.request('GET', `${P}/agent/${nobody}`, { token: admin.token });
+    expect(agent.body.data.agent).toMatchObject({
+      agent_id: nobody,
+      agent_name: null,
+      requests: 0,
+      p50: 0,
+      p99: 0,
+    });
+    const tokens = await h.request('GET', `${P}/tokens`, { token: admin.token });
+    expect(tokens.body.data).toMatchObject({
+      total: 0,
+      by_source: { agent: 0, workflow: 0, other: 0 },
+      by_model: [],
+    });
+    const list = await h.request('GET', `${P}/agents`, { token: admin.token });
+    expect(list.body.data).toEqual({ items: [], total: 0, page: 1, page_size: 20 });
   });
-  await h.publishRuns([
-    w1success,
-    run({
-      workflow_id: W1,
-      status: 'timeout',
-      total_duration_ms: 2000,
-      total_tokens: 3,
-      finished_at: T,
-      nodes: [{ node_type: 'llm', status: 'timeout', duration_ms: 2000 }],
-    }),
-    run({ id: lateRunId, workflow_id: W1, status: 'running', total_duration_ms: 0, finished_at: T }),
-    run({ workflow_id: W2, status: 'failed', total_duration_ms: 50, finished_at: T }),
-    run({ workflow_id: W2, status: 'running', total_duration_ms: 0, finished_at: T }),
-    w1success, // redelivered
-  ]);
-  // The running run finishes later; a stale `running` after it changes nothing.
-  await h.publishRuns([
-    run({
-      id: lateRunId,
-      workflow_id: W1,
-      status: 'success',
-      total_duration_ms: 800,
-      total_tokens: 0,
-      finished_at: T,
-    }),
-    run({ id: lateRunId, workflow_id: W1, status: 'running', total_duration_ms: 0, finished_at: T }),
-  ]);
-  const pool = h.observability.dependencies.pool;
-  await waitUntil(
-    async () => {
-      const { rows } = await pool.query<{ rounds: number; final: number; named: number }>(
-        `SELECT (SELECT count(*)::int FROM agent_rounds) AS rounds,
-              (SELECT count(*)::int FROM workflow_runs WHERE status <> 'running') AS final,
-              (SELECT count(*)::int FROM agent_directory WHERE id = $1) AS named`,
-        [A],
-      );
-      return rows[0]!.rounds === 5 && rows[0]!.final === 4 && rows[0]!.named === 1 ? true : undefined;
-    },
-    30_000,
-    'facts not consumed',
-  );
-}, 120_000);
 
-afterAll(async () => {
-  await h?.stop();
+  it('an unknown time_range falls back to 30d; granularity defaults by range', async () => {
+    for (const value of ['bogus', '', '365d']) {
+      const response = await h.request('GET', `${P}/overview?time_range=${value}`, { token: admin.token });
+      expect([response.status, response.body.data.time_range]).toEqual([200, '30d']);
+    }
+    const week = await h.request('GET', `${P}/throughput?time_range=7d`, { token: admin.token });
+    expect(week.body.data.granularity).toBe('hour');
+    const fallback = await h.request('GET', `${P}/throughput?time_range=nope`, { token: admin.token });
+    expect(fallback.body.data.granularity).toBe('day');
+  });
 });
 
 describe('analytics over fixture facts published on the telemetry topics', () => {
+  withFixtureFacts(() => ({ h, admin }));
+
   it('overview: totals, rates, exact latency and TTFT percentiles, throughput', async () => {
     const data = await get('/overview?time_range=7d');
     expect(data.totals).toEqual({
@@ -183,105 +122,6 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
       latency,
     );
     expect([data.ttft.p50_ms, data.ttft.p90_ms, data.ttft.p95_ms, data.ttft.p99_ms]).toEqual(ttft);
-  });
-
-  it('agents: list sorted and paged with ids and names, detail with trend', async () => {
-    const list = await get('/agents?time_range=7d&sort_by=requests');
-    expect(list.total).toBe(2);
-    expect(list.items.map((a: { agent_id: string }) => a.agent_id)).toEqual([A, B]);
-    expect(list.items[0]).toMatchObject({
-      agent_id: A,
-      agent_name: 'Alpha',
-      requests: 4,
-      completed: 3,
-      errors: 1,
-      success_rate: 75,
-      timeout_rate: 25,
-      tokens: 33,
-      p50: 250,
-    });
-    expect(list.items[0].p90).toBeCloseTo(370, 9);
-    expect(list.items[0].p99).toBeCloseTo(397, 9);
-    expect(list.items[1]).toMatchObject({ agent_id: B, agent_name: null, requests: 1, p50: 1000, p99: 1000 });
-    const ascending = await get('/agents?time_range=7d&sort_by=p50&sort_order=asc&page=2&page_size=1');
-    expect(ascending).toMatchObject({ total: 2, page: 2, page_size: 1 });
-    expect(ascending.items.map((a: { agent_id: string }) => a.agent_id)).toEqual([B]);
-    // Sorted by a percentile, the page still carries every figure (not only the sort key's).
-    const byP99 = await get('/agents?time_range=7d&sort_by=p99&sort_order=asc&page=1&page_size=1');
-    expect(byP99.items[0]).toMatchObject({ agent_id: A, p50: 250 });
-    expect(byP99.items[0].p90).toBeCloseTo(370, 9);
-    expect(byP99.items[0].p99).toBeCloseTo(397, 9);
-    expect(byP99.items[0].ttft.p50_ms).toBe(20);
-
-    const detail = await get(`/agent/${A}?time_range=7d`);
-    expect(detail.agent).toMatchObject({ agent_id: A, agent_name: 'Alpha', requests: 4, tokens: 33 });
-    expect(detail.granularity).toBe('hour');
-    const bucket = detail.trend.find(
-      (p: { bucket: string }) => p.bucket === new Date(Math.floor(T.getTime() / HOUR) * HOUR).toISOString(),
-    );
-    expect(bucket).toEqual({ bucket: bucket.bucket, requests: 4, successes: 3, failures: 1, tokens: 33 });
-  });
-
-  it('workflows: list with failed nodes, detail with node types', async () => {
-    const list = await get('/workflows?time_range=7d&sort_by=runs');
-    expect(list.items.map((w: { workflow_id: string }) => w.workflow_id)).toEqual([W1, W2]);
-    expect(list.items[0]).toMatchObject({
-      workflow_id: W1,
-      workflow_name: 'Flow One',
-      runs: 3,
-      succeeded: 2,
-      failed: 1,
-      timeouts: 1,
-      failed_nodes: 2,
-      tokens: 10,
-      p50: 800,
-    });
-    expect(list.items[0].p90).toBeCloseTo(1760, 9);
-    expect(list.items[0].p99).toBeCloseTo(1976, 9);
-    expect(list.items[1]).toMatchObject({
-      workflow_id: W2,
-      workflow_name: null,
-      runs: 1,
-      succeeded: 0,
-      failed: 1,
-      p50: 50,
-    });
-    const byNodes = await get('/workflows?time_range=7d&sort_by=failed_nodes&sort_order=asc');
-    expect(byNodes.items.map((w: { workflow_id: string }) => w.workflow_id)).toEqual([W2, W1]);
-
-    const detail = await get(`/workflow/${W1}`);
-    expect(detail.workflow).toMatchObject({ workflow_id: W1, workflow_name: 'Flow One', runs: 3 });
-    expect(detail.node_types).toEqual([
-      { node_type: 'llm', execution_count: 2, failed_count: 1, avg_duration_ms: 1050 },
-      { node_type: 'code', execution_count: 1, failed_count: 1, avg_duration_ms: 40 },
-    ]);
-  });
-
-  it('timeouts: workflow timeouts and agent errors, paged, agent type unavailable', async () => {
-    const all = await get('/timeouts?time_range=7d');
-    expect(all.total).toBe(2);
-    expect(all.agent_timeout_type_available).toBe(false);
-    expect(
-      all.items.map((i: { source: string; timeout_type: string }) => [i.source, i.timeout_type]).sort(),
-    ).toEqual([
-      ['agent', 'unknown'],
-      ['workflow', 'workflow'],
-    ]);
-    const agentOnly = await get('/timeouts?source=agent');
-    expect(agentOnly.items).toHaveLength(1);
-    expect(agentOnly.items[0]).toMatchObject({
-      entity_id: A,
-      entity_name: 'Alpha',
-      status: 'error',
-      duration_ms: 400,
-    });
-    const longest = await get('/timeouts?sort_by=duration_ms&page_size=1');
-    expect(longest.items[0]).toMatchObject({
-      source: 'workflow',
-      entity_id: W1,
-      entity_name: 'Flow One',
-      duration_ms: 2000,
-    });
   });
 
   it('throughput: qps, running workflows, bucketed series', async () => {
@@ -345,5 +185,13 @@ describe('analytics over fixture facts published on the telemetry topics', () =>
     expect((await get('/overview?time_range=90d')).totals).toEqual(before.totals);
     await h.observability.dependencies.cache.clear();
     expect((await get('/overview?time_range=90d')).totals.agent_requests).toBe(6);
+  });
+});
+
+describe('GET /admin/observability/overview, /throughput, /tokens: security', () => {
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:dashboard:access → 403 / 3000', async () => {
+    const routes = ['overview', 'throughput', 'tokens'].map((name) => ['GET', `${P}/${name}`] as const);
+    const { answers, expected } = await routeSecurity(h.request, routes, (await h.createUser()).token);
+    expect(answers).toEqual(expected);
   });
 });
