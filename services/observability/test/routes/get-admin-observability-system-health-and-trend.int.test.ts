@@ -98,19 +98,20 @@ describe('GET /admin/observability/system/health and /trend', () => {
 });
 
 describe('GET /admin/observability/system/health with the database and Redis unreachable', () => {
-  let unreachable: SystemHarness;
+  // This describe's own harness, whose system monitors get stores on a closed port.
+  let harness: SystemHarness;
 
   beforeAll(async () => {
-    unreachable = await startSystemHarness({}, true);
+    harness = await startSystemHarness({}, true);
   }, 120_000);
 
   afterAll(async () => {
-    await unreachable?.stop();
+    await harness?.stop();
   });
 
   it('still answers with the database and Redis monitors at danger when they are unreachable', async () => {
-    const admin = await unreachable.createUser({ roles: ['Admin'] });
-    const { status, body } = await unreachable.request('GET', '/admin/observability/system/health', {
+    const admin = await harness.createUser({ roles: ['Admin'] });
+    const { status, body } = await harness.request('GET', '/admin/observability/system/health', {
       token: admin.token,
     });
     expect([status, body.code]).toEqual([200, 0]);
