@@ -47,3 +47,4 @@ export { captureSpans, SpanKind, type SpanCapture } from './span-capture.js';
 export { startDnsServer, type DnsRecord, type DnsServer } from './dns-server.js';
 export { useTestDns, DNS_PRELOAD } from './test-dns.js';
 export { runServiceCommand, type CommandResult } from './service-command.js';
+export { routeSecurity, type GuardedRoute, type SecurityAnswers } from './route-security.js';

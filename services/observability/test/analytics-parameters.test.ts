@@ -12,7 +12,7 @@ import {
 } from '../src/domain/analytics/parameters.js';
 
 // The analytics request parameters (domain/analytics/parameters.ts), every branch without a
-// server; observability-access-and-input.int.test.ts checks the same rules over HTTP.
+// server; routes/get-admin-observability-*.int.test.ts check the same rules over HTTP.
 
 /** The validation error (1001) whose `data.errors` is exactly `errors`. */
 const refusal = (errors: Record<string, string[]>) =>

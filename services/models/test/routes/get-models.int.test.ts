@@ -1,21 +1,30 @@
-import { type IdentityUser } from '@platform/testing';
+// GET /models, /models/providers and /models/types (gateway routes/models-grants-routes.ts and
+// models-routes.ts): the routes open to every signed-in user, with their happy paths, bad input
+// and security cases. GET /models is the builders' model picker (team ids from the principal).
+// The /admin/models routes: post-admin-models, get-put-delete-admin-models and
+// post-admin-models-test-and-discover; the team grants: admin-teams-models.
+import { routeSecurity, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
+import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
+import { readAllowlist } from '../support/models-admin.js';
 
-// GET /models: the builders' model picker, through the gateway (team ids from the principal).
 let harness: GrantsHarness;
 let admin: IdentityUser;
+let plain: IdentityUser;
 let builder: IdentityUser;
 let outsider: IdentityUser;
+let official: string[];
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   harness = await startGrantsHarness();
-  [admin, builder, outsider] = await Promise.all([
+  [admin, plain, builder, outsider] = await Promise.all([
     harness.createUser({ roles: ['Admin'], name: 'admin' }),
+    harness.createUser({ name: 'mplain' }),
     harness.createUser({ name: 'builder' }),
     harness.createUser({ name: 'outsider' }),
   ]);
+  official = await readAllowlist(harness, admin);
   const teamA = await harness.createTeam(builder);
   const teamB = await harness.createTeam(admin, [], [builder]);
   const other = await harness.createTeam(outsider);
@@ -118,5 +127,59 @@ describe('GET /models', () => {
     expect(none.body.data).toMatchObject({ items: [], total: 0 });
     const anonymous = await harness.request('GET', '/models');
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 2000]);
+  });
+});
+
+describe('GET /models, /models/providers, /models/types: security', () => {
+  const paths = ['/models', '/models/providers', '/models/types'];
+
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003 (every signed-in user may read)', async () => {
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      paths.map((path) => ['GET', path] as const),
+    );
+    expect(answers).toEqual(expected);
+  });
+});
+
+const get = (path: string, token = admin.token) => harness.request('GET', path, { token });
+
+describe('GET /models/providers and /models/types (the catalog)', () => {
+  it('GET /models/providers: 23 providers with endpoints, embedding support and one decision provider', async () => {
+    expect((await harness.request('GET', '/models/providers')).body.code).toBe(2000);
+    const res = await get('/models/providers', plain.token);
+    expect(res.body.code).toBe(0);
+    const items = res.body.data.items as Record<string, unknown>[];
+    expect(items).toHaveLength(23);
+    expect(items.filter((p) => p.default_base_url === null).map((p) => p.id)).toEqual([
+      'azure_openai',
+      'midjourney',
+      'custom',
+    ]);
+    expect(items.filter((p) => p.supports_embedding)).toHaveLength(15);
+    expect(items.filter((p) => p.is_decision_provider).map((p) => p.id)).toEqual(['systemone']);
+    expect(items.find((p) => p.id === 'elevenlabs')?.type_base_urls).toEqual({
+      tts: 'https://api.elevenlabs.io/v1/text-to-speech',
+      audio_generation: 'https://api.elevenlabs.io/v1/sound-generation',
+    });
+    expect(items.find((p) => p.id === 'openai')?.type_base_urls).toEqual({});
+    // Every default endpoint's origin is in identity's shipped allowlist.
+    for (const p of items)
+      if (p.default_base_url) expect(official).toContain(new URL(p.default_base_url as string).origin);
+  });
+
+  it('GET /models/types: the 9 types', async () => {
+    const res = await get('/models/types', plain.token);
+    expect(res.body.data.items.map((t: { id: string }) => t.id)).toEqual([
+      'chat',
+      'embedding',
+      'rerank',
+      'tts',
+      'stt',
+      'audio_generation',
+      'text_to_image',
+      'text_to_video',
+      'decision',
+    ]);
   });
 });

@@ -1,10 +1,15 @@
+// GET and POST /admin/teams/{team_id}/models, PUT and DELETE /admin/teams/{team_id}/models/{model_id}
+// (gateway routes/models-grants-routes.ts): a team's model grants through the gateway (real
+// identity for teams, real Postgres, Kafka): happy paths with their notification events, errors,
+// bad input, the grant's outbox transaction and the security cases. GET /models (the picker that
+// reads the grants): get-models.
 import { randomUUID } from 'node:crypto';
 import { Topics, type ConsumedMessage } from '@platform/kafka';
-import { captureEvents, type EventCapture, type IdentityUser } from '@platform/testing';
+import { captureEvents, routeSecurity, type EventCapture } from '@platform/testing';
+import type { GuardedRoute, IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
+import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
 
-// Team model grants through the gateway (real identity for teams, real Postgres, Kafka).
 let harness: GrantsHarness;
 let events: EventCapture;
 let admin: IdentityUser;
@@ -200,6 +205,26 @@ describe('GET, PUT and DELETE /admin/teams/{team_id}/models/{model_id}', () => {
       `SELECT 1 FROM outbox WHERE value->'data'->>'model_id' = $1`,
       [modelId],
     );
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('the /admin/teams/{team_id}/models routes: security', () => {
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:model:update → 403 / 3000', async () => {
+    const modelId = await harness.insertModel();
+    const item = `${grantPath(teamId)}/${modelId}`;
+    const routes: GuardedRoute[] = [
+      ['GET', grantPath(teamId)],
+      ['POST', grantPath(teamId), { model_id: modelId }],
+      ['PUT', item, { is_enabled: false }],
+      ['DELETE', item],
+    ];
+    // The team's OWNER holds no admin:model:update: owning the team is not enough. Nothing granted.
+    const { answers, expected } = await routeSecurity(harness.request, routes, owner.token);
+    expect(answers).toEqual(expected);
+    const { rows } = await harness.models.pool.query('SELECT 1 FROM team_model_grants WHERE model_id = $1', [
+      modelId,
+    ]);
     expect(rows).toHaveLength(0);
   });
 });

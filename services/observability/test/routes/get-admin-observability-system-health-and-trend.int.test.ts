@@ -1,7 +1,11 @@
+// GET /admin/observability/system/health and /trend (gateway routes/observability-system-routes.ts):
+// the monitors, the snapshots the trend keeps, the answer with the stores unreachable, and the
+// security cases (the first test: all four system routes). /system/workers and /system/slow-queries:
+// their own files beside this one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_LIMIT, SNAPSHOT_TTL_SECONDS } from '../src/data/health-snapshots.js';
-import { startSystemHarness, type SystemHarness } from './support/system-harness.js';
-import type { IdentityUser } from '@platform/testing';
+import { SNAPSHOT_LIMIT, SNAPSHOT_TTL_SECONDS } from '../../src/data/health-snapshots.js';
+import { startSystemHarness, type SystemHarness } from '../support/system-harness.js';
+import { routeSecurity, type IdentityUser } from '@platform/testing';
 
 const WORDS = ['normal', 'warning', 'danger'];
 
@@ -90,5 +94,53 @@ describe('GET /admin/observability/system/health and /trend', () => {
     const ttl = await redis.ttl(key);
     expect(ttl).toBeGreaterThan(SNAPSHOT_TTL_SECONDS - 60);
     expect(ttl).toBeLessThanOrEqual(SNAPSHOT_TTL_SECONDS);
+  });
+});
+
+describe('GET /admin/observability/system/health with the database and Redis unreachable', () => {
+  // This describe's own harness, whose system monitors get stores on a closed port.
+  let harness: SystemHarness;
+
+  beforeAll(async () => {
+    harness = await startSystemHarness({}, true);
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('still answers with the database and Redis monitors at danger when they are unreachable', async () => {
+    const admin = await harness.createUser({ roles: ['Admin'] });
+    const { status, body } = await harness.request('GET', '/admin/observability/system/health', {
+      token: admin.token,
+    });
+    expect([status, body.code]).toEqual([200, 0]);
+    expect(body.data.database).toEqual({
+      status: 'danger',
+      active_connections: 0,
+      max_connections: 0,
+      usage_percent: 0,
+    });
+    expect(body.data.redis).toEqual({
+      status: 'danger',
+      used_memory: 0,
+      connected_clients: 0,
+      ops_per_sec: 0,
+      hit_rate: 0,
+    });
+    // Worker task reports live in the same Redis: without it the worker monitor cannot tell either.
+    expect(body.data.workers.status).toBe('danger');
+    expect(body.data.status).toBe('danger');
+    expect(['normal', 'warning', 'danger']).toContain(body.data.cpu.status);
+  });
+});
+
+describe('GET /admin/observability/system/health and /trend: security', () => {
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:dashboard:access → 403 / 3000', async () => {
+    const user = await harness.createUser({ roles: ['User'] });
+    const health = ['GET', '/admin/observability/system/health'] as const;
+    const trend = ['GET', '/admin/observability/system/trend'] as const;
+    const { answers, expected } = await routeSecurity(harness.request, [health, trend], user.token);
+    expect(answers).toEqual(expected);
   });
 });

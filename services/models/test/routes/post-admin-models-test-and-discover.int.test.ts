@@ -1,10 +1,13 @@
-import { startHttpReceiver, type HttpReceiver, type IdentityUser } from '@platform/testing';
+// POST /admin/models/{model_id}/test and POST /admin/models/discover (gateway
+// routes/models-routes.ts): the two routes that call the upstream, against local fake provider
+// servers, through the gateway and the outbound guard: happy paths, upstream errors, SSRF attempts
+// refused, and the security cases. The other /admin/models routes: post-admin-models and
+// get-put-delete-admin-models.
+import { routeSecurity, startHttpReceiver, type HttpReceiver, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
-import { createModel, readAllowlist, setAllowlist } from './support/models-admin.js';
+import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
+import { createModel, readAllowlist, setAllowlist, userWith } from '../support/models-admin.js';
 
-// Connectivity test and discovery against local fake provider servers, through the gateway and
-// the outbound guard; SSRF attempts refused.
 let harness: GrantsHarness;
 let admin: IdentityUser;
 let provider: HttpReceiver;
@@ -232,5 +235,22 @@ describe('SSRF defence (packages/outbound-http)', () => {
     );
     expect((await testModel(id)).body.data.success).toBe(true);
     expect(provider.requests.slice(-1)[0]!.path).toBe('/v2/models');
+  });
+});
+
+describe('POST /admin/models/{model_id}/test and /admin/models/discover: security', () => {
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:model:create → 403 / 3000; no upstream call', async () => {
+    const id = await model({ base_url: `${provider.url}/v1` });
+    const updater = await userWith(harness, admin, ['admin:model:update']);
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      [
+        ['POST', `/admin/models/${id}/test`, {}],
+        ['POST', '/admin/models/discover', { provider: 'custom', base_url: `${provider.url}/v1` }],
+      ],
+      updater.token,
+    );
+    expect(answers).toEqual(expected);
+    expect(provider.requests).toHaveLength(0);
   });
 });

@@ -1,3 +1,6 @@
+// GET /admin/observability/system/workers (gateway routes/observability-system-routes.ts): task
+// workers, the five queues and the capped scan by task over real Kafka topics and workers, and the
+// security cases. The Prometheus gauges with the same figures: consumer-lag-gauges.int.test.ts.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   buildTask,
@@ -9,10 +12,10 @@ import {
   TaskWorker,
   type QueueName,
 } from '@platform/kafka';
-import { waitUntil } from '@platform/testing';
-import { getSystemWorkers } from '../src/domain/system/get-system-workers.js';
-import { systemMonitorDeps } from '../src/system-area.js';
-import { startSystemHarness, testLogger, type SystemHarness } from './support/system-harness.js';
+import { routeSecurity, waitUntil } from '@platform/testing';
+import { getSystemWorkers } from '../../src/domain/system/get-system-workers.js';
+import { systemMonitorDeps } from '../../src/system-area.js';
+import { startSystemHarness, testLogger, type SystemHarness } from '../support/system-harness.js';
 
 let harness: SystemHarness;
 const workers: TaskWorker[] = [];
@@ -132,3 +135,10 @@ it('reports workers, running, fetched and retrying tasks, each queue backlog and
     backlog: 5013,
   });
 }, 180_000);
+
+it('security: no token → 401 / 2000; a malformed or forged token → 403 / 2003; a plain user → 403 / 3000', async () => {
+  const plain = await harness.createUser({ roles: ['User'] });
+  const route = ['GET', '/admin/observability/system/workers'] as const;
+  const { answers, expected } = await routeSecurity(harness.request, [route], plain.token);
+  expect(answers).toEqual(expected);
+});

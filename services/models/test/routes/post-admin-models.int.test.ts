@@ -1,11 +1,14 @@
+// POST /admin/models (gateway routes/models-routes.ts): the happy path, the field rules and bad
+// input, and the security cases; through the gateway with real identity (allowlist, roles) and
+// real Postgres. Reading, updating and deleting a model: get-put-delete-admin-models; the
+// connectivity test and discovery: post-admin-models-test-and-discover; the catalog: get-models.
 import { SecretBox } from '@platform/crypto';
-import { stackEnv, type IdentityUser } from '@platform/testing';
+import { routeSecurity, stackEnv, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_KEYS_PURPOSE } from '../src/models-service.js';
-import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
-import { createModel, readAllowlist, setAllowlist } from './support/models-admin.js';
+import { MODEL_KEYS_PURPOSE } from '../../src/models-service.js';
+import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
+import { createModel, readAllowlist, setAllowlist, userWith } from '../support/models-admin.js';
 
-// Model administration through the gateway: real identity (allowlist, roles), real Postgres.
 let harness: GrantsHarness;
 let admin: IdentityUser;
 let plain: IdentityUser;
@@ -27,47 +30,7 @@ const get = (path: string, token = admin.token) => harness.request('GET', path, 
 const put = (id: string, json: Record<string, unknown>, token = admin.token) =>
   harness.request('PUT', `/admin/models/${id}`, { token, json });
 
-describe('catalog', () => {
-  it('GET /models/providers: 23 providers with endpoints, embedding support and one decision provider', async () => {
-    expect((await harness.request('GET', '/models/providers')).body.code).toBe(2000);
-    const res = await get('/models/providers', plain.token);
-    expect(res.body.code).toBe(0);
-    const items = res.body.data.items as Record<string, unknown>[];
-    expect(items).toHaveLength(23);
-    expect(items.filter((p) => p.default_base_url === null).map((p) => p.id)).toEqual([
-      'azure_openai',
-      'midjourney',
-      'custom',
-    ]);
-    expect(items.filter((p) => p.supports_embedding)).toHaveLength(15);
-    expect(items.filter((p) => p.is_decision_provider).map((p) => p.id)).toEqual(['systemone']);
-    expect(items.find((p) => p.id === 'elevenlabs')?.type_base_urls).toEqual({
-      tts: 'https://api.elevenlabs.io/v1/text-to-speech',
-      audio_generation: 'https://api.elevenlabs.io/v1/sound-generation',
-    });
-    expect(items.find((p) => p.id === 'openai')?.type_base_urls).toEqual({});
-    // Every default endpoint's origin is in identity's shipped allowlist.
-    for (const p of items)
-      if (p.default_base_url) expect(official).toContain(new URL(p.default_base_url as string).origin);
-  });
-
-  it('GET /models/types: the 9 types', async () => {
-    const res = await get('/models/types', plain.token);
-    expect(res.body.data.items.map((t: { id: string }) => t.id)).toEqual([
-      'chat',
-      'embedding',
-      'rerank',
-      'tts',
-      'stt',
-      'audio_generation',
-      'text_to_image',
-      'text_to_video',
-      'decision',
-    ]);
-  });
-});
-
-describe('model CRUD', () => {
+describe('POST /admin/models', () => {
   it('creates with defaults, seals the API key and never returns it', async () => {
     const res = await createModel(harness, admin.token, { name: 'defaults', api_key: 'sk-secret-123' });
     expect(res.status).toBe(200);
@@ -207,39 +170,23 @@ describe('model CRUD', () => {
       await setAllowlist(harness, admin, official);
     }
   });
+});
 
-  it('unknown id → 404 / 6100 on read, update, delete and test', async () => {
-    const id = '00000000-0000-4000-8000-000000000000';
-    for (const res of [
-      await get(`/admin/models/${id}`),
-      await put(id, { name: 'x' }),
-      await harness.request('DELETE', `/admin/models/${id}`, { token: admin.token }),
-      await harness.request('POST', `/admin/models/${id}/test`, { token: admin.token, json: {} }),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe(6100);
-    }
-    expect((await get('/admin/models/not-a-uuid')).body.code).toBe(1001);
-  });
-
-  it('update is partial; delete removes the model', async () => {
-    const created = await createModel(harness, admin.token, {
-      name: 'partial',
-      sort_order: 5,
-      input_price: 1.5,
-    });
-    const id = created.body.data.id;
-    const res = await put(id, { provider_display_name: 'Shown', sort_order: 6 });
-    expect(res.body.data).toMatchObject({
-      name: 'partial',
-      provider_display_name: 'Shown',
-      sort_order: 6,
-      input_price: 1.5,
-    });
-    expect((await put(id, { input_price: null })).body.data.input_price).toBeNull();
-    expect((await harness.request('DELETE', `/admin/models/${id}`, { token: admin.token })).body.code).toBe(
-      0,
+describe('POST /admin/models: security', () => {
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; without admin:model:create → 403 / 3000', async () => {
+    const count = async () =>
+      (await harness.models.pool.query('SELECT count(*)::int AS n FROM models')).rows[0].n;
+    const before = await count();
+    const body = { name: 'refused', provider: 'openai', model_id: 'gpt-4o-mini', model_type: 'chat' };
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      [['POST', '/admin/models', body]],
+      plain.token,
     );
-    expect((await get(`/admin/models/${id}`)).body.code).toBe(6100);
+    expect(answers).toEqual(expected);
+    // Holding another admin:model:* code is not enough; nothing was created.
+    const updater = await userWith(harness, admin, ['admin:model:update']);
+    expect((await createModel(harness, updater.token, {})).body.code).toBe(3000);
+    expect(await count()).toBe(before);
   });
 });

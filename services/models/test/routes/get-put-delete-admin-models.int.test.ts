@@ -1,9 +1,13 @@
-import type { IdentityUser } from '@platform/testing';
+// GET /admin/models, GET, PUT and DELETE /admin/models/{model_id} (gateway routes/models-routes.ts):
+// listing, reading, partial updates and deletes, their errors and bad input, the permissions of
+// every /admin/models route (one table) and the one-default-per-type rule, through the gateway on
+// real Postgres. Creating: post-admin-models; the test and discovery calls:
+// post-admin-models-test-and-discover.
+import { routeSecurity, type IdentityUser } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGrantsHarness, type GrantsHarness } from './support/grants-harness.js';
-import { createModel, userWith } from './support/models-admin.js';
+import { startGrantsHarness, type GrantsHarness } from '../support/grants-harness.js';
+import { createModel, userWith } from '../support/models-admin.js';
 
-// Listing, permissions and the one-default-per-type rule, through the gateway on real Postgres.
 let harness: GrantsHarness;
 let admin: IdentityUser;
 
@@ -17,6 +21,9 @@ afterAll(async () => {
 
 const list = (query: string, token = admin.token) =>
   harness.request('GET', `/admin/models${query}`, { token });
+const get = (path: string, token = admin.token) => harness.request('GET', path, { token });
+const put = (id: string, json: Record<string, unknown>, token = admin.token) =>
+  harness.request('PUT', `/admin/models/${id}`, { token, json });
 const names = (res: { body: { data: { items: { name: string }[] } } }) =>
   res.body.data.items.map((m) => m.name);
 
@@ -88,6 +95,43 @@ describe('GET /admin/models', () => {
   });
 });
 
+describe('GET, PUT and DELETE /admin/models/{model_id}', () => {
+  it('unknown id → 404 / 6100 on read, update, delete and test', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const res of [
+      await get(`/admin/models/${id}`),
+      await put(id, { name: 'x' }),
+      await harness.request('DELETE', `/admin/models/${id}`, { token: admin.token }),
+      await harness.request('POST', `/admin/models/${id}/test`, { token: admin.token, json: {} }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe(6100);
+    }
+    expect((await get('/admin/models/not-a-uuid')).body.code).toBe(1001);
+  });
+
+  it('update is partial; delete removes the model', async () => {
+    const created = await createModel(harness, admin.token, {
+      name: 'partial',
+      sort_order: 5,
+      input_price: 1.5,
+    });
+    const id = created.body.data.id;
+    const res = await put(id, { provider_display_name: 'Shown', sort_order: 6 });
+    expect(res.body.data).toMatchObject({
+      name: 'partial',
+      provider_display_name: 'Shown',
+      sort_order: 6,
+      input_price: 1.5,
+    });
+    expect((await put(id, { input_price: null })).body.data.input_price).toBeNull();
+    expect((await harness.request('DELETE', `/admin/models/${id}`, { token: admin.token })).body.code).toBe(
+      0,
+    );
+    expect((await get(`/admin/models/${id}`)).body.code).toBe(6100);
+  });
+});
+
 describe('is_default', () => {
   it('one default per type: setting a new default clears the old one', async () => {
     const first = await createModel(harness, admin.token, {
@@ -152,5 +196,23 @@ describe('is_default', () => {
       "SELECT count(*) FROM models WHERE model_type = 'text_to_video' AND is_default",
     );
     expect(Number(rows[0]!.count)).toBe(1);
+  });
+});
+
+describe('GET /admin/models, GET, PUT and DELETE /admin/models/{model_id}: security', () => {
+  it('no token → 401 / 2000; a malformed or forged token → 403 / 2003; a user with no role → 403 / 3000', async () => {
+    const one = '/admin/models/00000000-0000-4000-8000-000000000000';
+    const noRole = await harness.createUser({ name: 'norole', roles: [] });
+    const { answers, expected } = await routeSecurity(
+      harness.request,
+      [
+        ['GET', '/admin/models'],
+        ['GET', one],
+        ['PUT', one, { name: 'x' }],
+        ['DELETE', one],
+      ],
+      noRole.token,
+    );
+    expect(answers).toEqual(expected);
   });
 });

@@ -1,10 +1,13 @@
+// GET /admin/observability/system/slow-queries (gateway routes/observability-system-routes.ts): the
+// list, its threshold and paging, bad input, the reasons it is unavailable (real databases and
+// roles, read through the use case the route calls), and the security cases.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, withDatabase } from '@platform/db';
-import { stackEnv, type IdentityUser } from '@platform/testing';
-import { listSlowQueries } from '../src/domain/system/list-slow-queries.js';
-import { startScratchPostgres } from './support/scratch-postgres.js';
-import { asAdmin, startSystemHarness, type SystemHarness } from './support/system-harness.js';
+import { routeSecurity, stackEnv, type IdentityUser } from '@platform/testing';
+import { listSlowQueries } from '../../src/domain/system/list-slow-queries.js';
+import { startScratchPostgres } from '../support/scratch-postgres.js';
+import { asAdmin, startSystemHarness, type SystemHarness } from '../support/system-harness.js';
 
 const run = randomUUID().slice(0, 8);
 const alias = `obsys_slow_${run}`;
@@ -101,6 +104,13 @@ describe('GET /admin/observability/system/slow-queries', () => {
       );
       expect([query, status, body.code]).toEqual([query, 422, 1001]);
     }
+  });
+
+  it('security: no token → 401 / 2000; a malformed or forged token → 403 / 2003; a plain user → 403 / 3000', async () => {
+    const plain = await harness.createUser({ roles: ['User'] });
+    const route = ['GET', '/admin/observability/system/slow-queries?threshold_ms=200'] as const;
+    const { answers, expected } = await routeSecurity(harness.request, [route], plain.token);
+    expect(answers).toEqual(expected);
   });
 });
 
