@@ -2,6 +2,7 @@ import { analyticsSets, type ClosedSet } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { nameOf } from './closed-set-names.js';
 import { defineRoute, type RouteDefinition } from './route-definition.js';
 import { text } from './text-schemas.js';
 import { pagingQuery } from './validation.js';
@@ -41,6 +42,9 @@ const throughputQuery = z.object({
   granularity: z.enum(analyticsSets.GRANULARITIES.names).optional(),
 });
 type ThroughputQuery = z.infer<typeof throughputQuery>;
+/** What the figures cover: the request's range (or 30d) and bucket size, never anything else. */
+const rangeAnswer = z.enum(analyticsSets.TIME_RANGES.names);
+const granularityAnswer = z.enum(analyticsSets.GRANULARITIES.names);
 /** Agent and workflow ids are UUIDs, like every other id in a path (422 / 1001 otherwise). */
 const entityId = z.uuid();
 
@@ -105,6 +109,24 @@ const named = <T extends { agent_name?: string; workflow_name?: string; entity_n
   ...('entity_name' in item ? { entity_name: item.entity_name || null } : {}),
 });
 
+/** The answers' closed sets by name: the range and granularity the figures cover. */
+const rangeName = nameOf(analyticsSets.TIME_RANGES);
+const granularityName = nameOf(analyticsSets.GRANULARITIES);
+const timeoutSourceName = nameOf(analyticsSets.TIMEOUT_SOURCES);
+const timeoutTypeName = nameOf(analyticsSets.TIMEOUT_TYPES);
+const withRange = <Answer extends { time_range: analyticsV1.TimeRange }>(
+  answer: Answer,
+): Omit<Answer, 'time_range'> & { time_range: string } => ({
+  ...answer,
+  time_range: rangeName(answer.time_range),
+});
+const withGranularity = <Answer extends { granularity: analyticsV1.Granularity }>(
+  answer: Answer,
+): Omit<Answer, 'granularity'> & { granularity: string } => ({
+  ...answer,
+  granularity: granularityName(answer.granularity),
+});
+
 const base = {
   tags: ['observability'],
   auth: 'user' as const,
@@ -132,7 +154,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     summary: 'Totals, rates, latency and TTFT percentiles, throughput over a time range',
     query: rangeQuery,
     response: z.object({
-      time_range: z.string(),
+      time_range: rangeAnswer,
       totals: z.object({
         agent_requests: z.number().int(),
         workflow_runs: z.number().int(),
@@ -151,6 +173,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     }),
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call('getOverview', { time_range: rangeValue(query) }, { principal }),
+    present: withRange,
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, analyticsV1.AgentList>({
     ...base,
@@ -170,8 +193,8 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     query: rangeQuery,
     response: z.object({
       agent: agentStats,
-      time_range: z.string(),
-      granularity: z.string(),
+      time_range: rangeAnswer,
+      granularity: granularityAnswer,
       trend: z.array(trendPoint),
     }),
     invoke: ({ params, query }, { clients, principal }) =>
@@ -180,7 +203,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         { id: params.agent_id, time_range: rangeValue(query) },
         { principal },
       ),
-    present: (detail) => ({ ...detail, agent: detail.agent && named(detail.agent) }),
+    present: (detail) => ({
+      ...withGranularity(withRange(detail)),
+      agent: detail.agent && named(detail.agent),
+    }),
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, analyticsV1.WorkflowList>({
     ...base,
@@ -202,8 +228,8 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     query: rangeQuery,
     response: z.object({
       workflow: workflowStats,
-      time_range: z.string(),
-      granularity: z.string(),
+      time_range: rangeAnswer,
+      granularity: granularityAnswer,
       trend: z.array(trendPoint),
       node_types: z.array(
         z.object({
@@ -220,7 +246,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         { id: params.workflow_id, time_range: rangeValue(query) },
         { principal },
       ),
-    present: (detail) => ({ ...detail, workflow: detail.workflow && named(detail.workflow) }),
+    present: (detail) => ({
+      ...withGranularity(withRange(detail)),
+      workflow: detail.workflow && named(detail.workflow),
+    }),
   }),
   defineRoute<ServiceClients, undefined, TimeoutsQuery, undefined, analyticsV1.TimeoutList>({
     ...base,
@@ -230,8 +259,8 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     response: paged(
       z.object({
         id: z.string(),
-        source: z.enum(['agent', 'workflow']),
-        timeout_type: z.enum(['workflow', 'unknown']),
+        source: z.enum(analyticsSets.TIMEOUT_SOURCES.names).exclude(['all']),
+        timeout_type: z.enum(analyticsSets.TIMEOUT_TYPES.names),
         entity_id: z.string(),
         entity_name: z.string().nullable(),
         status: z.string(),
@@ -249,7 +278,14 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         },
         { principal },
       ),
-    present: (list) => ({ ...list, items: list.items.map(named) }),
+    present: (list) => ({
+      ...list,
+      items: list.items.map((item) => ({
+        ...named(item),
+        source: timeoutSourceName(item.source),
+        timeout_type: timeoutTypeName(item.timeout_type),
+      })),
+    }),
   }),
   defineRoute<ServiceClients, undefined, ThroughputQuery, undefined, analyticsV1.Throughput>({
     ...base,
@@ -259,7 +295,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     response: z.object({
       qps: z.number(),
       running_workflows: z.number().int(),
-      granularity: z.enum(['hour', 'day']),
+      granularity: granularityAnswer,
       series: z.array(
         z.object({
           bucket: z.string(),
@@ -278,6 +314,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         },
         { principal },
       ),
+    present: withGranularity,
   }),
   defineRoute<ServiceClients, undefined, RangeQuery, undefined, analyticsV1.Tokens>({
     ...base,
@@ -285,7 +322,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     summary: 'Token usage by source and by model (7d/30d: the larger of facts and quota counters)',
     query: rangeQuery,
     response: z.object({
-      time_range: z.string(),
+      time_range: rangeAnswer,
       total: z.number().int(),
       by_source: z.object({ agent: z.number().int(), workflow: z.number().int(), other: z.number().int() }),
       by_model: z.array(
@@ -295,5 +332,6 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     }),
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call('getTokens', { time_range: rangeValue(query) }, { principal }),
+    present: withRange,
   }),
 ];

@@ -1,4 +1,4 @@
-import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
+import { identityDirectoryClient, teamRoleFilter, type CallCredentials } from '@platform/grpc';
 import type { TeamDirectory } from '../domain/grants/team-directory-port.js';
 
 export type { TeamDirectory, TeamInfo } from '../domain/grants/team-directory-port.js';
@@ -17,7 +17,12 @@ export function identityTeamDirectory(address: string, credentials: CallCredenti
       const ids: string[] = [];
       let cursor = '';
       do {
-        const page = await client.call('listTeamMemberIds', { team_id: teamId, roles, cursor, limit: PAGE });
+        const page = await client.call('listTeamMemberIds', {
+          team_id: teamId,
+          roles: teamRoleFilter(roles),
+          cursor,
+          limit: PAGE,
+        });
         ids.push(...page.user_ids);
         cursor = page.next_cursor;
       } while (cursor);

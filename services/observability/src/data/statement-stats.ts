@@ -1,6 +1,8 @@
+import type { SlowQueryUnavailableReason } from '@platform/contracts';
 import type { Pool } from '@platform/db';
 
-export type UnavailableReason = 'not_preloaded' | 'permission_denied' | 'extension_missing';
+/** The contract's closed set (SLOW_QUERY_UNAVAILABLE_REASONS). */
+export type UnavailableReason = SlowQueryUnavailableReason;
 
 export interface StatementRow {
   query: string;
