@@ -8,23 +8,33 @@ import type { MonitorStatus } from '../domain/system/thresholds.js';
 /**
  * The system monitors' answers as messages: the use cases (and the snapshot list in Redis) keep
  * the status words by name, the message carries them as the proto enums, and the gateway presents
- * the names again.
+ * the names again. A snapshot read back from Redis is taken as it is: a monitor it lacks stays
+ * absent and a word outside the set is UNSPECIFIED (presented as ''), never a failed trend.
  */
+const statusValue = (name: unknown): systemV1.MonitorStatus =>
+  MONITOR_STATUSES.has(name) ? MONITOR_STATUSES.toProto(name) : 0;
+
 function withStatus<Reading extends { status: MonitorStatus }>(
   reading: Reading,
 ): Omit<Reading, 'status'> & { status: systemV1.MonitorStatus } {
-  return { ...reading, status: MONITOR_STATUSES.toProto(reading.status) };
+  return { ...reading, status: statusValue(reading.status) };
 }
 
-export function encodeHealth(health: SystemHealth): systemV1.SystemHealth {
+const monitor = <Reading extends { status: MonitorStatus }>(reading: Reading | undefined) =>
+  reading && withStatus(reading);
+
+/** One snapshot: just taken, or one of the list (whatever Redis holds, hence Partial). */
+export function encodeHealth(health: Partial<SystemHealth>): systemV1.SystemHealth {
   return {
-    ...withStatus(health),
-    cpu: withStatus(health.cpu),
-    memory: withStatus(health.memory),
-    disk: withStatus(health.disk),
-    database: withStatus(health.database),
-    redis: withStatus(health.redis),
-    workers: withStatus(health.workers),
+    ...health,
+    status: statusValue(health.status),
+    cpu: monitor(health.cpu),
+    memory: monitor(health.memory),
+    disk: monitor(health.disk),
+    database: monitor(health.database),
+    redis: monitor(health.redis),
+    workers: monitor(health.workers),
+    checked_at: health.checked_at ?? '',
   };
 }
 

@@ -29,7 +29,7 @@ export function systemGrpc(deps: SystemMonitorDeps) {
     },
     getSystemTrend: async (_request, { principal }) => {
       requireAdmin(principal);
-      return { snapshots: (await snapshots.list<SystemHealth>()).map(encodeHealth) };
+      return { snapshots: (await snapshots.list<Partial<SystemHealth>>()).map(encodeHealth) };
     },
     getSystemWorkers: async (_request, { principal }) => {
       requireAdmin(principal);
