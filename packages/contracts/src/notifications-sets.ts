@@ -29,10 +29,6 @@ export type NotificationChannelName = (typeof NOTIFICATION_CHANNELS.names)[numbe
 export const DELIVERY_STATUSES = enumSet(DeliveryStatus, 'DELIVERY_STATUS_');
 export type DeliveryStatusName = (typeof DELIVERY_STATUSES.names)[number];
 
-/** A notification's own state: `active`, the one the spec has. */
+/** A notification's own state (`active`, the one the spec has) and how a channel test ended. */
 export const NOTIFICATION_STATUSES = enumSet(NotificationStatus, 'NOTIFICATION_STATUS_');
-export type NotificationStatusName = (typeof NOTIFICATION_STATUSES.names)[number];
-
-/** How a channel test ended, in its audit record (`started`: its end was never recorded). */
 export const CHANNEL_TEST_OUTCOMES = enumSet(ChannelTestOutcome, 'CHANNEL_TEST_OUTCOME_');
-export type ChannelTestOutcomeName = (typeof CHANNEL_TEST_OUTCOMES.names)[number];

@@ -30,19 +30,10 @@ export const TIMEOUT_SORT_KEYS = enumSet(TimeoutSortKey, 'TIMEOUT_SORT_KEY_');
 
 export const TIMEOUT_SOURCES = enumSet(TimeoutSource, 'TIMEOUT_SOURCE_');
 
+// The closed sets only answers carry (the use cases name them with NameOf<typeof SET>).
 /** A timeout event's kind (`workflow`: a run that timed out; `unknown`: an agent round in error). */
 export const TIMEOUT_TYPES = enumSet(TimeoutType, 'TIMEOUT_TYPE_');
-export type TimeoutTypeName = (typeof TIMEOUT_TYPES.names)[number];
-
 /** The state of a system monitor (`/admin/observability/system/*`). */
 export const MONITOR_STATUSES = enumSet(MonitorStatus, 'MONITOR_STATUS_');
-export type MonitorStatusName = (typeof MONITOR_STATUSES.names)[number];
-
 /** Why `/system/slow-queries` cannot read statement statistics. */
 export const SLOW_QUERY_UNAVAILABLE_REASONS = enumSet(UnavailableReason, 'UNAVAILABLE_REASON_');
-export type SlowQueryUnavailableReason = (typeof SLOW_QUERY_UNAVAILABLE_REASONS.names)[number];
-
-/** The answers' names of the request sets, for the use cases' types. */
-export type TimeRangeName = (typeof TIME_RANGES.names)[number];
-export type GranularityName = (typeof GRANULARITIES.names)[number];
-export type TimeoutSourceName = (typeof TIMEOUT_SOURCES.names)[number];

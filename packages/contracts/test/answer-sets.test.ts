@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ClosedSet } from '../src/closed-set.js';
 import { ChannelTestOutcome } from '../src/gen/platform/notifications/v1/channel_tests.js';
 import { NotificationStatus } from '../src/gen/platform/notifications/v1/notifications.js';
 import { TimeoutType } from '../src/gen/platform/observability/v1/analytics.js';
@@ -9,32 +10,28 @@ import {
   SLOW_QUERY_UNAVAILABLE_REASONS,
   TIMEOUT_TYPES,
 } from '../src/observability-sets.js';
-import { expectNamesEveryValue, type EnumTable } from './support/enum-coverage.js';
+import { expectNamesEveryValue } from './support/enum-coverage.js';
 
-// The closed sets that only answers carry (issue 25, "protos: the rest"): the service sends the enum,
-// the gateway presents the name, so a name here is a name in the HTTP body.
-const tables: EnumTable[] = [
-  ['TIMEOUT_TYPES', TIMEOUT_TYPES, TimeoutType],
-  ['MONITOR_STATUSES', MONITOR_STATUSES, MonitorStatus],
-  ['SLOW_QUERY_UNAVAILABLE_REASONS', SLOW_QUERY_UNAVAILABLE_REASONS, UnavailableReason],
-  ['NOTIFICATION_STATUSES', NOTIFICATION_STATUSES, NotificationStatus],
-  ['CHANNEL_TEST_OUTCOMES', CHANNEL_TEST_OUTCOMES, ChannelTestOutcome],
+// The closed sets only answers carry (issue 25, "protos: the rest"): the service sends the enum and
+// the gateway presents the name, so each name below is what an HTTP body (or a stored record) says.
+const answerSets: [ClosedSet<string, number>, Record<string, string | number>, string[]][] = [
+  [TIMEOUT_TYPES, TimeoutType, ['workflow', 'unknown']],
+  [MONITOR_STATUSES, MonitorStatus, ['normal', 'warning', 'danger']],
+  [
+    SLOW_QUERY_UNAVAILABLE_REASONS,
+    UnavailableReason,
+    ['not_preloaded', 'permission_denied', 'extension_missing'],
+  ],
+  [NOTIFICATION_STATUSES, NotificationStatus, ['active']],
+  [CHANNEL_TEST_OUTCOMES, ChannelTestOutcome, ['started', 'succeeded', 'failed']],
 ];
 
 describe('the closed sets of answers', () => {
-  it.each(tables)('%s names every value of its proto enum, once', (_name, set, protoEnum) =>
-    expectNamesEveryValue(set, protoEnum),
+  it.each(answerSets.map(([set, protoEnum, names]) => ({ set, protoEnum, names, label: names.join(' | ') })))(
+    '$label: the names the spec uses, one for every value of the proto enum',
+    ({ set, protoEnum, names }) => {
+      expect(set.names).toEqual(names);
+      expectNamesEveryValue(set, protoEnum);
+    },
   );
-
-  it('keeps the JSON names the spec and the stored records use', () => {
-    expect(TIMEOUT_TYPES.names).toEqual(['workflow', 'unknown']);
-    expect(MONITOR_STATUSES.names).toEqual(['normal', 'warning', 'danger']);
-    expect(SLOW_QUERY_UNAVAILABLE_REASONS.names).toEqual([
-      'not_preloaded',
-      'permission_denied',
-      'extension_missing',
-    ]);
-    expect(NOTIFICATION_STATUSES.names).toEqual(['active']);
-    expect(CHANNEL_TEST_OUTCOMES.names).toEqual(['started', 'succeeded', 'failed']);
-  });
 });

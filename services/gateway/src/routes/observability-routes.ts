@@ -1,4 +1,4 @@
-import { analyticsSets, type ClosedSet } from '@platform/contracts';
+import { analyticsSets, translateFields, type ClosedSet } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
@@ -109,23 +109,13 @@ const named = <T extends { agent_name?: string; workflow_name?: string; entity_n
   ...('entity_name' in item ? { entity_name: item.entity_name || null } : {}),
 });
 
-/** The answers' closed sets by name: the range and granularity the figures cover. */
-const rangeName = nameOf(analyticsSets.TIME_RANGES);
-const granularityName = nameOf(analyticsSets.GRANULARITIES);
-const timeoutSourceName = nameOf(analyticsSets.TIMEOUT_SOURCES);
-const timeoutTypeName = nameOf(analyticsSets.TIMEOUT_TYPES);
-const withRange = <Answer extends { time_range: analyticsV1.TimeRange }>(
-  answer: Answer,
-): Omit<Answer, 'time_range'> & { time_range: string } => ({
-  ...answer,
-  time_range: rangeName(answer.time_range),
-});
-const withGranularity = <Answer extends { granularity: analyticsV1.Granularity }>(
-  answer: Answer,
-): Omit<Answer, 'granularity'> & { granularity: string } => ({
-  ...answer,
-  granularity: granularityName(answer.granularity),
-});
+/** The answers' closed sets by name: the range and granularity the figures cover, a timeout's kind. */
+const rangeName = { time_range: nameOf(analyticsSets.TIME_RANGES) };
+const granularityName = { granularity: nameOf(analyticsSets.GRANULARITIES) };
+const timeoutKindNames = {
+  source: nameOf(analyticsSets.TIMEOUT_SOURCES),
+  timeout_type: nameOf(analyticsSets.TIMEOUT_TYPES),
+};
 
 const base = {
   tags: ['observability'],
@@ -173,7 +163,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     }),
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call('getOverview', { time_range: rangeValue(query) }, { principal }),
-    present: withRange,
+    present: (answer) => translateFields(answer, rangeName),
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, analyticsV1.AgentList>({
     ...base,
@@ -204,7 +194,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         { principal },
       ),
     present: (detail) => ({
-      ...withGranularity(withRange(detail)),
+      ...translateFields(detail, { ...rangeName, ...granularityName }),
       agent: detail.agent && named(detail.agent),
     }),
   }),
@@ -247,7 +237,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         { principal },
       ),
     present: (detail) => ({
-      ...withGranularity(withRange(detail)),
+      ...translateFields(detail, { ...rangeName, ...granularityName }),
       workflow: detail.workflow && named(detail.workflow),
     }),
   }),
@@ -280,11 +270,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
       ),
     present: (list) => ({
       ...list,
-      items: list.items.map((item) => ({
-        ...named(item),
-        source: timeoutSourceName(item.source),
-        timeout_type: timeoutTypeName(item.timeout_type),
-      })),
+      items: list.items.map((item) => translateFields(named(item), timeoutKindNames)),
     }),
   }),
   defineRoute<ServiceClients, undefined, ThroughputQuery, undefined, analyticsV1.Throughput>({
@@ -314,7 +300,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         },
         { principal },
       ),
-    present: withGranularity,
+    present: (answer) => translateFields(answer, granularityName),
   }),
   defineRoute<ServiceClients, undefined, RangeQuery, undefined, analyticsV1.Tokens>({
     ...base,
@@ -332,6 +318,6 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     }),
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call('getTokens', { time_range: rangeValue(query) }, { principal }),
-    present: withRange,
+    present: (answer) => translateFields(answer, rangeName),
   }),
 ];

@@ -1,8 +1,8 @@
-import type { SlowQueryUnavailableReason } from '@platform/contracts';
+import type { NameOf, SLOW_QUERY_UNAVAILABLE_REASONS } from '@platform/contracts';
 import type { Pool } from '@platform/db';
 
 /** The contract's closed set (SLOW_QUERY_UNAVAILABLE_REASONS). */
-export type UnavailableReason = SlowQueryUnavailableReason;
+export type UnavailableReason = NameOf<typeof SLOW_QUERY_UNAVAILABLE_REASONS>;
 
 export interface StatementRow {
   query: string;

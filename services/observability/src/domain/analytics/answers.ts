@@ -1,4 +1,4 @@
-import type { TimeoutTypeName } from '@platform/contracts';
+import type { NameOf, TIMEOUT_TYPES } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import type { TimeRange } from './parameters.js';
 import type { Granularity } from './query-contract.js';
@@ -25,7 +25,7 @@ export type WorkflowDetailAnswer = WithNames<
 
 export type TimeoutEventAnswer = WithNames<
   analyticsV1.TimeoutEvent,
-  { source: 'agent' | 'workflow'; timeout_type: TimeoutTypeName }
+  { source: 'agent' | 'workflow'; timeout_type: NameOf<typeof TIMEOUT_TYPES> }
 >;
 
 export type TimeoutListAnswer = WithNames<analyticsV1.TimeoutList, { items: TimeoutEventAnswer[] }>;

@@ -1,7 +1,7 @@
-import type { MonitorStatusName } from '@platform/contracts';
+import type { MONITOR_STATUSES, NameOf } from '@platform/contracts';
 
 /** Status word of every monitor of `/system/health`: the contract's closed set (MONITOR_STATUSES). */
-export type MonitorStatus = MonitorStatusName;
+export type MonitorStatus = NameOf<typeof MONITOR_STATUSES>;
 
 const RANK: Record<MonitorStatus, number> = { normal: 0, warning: 1, danger: 2 };
 
