@@ -10,7 +10,7 @@ export function identityTeamDirectory(address: string, credentials: CallCredenti
   const client = identityDirectoryClient(address, credentials);
   return {
     async findTeam(teamId) {
-      const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });
+      const record = await client.call('getTeamMembership', { team_id: teamId });
       return record.team_exists ? { id: teamId, name: record.team_name } : undefined;
     },
     async memberIds(teamId, roles) {

@@ -22,7 +22,7 @@ export function identityTeamDirectory(address: string, credentials: CallCredenti
       return memberRoleOf(record);
     },
     async teamExists(teamId) {
-      const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });
+      const record = await client.call('getTeamMembership', { team_id: teamId });
       return record.team_exists;
     },
     async defaultTeamOf(userId) {
