@@ -15,6 +15,9 @@ export interface ClosedSet<Name extends string, Value extends number> {
   fromProto(value: Value | number): Name | undefined;
 }
 
+/** The names of a closed set as a type: `NameOf<typeof MONITOR_STATUSES>`. */
+export type NameOf<Set extends ClosedSet<string, number>> = Set['names'][number];
+
 export function closedSet<Name extends string, Value extends number>(
   pairs: readonly [readonly [Name, Value], ...(readonly [Name, Value])[]],
 ): ClosedSet<Name, Value> {

@@ -37,7 +37,7 @@ export {
 export { PASSWORD_BOUNDS } from './password-rules.js';
 export { EMAIL_SEND_TASK, type EmailTaskArgs } from './email-task.js';
 export { isReservedObjectKey, SITE_SETTINGS_UPDATE_RULES } from './settings-rules.js';
-export { closedSet, type ClosedSet } from './closed-set.js';
+export { closedSet, type ClosedSet, type NameOf } from './closed-set.js';
 export {
   CHANNEL_SETTING_DEFAULTS,
   isSmtpConfigured,
@@ -61,3 +61,4 @@ export * from './notifications-sets.js';
 export * as notificationSets from './notifications-sets.js';
 export * from './observability-sets.js';
 export * as analyticsSets from './observability-sets.js';
+export { translateFields, type FieldTranslators, type Translated } from './translate-fields.js';

@@ -4,7 +4,9 @@ import {
   NotificationLevel,
   NotificationScope,
   NotificationSource,
+  NotificationStatus,
 } from './gen/platform/notifications/v1/notifications.js';
+import { ChannelTestOutcome } from './gen/platform/notifications/v1/channel_tests.js';
 import { enumSet } from './enum-set.js';
 
 /**
@@ -26,3 +28,7 @@ export type NotificationChannelName = (typeof NOTIFICATION_CHANNELS.names)[numbe
 
 export const DELIVERY_STATUSES = enumSet(DeliveryStatus, 'DELIVERY_STATUS_');
 export type DeliveryStatusName = (typeof DELIVERY_STATUSES.names)[number];
+
+/** A notification's own state (`active`, the one the spec has) and how a channel test ended. */
+export const NOTIFICATION_STATUSES = enumSet(NotificationStatus, 'NOTIFICATION_STATUS_');
+export const CHANNEL_TEST_OUTCOMES = enumSet(ChannelTestOutcome, 'CHANNEL_TEST_OUTCOME_');

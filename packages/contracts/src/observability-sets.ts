@@ -4,8 +4,10 @@ import {
   SortOrder,
   TimeoutSortKey,
   TimeoutSource,
+  TimeoutType,
   TimeRange,
 } from './gen/platform/observability/v1/analytics.js';
+import { MonitorStatus, UnavailableReason } from './gen/platform/observability/v1/system.js';
 import { enumSet } from './enum-set.js';
 
 /**
@@ -27,3 +29,11 @@ export const AGENT_SORT_KEYS = enumSet(EntitySortKey, 'ENTITY_SORT_KEY_', ['runs
 export const TIMEOUT_SORT_KEYS = enumSet(TimeoutSortKey, 'TIMEOUT_SORT_KEY_');
 
 export const TIMEOUT_SOURCES = enumSet(TimeoutSource, 'TIMEOUT_SOURCE_');
+
+// The closed sets only answers carry (the use cases name them with NameOf<typeof SET>).
+/** A timeout event's kind (`workflow`: a run that timed out; `unknown`: an agent round in error). */
+export const TIMEOUT_TYPES = enumSet(TimeoutType, 'TIMEOUT_TYPE_');
+/** The state of a system monitor (`/admin/observability/system/*`). */
+export const MONITOR_STATUSES = enumSet(MonitorStatus, 'MONITOR_STATUS_');
+/** Why `/system/slow-queries` cannot read statement statistics. */
+export const SLOW_QUERY_UNAVAILABLE_REASONS = enumSet(UnavailableReason, 'UNAVAILABLE_REASON_');

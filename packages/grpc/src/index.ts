@@ -52,7 +52,12 @@ export {
   parseCallerKeys,
   splitKeyList,
 } from './trust/keys.js';
-export { identityDirectoryClient, type DirectoryClient } from './peers/identity-directory.js';
+export {
+  identityDirectoryClient,
+  memberRoleOf,
+  teamRoleFilter,
+  type DirectoryClient,
+} from './peers/identity-directory.js';
 export {
   workflowNamesClient,
   type WorkflowName,

@@ -1,4 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { TEAM_ROLE_SET, type TeamRoleName } from '@platform/contracts';
+import { TeamRole } from '@platform/contracts/platform/identity/v1/enums';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClientsAs } from './support/internal-clients.js';
 import { createTestUser } from './support/rbac-users.js';
@@ -26,6 +28,15 @@ async function insertUsers(count: number, active: boolean, prefix: string): Prom
     [`${prefix}${randomUUID().slice(0, 8)}_`, active, count],
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * GetTeamMembership with the role read back as its name ('' when the field is absent), the way the
+ * callers' adapters read it (memberRoleOf): the wire carries the TeamRole enum.
+ */
+async function membership(team_id: string, user_id: string) {
+  const record = await notifications.directory.call('getTeamMembership', { team_id, user_id });
+  return { ...record, role: record.role === undefined ? '' : (TEAM_ROLE_SET.fromProto(record.role) ?? '?') };
 }
 
 /** Every page of a listing, following next_cursor until it is empty. */
@@ -87,8 +98,7 @@ describe('GetTeamMembership', () => {
       'SELECT name::text AS name FROM teams WHERE id = $1',
       [team.teamId],
     );
-    const ask = (user_id: string) =>
-      notifications.directory.call('getTeamMembership', { team_id: team.teamId, user_id });
+    const ask = (user_id: string) => membership(team.teamId, user_id);
     const name = rows[0]!.name;
     expect(await ask(team.owner.id)).toEqual({ team_exists: true, team_name: name, role: 'OWNER' });
     expect(await ask(team.teamAdmin.id)).toMatchObject({ role: 'ADMIN' });
@@ -96,9 +106,7 @@ describe('GetTeamMembership', () => {
     expect(await ask(team.outsider.id)).toEqual({ team_exists: true, team_name: name, role: '' });
     expect(await ask('')).toEqual({ team_exists: true, team_name: name, role: '' });
     expect(await ask(randomUUID())).toMatchObject({ team_exists: true, role: '' });
-    expect(
-      await notifications.directory.call('getTeamMembership', { team_id: randomUUID(), user_id: '' }),
-    ).toEqual({ team_exists: false, team_name: '', role: '' });
+    expect(await membership(randomUUID(), '')).toEqual({ team_exists: false, team_name: '', role: '' });
   });
 
   it('refuses a malformed team or user id with 1001 / INVALID_ARGUMENT', async () => {
@@ -119,8 +127,13 @@ describe('ListTeamMemberIds', () => {
       [team.teamId, extra],
     );
     const everyone = [team.owner.id, team.teamAdmin.id, team.member.id, ...extra];
-    const list = (roles: string[], limit: number) => (cursor: string) =>
-      notifications.directory.call('listTeamMemberIds', { team_id: team.teamId, roles, cursor, limit });
+    const list = (roles: TeamRoleName[], limit: number) => (cursor: string) =>
+      notifications.directory.call('listTeamMemberIds', {
+        team_id: team.teamId,
+        roles: roles.map((role) => TEAM_ROLE_SET.toProto(role)),
+        cursor,
+        limit,
+      });
 
     const paged = await allPages(list([], 250));
     expect(paged.pages).toBe(5);
@@ -150,7 +163,7 @@ describe('ListTeamMemberIds', () => {
     expect(
       await notifications.directory.call('listTeamMemberIds', {
         team_id: lonely.teamId,
-        roles: ['ADMIN'],
+        roles: [TeamRole.TEAM_ROLE_ADMIN],
         cursor: '',
         limit: 10,
       }),
@@ -159,11 +172,13 @@ describe('ListTeamMemberIds', () => {
 
   it('refuses bad limits, roles, team ids and cursors with 1001 / INVALID_ARGUMENT', async () => {
     const team = await newTeam(harness, false);
-    const base = { team_id: team.teamId, roles: [] as string[], cursor: '', limit: 10 };
+    const base = { team_id: team.teamId, roles: [] as TeamRole[], cursor: '', limit: 10 };
     const call = (changes: Partial<typeof base>) =>
       notifications.directory.call('listTeamMemberIds', { ...base, ...changes });
     for (const limit of [-1, 1001, 2 ** 31 - 1]) await expect(call({ limit })).rejects.toMatchObject(INVALID);
-    await expect(call({ roles: ['owner'] })).rejects.toMatchObject(INVALID);
+    // A role outside the enum (unspecified, or a number this build does not know) is refused.
+    for (const role of [TeamRole.TEAM_ROLE_UNSPECIFIED, 99 as TeamRole])
+      await expect(call({ roles: [role] })).rejects.toMatchObject(INVALID);
     await expect(call({ team_id: 'x' })).rejects.toMatchObject(INVALID);
     await expect(call({ cursor: 'garbage!' })).rejects.toMatchObject(INVALID);
     // A cursor of another list is not accepted here.

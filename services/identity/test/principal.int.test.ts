@@ -1,3 +1,4 @@
+import { APPROVAL_STATUSES } from '@platform/contracts';
 import { describe, expect, it } from 'vitest';
 import { useIdentityHarness } from './support/suite.js';
 
@@ -41,7 +42,7 @@ describe('identity schema and principal lookup', () => {
       user_id: userId,
       username: 'pat',
       is_active: true,
-      approval_status: 'approved',
+      approval_status: APPROVAL_STATUSES.toProto('approved'),
     });
     expect(principal.permissions).toContain('apikey:read');
     expect(principal.team_ids).toHaveLength(1);

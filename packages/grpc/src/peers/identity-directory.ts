@@ -1,3 +1,4 @@
+import { TEAM_ROLE_SET, type TeamRoleName } from '@platform/contracts';
 import * as directoryV1 from '@platform/contracts/platform/identity/v1/directory';
 import { createServiceClient, type ServiceClient } from '../client.js';
 import type { CallCredentials } from '../trust/outgoing-trust.js';
@@ -21,3 +22,16 @@ export function identityDirectoryClient(
     { defaultTimeoutMs: options.timeoutMs ?? 5_000, credentials },
   );
 }
+
+/**
+ * The role a `GetTeamMembership` answer gives the user, by its name (`OWNER`, `ADMIN`, `MEMBER`);
+ * null when the user is not a member (the role is absent) or the team does not exist.
+ */
+export function memberRoleOf(record: directoryV1.TeamMembershipRecord): TeamRoleName | null {
+  if (!record.team_exists || record.role === undefined) return null;
+  return TEAM_ROLE_SET.fromProto(record.role) ?? null;
+}
+
+/** Role names as the `ListTeamMemberIds` filter carries them. */
+export const teamRoleFilter = (roles: readonly TeamRoleName[]) =>
+  roles.map((role) => TEAM_ROLE_SET.toProto(role));

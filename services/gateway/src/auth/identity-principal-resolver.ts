@@ -1,4 +1,4 @@
-import type { identityV1 } from '@platform/contracts';
+import { APPROVAL_STATUSES, type identityV1 } from '@platform/contracts';
 import type { ServiceClient } from '@platform/grpc';
 import { LRUCache } from 'lru-cache';
 import type { PrincipalResolver, ResolvedUser } from './authenticator.js';
@@ -45,7 +45,7 @@ export class IdentityPrincipalResolver implements PrincipalResolver {
           team_ids: record.team_ids,
           auth_method: 'jwt',
           is_active: record.is_active,
-          approval_status: record.approval_status === 'approved' ? 'approved' : 'pending',
+          approval_status: APPROVAL_STATUSES.fromProto(record.approval_status) ?? 'pending',
         }
       : null;
     this.cache?.set(userId, { user, revision });

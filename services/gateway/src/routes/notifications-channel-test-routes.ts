@@ -1,10 +1,11 @@
-import { NOTIFICATION_CHANNELS } from '@platform/contracts';
+import { CHANNEL_TEST_OUTCOMES, NOTIFICATION_CHANNELS } from '@platform/contracts';
 import type * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { ErrorCode } from '@platform/errors';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
 import { requestOrigin } from './identity-route-schemas.js';
 import { channelNameOf } from './notifications-presenters.js';
+import { nameOf } from './closed-set-names.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery } from './validation.js';
 
@@ -130,7 +131,7 @@ const auditEntry = z.object({
   destination: z.string().describe('`smtp-host:port` or the origin; never a path or query'),
   overridden: z.array(z.string()).describe('Names of the overridden settings (never values)'),
   dropped_secrets: z.array(z.string()).describe('Saved secrets left out: the destination was overridden'),
-  outcome: z.enum(['started', 'succeeded', 'failed']),
+  outcome: z.enum(CHANNEL_TEST_OUTCOMES.names),
   error_key: z.string().nullable(),
   at: z.string(),
 });
@@ -168,6 +169,7 @@ const channelTestAuditRoute = defineRoute<
     items: page.items.map((entry) => ({
       ...entry,
       channel: channelNameOf(entry.channel),
+      outcome: nameOf(CHANNEL_TEST_OUTCOMES)(entry.outcome),
       ip: entry.ip || null,
       user_agent: entry.user_agent || null,
       request_id: entry.request_id || null,

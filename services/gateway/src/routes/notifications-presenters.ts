@@ -4,6 +4,7 @@ import {
   NOTIFICATION_LEVELS,
   NOTIFICATION_SCOPES,
   NOTIFICATION_SOURCES,
+  NOTIFICATION_STATUSES,
   type notificationsV1,
 } from '@platform/contracts';
 import { z } from 'zod';
@@ -37,7 +38,7 @@ export const notificationSchema = z.object({
   level: z.enum(NOTIFICATION_LEVELS.names),
   data: z.record(z.string(), z.unknown()).nullable(),
   link_url: z.string().nullable(),
-  status: z.literal('active'),
+  status: z.enum(NOTIFICATION_STATUSES.names),
   expires_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -66,7 +67,7 @@ export function toNotification(message: notificationsV1.Notification) {
     level: nameOf(NOTIFICATION_LEVELS)(message.level),
     data: message.data ?? null,
     link_url: orNull(message.link_url),
-    status: message.status,
+    status: nameOf(NOTIFICATION_STATUSES)(message.status),
     expires_at: orNull(message.expires_at),
     created_at: message.created_at,
     updated_at: message.updated_at,

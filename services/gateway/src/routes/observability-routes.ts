@@ -1,7 +1,8 @@
-import { analyticsSets, type ClosedSet } from '@platform/contracts';
+import { analyticsSets, translateFields, type ClosedSet } from '@platform/contracts';
 import type * as analyticsV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { nameOf } from './closed-set-names.js';
 import { defineRoute, type RouteDefinition } from './route-definition.js';
 import { text } from './text-schemas.js';
 import { pagingQuery } from './validation.js';
@@ -41,6 +42,9 @@ const throughputQuery = z.object({
   granularity: z.enum(analyticsSets.GRANULARITIES.names).optional(),
 });
 type ThroughputQuery = z.infer<typeof throughputQuery>;
+/** What the figures cover: the request's range (or 30d) and bucket size, never anything else. */
+const rangeAnswer = z.enum(analyticsSets.TIME_RANGES.names);
+const granularityAnswer = z.enum(analyticsSets.GRANULARITIES.names);
 /** Agent and workflow ids are UUIDs, like every other id in a path (422 / 1001 otherwise). */
 const entityId = z.uuid();
 
@@ -105,6 +109,14 @@ const named = <T extends { agent_name?: string; workflow_name?: string; entity_n
   ...('entity_name' in item ? { entity_name: item.entity_name || null } : {}),
 });
 
+/** The answers' closed sets by name: the range and granularity the figures cover, a timeout's kind. */
+const rangeName = { time_range: nameOf(analyticsSets.TIME_RANGES) };
+const granularityName = { granularity: nameOf(analyticsSets.GRANULARITIES) };
+const timeoutKindNames = {
+  source: nameOf(analyticsSets.TIMEOUT_SOURCES),
+  timeout_type: nameOf(analyticsSets.TIMEOUT_TYPES),
+};
+
 const base = {
   tags: ['observability'],
   auth: 'user' as const,
@@ -132,7 +144,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     summary: 'Totals, rates, latency and TTFT percentiles, throughput over a time range',
     query: rangeQuery,
     response: z.object({
-      time_range: z.string(),
+      time_range: rangeAnswer,
       totals: z.object({
         agent_requests: z.number().int(),
         workflow_runs: z.number().int(),
@@ -151,6 +163,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     }),
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call('getOverview', { time_range: rangeValue(query) }, { principal }),
+    present: (answer) => translateFields(answer, rangeName),
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, analyticsV1.AgentList>({
     ...base,
@@ -170,8 +183,8 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     query: rangeQuery,
     response: z.object({
       agent: agentStats,
-      time_range: z.string(),
-      granularity: z.string(),
+      time_range: rangeAnswer,
+      granularity: granularityAnswer,
       trend: z.array(trendPoint),
     }),
     invoke: ({ params, query }, { clients, principal }) =>
@@ -180,7 +193,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         { id: params.agent_id, time_range: rangeValue(query) },
         { principal },
       ),
-    present: (detail) => ({ ...detail, agent: detail.agent && named(detail.agent) }),
+    present: (detail) => ({
+      ...translateFields(detail, { ...rangeName, ...granularityName }),
+      agent: detail.agent && named(detail.agent),
+    }),
   }),
   defineRoute<ServiceClients, undefined, ListQuery, undefined, analyticsV1.WorkflowList>({
     ...base,
@@ -202,8 +218,8 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     query: rangeQuery,
     response: z.object({
       workflow: workflowStats,
-      time_range: z.string(),
-      granularity: z.string(),
+      time_range: rangeAnswer,
+      granularity: granularityAnswer,
       trend: z.array(trendPoint),
       node_types: z.array(
         z.object({
@@ -220,7 +236,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         { id: params.workflow_id, time_range: rangeValue(query) },
         { principal },
       ),
-    present: (detail) => ({ ...detail, workflow: detail.workflow && named(detail.workflow) }),
+    present: (detail) => ({
+      ...translateFields(detail, { ...rangeName, ...granularityName }),
+      workflow: detail.workflow && named(detail.workflow),
+    }),
   }),
   defineRoute<ServiceClients, undefined, TimeoutsQuery, undefined, analyticsV1.TimeoutList>({
     ...base,
@@ -230,8 +249,8 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     response: paged(
       z.object({
         id: z.string(),
-        source: z.enum(['agent', 'workflow']),
-        timeout_type: z.enum(['workflow', 'unknown']),
+        source: z.enum(analyticsSets.TIMEOUT_SOURCES.names).exclude(['all']),
+        timeout_type: z.enum(analyticsSets.TIMEOUT_TYPES.names),
         entity_id: z.string(),
         entity_name: z.string().nullable(),
         status: z.string(),
@@ -249,7 +268,10 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         },
         { principal },
       ),
-    present: (list) => ({ ...list, items: list.items.map(named) }),
+    present: (list) => ({
+      ...list,
+      items: list.items.map((item) => translateFields(named(item), timeoutKindNames)),
+    }),
   }),
   defineRoute<ServiceClients, undefined, ThroughputQuery, undefined, analyticsV1.Throughput>({
     ...base,
@@ -259,7 +281,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     response: z.object({
       qps: z.number(),
       running_workflows: z.number().int(),
-      granularity: z.enum(['hour', 'day']),
+      granularity: granularityAnswer,
       series: z.array(
         z.object({
           bucket: z.string(),
@@ -278,6 +300,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
         },
         { principal },
       ),
+    present: (answer) => translateFields(answer, granularityName),
   }),
   defineRoute<ServiceClients, undefined, RangeQuery, undefined, analyticsV1.Tokens>({
     ...base,
@@ -285,7 +308,7 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     summary: 'Token usage by source and by model (7d/30d: the larger of facts and quota counters)',
     query: rangeQuery,
     response: z.object({
-      time_range: z.string(),
+      time_range: rangeAnswer,
       total: z.number().int(),
       by_source: z.object({ agent: z.number().int(), workflow: z.number().int(), other: z.number().int() }),
       by_model: z.array(
@@ -295,5 +318,6 @@ export const observabilityRoutes: RouteDefinition<ServiceClients>[] = [
     }),
     invoke: ({ query }, { clients, principal }) =>
       clients.analytics.call('getTokens', { time_range: rangeValue(query) }, { principal }),
+    present: (answer) => translateFields(answer, rangeName),
   }),
 ];

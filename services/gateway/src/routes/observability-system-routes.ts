@@ -1,11 +1,13 @@
+import { MONITOR_STATUSES, SLOW_QUERY_UNAVAILABLE_REASONS } from '@platform/contracts';
 import type * as systemV1 from '@platform/contracts/platform/observability/v1/system';
 import { GLOBAL_ADMIN_PERMISSION } from '@platform/rbac';
 import { z } from 'zod';
 import type { ServiceClients } from '../service-clients.js';
+import { nameOf } from './closed-set-names.js';
 import { defineRoute } from './route-definition.js';
 import { pagingQuery, queryInt } from './validation.js';
 
-const status = z.enum(['normal', 'warning', 'danger']);
+const status = z.enum(MONITOR_STATUSES.names);
 const usage = z.object({
   status,
   usage_percent: z.number(),
@@ -68,7 +70,7 @@ type SlowQueriesQuery = z.infer<typeof slowQueriesQuery>;
 
 const slowQueries = z.object({
   available: z.boolean(),
-  reason: z.enum(['not_preloaded', 'permission_denied', 'extension_missing']).optional(),
+  reason: z.enum(SLOW_QUERY_UNAVAILABLE_REASONS.names).optional(),
   items: z.array(
     z.object({
       query: z.string(),
@@ -85,18 +87,40 @@ const slowQueries = z.object({
   threshold_ms: z.number().int(),
 });
 
+const statusName = nameOf(MONITOR_STATUSES);
+
+/** A monitor with its status word. */
+function named<Monitor extends { status: systemV1.MonitorStatus }>(monitor: Monitor | undefined) {
+  return monitor && { ...monitor, status: statusName(monitor.status) };
+}
+
+/** One health snapshot, every monitor's status by name. */
+export function presentHealth(message: systemV1.SystemHealth) {
+  return {
+    ...message,
+    status: statusName(message.status),
+    cpu: named(message.cpu),
+    memory: named(message.memory),
+    disk: named(message.disk),
+    database: named(message.database),
+    redis: named(message.redis),
+    workers: named(message.workers),
+  };
+}
+
 /** `tasks` as the spec shows it: one object per queue, plus `unscanned:<queue>` where the cap cut. */
 export function presentWorkers(message: systemV1.SystemWorkers) {
   const { tasks, unscanned, ...rest } = message;
   const merged: Record<string, Record<string, number> | number> = {};
   for (const [queue, breakdown] of Object.entries(tasks)) merged[queue] = breakdown.counts;
   for (const [queue, count] of Object.entries(unscanned)) merged[`unscanned:${queue}`] = count;
-  return { ...rest, tasks: merged };
+  return { ...rest, status: statusName(message.status), tasks: merged };
 }
 
 function presentSlowQueries(message: systemV1.SlowQueries) {
   const { reason, ...rest } = message;
-  return message.available ? rest : { ...rest, reason };
+  if (message.available) return rest;
+  return { ...rest, reason: nameOf(SLOW_QUERY_UNAVAILABLE_REASONS)(reason ?? 0) };
 }
 
 const common = {
@@ -115,6 +139,7 @@ export const observabilitySystemRoutes = [
     response: health,
     invoke: (_input, { clients, principal }) =>
       clients.observabilitySystem.call('getSystemHealth', {}, { principal }),
+    present: presentHealth,
   }),
   defineRoute<ServiceClients, undefined, undefined, undefined, systemV1.SystemTrend>({
     ...common,
@@ -123,6 +148,7 @@ export const observabilitySystemRoutes = [
     response: z.object({ snapshots: z.array(health) }),
     invoke: (_input, { clients, principal }) =>
       clients.observabilitySystem.call('getSystemTrend', {}, { principal }),
+    present: (trend) => ({ snapshots: trend.snapshots.map(presentHealth) }),
   }),
   defineRoute<ServiceClients, undefined, undefined, undefined, systemV1.SystemWorkers>({
     ...common,

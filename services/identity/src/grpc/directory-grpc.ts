@@ -8,6 +8,7 @@ import {
   listTeamMemberIds,
 } from '../domain/directory/directory-lookups.js';
 import type { IdentityDependencies } from '../deps.js';
+import { membershipMessage, requestedRoles } from './directory-messages.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const DIRECTORY_SERVICE_NAME = 'platform.identity.v1.DirectoryService';
@@ -17,8 +18,10 @@ export function directoryGrpc(deps: IdentityDependencies) {
   const { pool } = deps;
   const service = registration(DIRECTORY_SERVICE_NAME, directoryV1.DirectoryServiceService, {
     getUserContacts: (request) => getUserContacts(pool, request.ids),
-    getTeamMembership: (request) => getTeamMembership(pool, request.team_id, request.user_id),
-    listTeamMemberIds: (request) => listTeamMemberIds(pool, request),
+    getTeamMembership: async (request) =>
+      membershipMessage(await getTeamMembership(pool, request.team_id, request.user_id)),
+    listTeamMemberIds: (request) =>
+      listTeamMemberIds(pool, { ...request, roles: requestedRoles(request.roles) }),
     listActiveUserIds: (request) => listActiveUserIds(pool, request),
     getDefaultTeam: (request) => getDefaultTeam(pool, request.user_id),
   });

@@ -5,6 +5,7 @@ import { serviceInfoHandler } from '@platform/runtime';
 import { getPrincipal } from '../domain/principals/get-principal.js';
 import { findUserSummaries } from '../data/user-summary-repository.js';
 import type { IdentityDependencies } from '../deps.js';
+import { principalMessage } from './directory-messages.js';
 import { INTERNAL_CALLERS } from './internal-callers.js';
 
 export const SERVICE_NAME = 'platform.identity.v1.IdentityService';
@@ -13,7 +14,7 @@ export const SERVICE_NAME = 'platform.identity.v1.IdentityService';
 export function identityGrpc(deps: IdentityDependencies) {
   const service = registration(SERVICE_NAME, identityV1.IdentityServiceService, {
     getInfo: serviceInfoHandler('identity', deps.version, () => schemaVersion(deps.pool)),
-    getPrincipal: (request) => getPrincipal(deps.pool, request.user_id),
+    getPrincipal: async (request) => principalMessage(await getPrincipal(deps.pool, request.user_id)),
     // Owner names for other services' views (apikeys); no principal: a service token instead.
     getUsers: async (request) => ({ users: await findUserSummaries(deps.pool, request.ids) }),
   });

@@ -1,4 +1,4 @@
-import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
+import { identityDirectoryClient, teamRoleFilter, type CallCredentials } from '@platform/grpc';
 import type { TeamDirectory } from '../domain/grants/team-directory-port.js';
 
 export type { TeamDirectory, TeamInfo } from '../domain/grants/team-directory-port.js';
@@ -10,14 +10,19 @@ export function identityTeamDirectory(address: string, credentials: CallCredenti
   const client = identityDirectoryClient(address, credentials);
   return {
     async findTeam(teamId) {
-      const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });
+      const record = await client.call('getTeamMembership', { team_id: teamId });
       return record.team_exists ? { id: teamId, name: record.team_name } : undefined;
     },
     async memberIds(teamId, roles) {
       const ids: string[] = [];
       let cursor = '';
       do {
-        const page = await client.call('listTeamMemberIds', { team_id: teamId, roles, cursor, limit: PAGE });
+        const page = await client.call('listTeamMemberIds', {
+          team_id: teamId,
+          roles: teamRoleFilter(roles),
+          cursor,
+          limit: PAGE,
+        });
         ids.push(...page.user_ids);
         cursor = page.next_cursor;
       } while (cursor);

@@ -1,4 +1,4 @@
-import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
+import { identityDirectoryClient, memberRoleOf, type CallCredentials } from '@platform/grpc';
 import type { Directory, RecipientDirectory, UserContact } from '../domain/identity-port.js';
 
 const BATCH = 1000;
@@ -18,7 +18,7 @@ export function identityAccess(address: string, credentials: CallCredentials): D
     },
     async teamMembership(teamId, userId) {
       const record = await client.call('getTeamMembership', { team_id: teamId, user_id: userId });
-      return { teamExists: record.team_exists, role: record.role };
+      return { teamExists: record.team_exists, role: memberRoleOf(record) ?? '' };
     },
     async *activeUserIds() {
       let cursor = '';

@@ -1,3 +1,4 @@
+import type { CHANNEL_TEST_OUTCOMES, NameOf } from '@platform/contracts';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ChannelName, DeliverableNotification } from '../domain/delivery-port.js';
 import type { DeliveryErrorKey, DeliveryOrigin, FailureParams } from '../domain/delivery/delivery-ports.js';
@@ -337,7 +338,7 @@ export interface ChannelTestAuditDoc {
   overridden: string[];
   dropped_secrets: string[];
   /** `started` until the test ends (a crash midway leaves it so), then `succeeded` or `failed`. */
-  outcome: 'started' | 'succeeded' | 'failed';
+  outcome: NameOf<typeof CHANNEL_TEST_OUTCOMES>;
   /** The failure's message key (delivery_* or *_not_configured), null on success. */
   error_key: string | null;
   at: Date;

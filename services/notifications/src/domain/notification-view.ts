@@ -23,7 +23,7 @@ export function toNotificationMessage(
     level: valueIn(sets.NOTIFICATION_LEVELS, doc.level),
     data: doc.data ?? undefined,
     link_url: doc.link_url ?? '',
-    status: doc.status,
+    status: valueIn(sets.NOTIFICATION_STATUSES, doc.status),
     expires_at: iso(doc.expires_at),
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),

@@ -1,4 +1,4 @@
-import { NOTIFICATION_CHANNELS } from '@platform/contracts';
+import { CHANNEL_TEST_OUTCOMES, NOTIFICATION_CHANNELS } from '@platform/contracts';
 import * as channelTestsV1 from '@platform/contracts/platform/notifications/v1/channel_tests';
 import { BusinessError, ErrorCode } from '@platform/errors';
 import { readOrigin, registration } from '@platform/grpc';
@@ -23,7 +23,7 @@ function toEntry(doc: ChannelTestAuditDoc): channelTestsV1.ChannelTestAuditEntry
     destination: doc.destination,
     overridden: doc.overridden,
     dropped_secrets: doc.dropped_secrets,
-    outcome: doc.outcome,
+    outcome: valueIn(CHANNEL_TEST_OUTCOMES, doc.outcome),
     error_key: doc.error_key ?? '',
     at: doc.at.toISOString(),
   };

@@ -1,6 +1,8 @@
+import type { NameOf, SLOW_QUERY_UNAVAILABLE_REASONS } from '@platform/contracts';
 import type { Pool } from '@platform/db';
 
-export type UnavailableReason = 'not_preloaded' | 'permission_denied' | 'extension_missing';
+/** The contract's closed set (SLOW_QUERY_UNAVAILABLE_REASONS). */
+export type UnavailableReason = NameOf<typeof SLOW_QUERY_UNAVAILABLE_REASONS>;
 
 export interface StatementRow {
   query: string;

@@ -14,29 +14,39 @@ import {
   decodeTimeouts,
   decodeWorkflowList,
 } from './decode-requests.js';
+import {
+  asIs,
+  encodeAgentDetail,
+  encodeOverview,
+  encodeThroughput,
+  encodeTimeouts,
+  encodeTokens,
+  encodeWorkflowDetail,
+} from './encode-answers.js';
 
 export const ANALYTICS_SERVICE_NAME = 'platform.observability.v1.AnalyticsService';
 
 /** The admin analytics RPCs: every one needs superuser or `admin:dashboard:access`. */
 export function analyticsGrpc(deps: ObservabilityDependencies) {
-  /** A handler: the permission check, then the use case on the decoded request. */
+  /** A handler: the permission check, then the use case on the decoded request, its answer encoded. */
   const guarded =
-    <Request, Input, Answer>(
+    <Request, Input, Answer, Message>(
       decode: (request: Request) => Input,
       useCase: (deps: ObservabilityDependencies, input: Input) => Promise<Answer>,
+      encode: (answer: Answer) => Message,
     ) =>
-    (request: Request, { principal }: CallContext) => {
+    async (request: Request, { principal }: CallContext) => {
       requireDashboard(principal);
-      return useCase(deps, decode(request));
+      return encode(await useCase(deps, decode(request)));
     };
   return registration(ANALYTICS_SERVICE_NAME, analyticsV1.AnalyticsServiceService, {
-    getOverview: guarded(decodeRange, getOverview),
-    listAgents: guarded(decodeAgentList, listAgents),
-    getAgent: guarded(decodeEntity, getAgent),
-    listWorkflows: guarded(decodeWorkflowList, listWorkflows),
-    getWorkflow: guarded(decodeEntity, getWorkflow),
-    listTimeouts: guarded(decodeTimeouts, listTimeouts),
-    getThroughput: guarded(decodeThroughput, getThroughput),
-    getTokens: guarded(decodeRange, getTokens),
+    getOverview: guarded(decodeRange, getOverview, encodeOverview),
+    listAgents: guarded(decodeAgentList, listAgents, asIs),
+    getAgent: guarded(decodeEntity, getAgent, encodeAgentDetail),
+    listWorkflows: guarded(decodeWorkflowList, listWorkflows, asIs),
+    getWorkflow: guarded(decodeEntity, getWorkflow, encodeWorkflowDetail),
+    listTimeouts: guarded(decodeTimeouts, listTimeouts, encodeTimeouts),
+    getThroughput: guarded(decodeThroughput, getThroughput, encodeThroughput),
+    getTokens: guarded(decodeRange, getTokens, encodeTokens),
   });
 }

@@ -1,4 +1,4 @@
-import { identityDirectoryClient, type CallCredentials } from '@platform/grpc';
+import { identityDirectoryClient, memberRoleOf, type CallCredentials } from '@platform/grpc';
 
 /** Team facts from identity (the owner of teams), for workflow ownership checks. */
 export interface TeamDirectory {
@@ -19,10 +19,10 @@ export function identityTeamDirectory(address: string, credentials: CallCredenti
   return {
     async roleOf(teamId, userId) {
       const record = await client.call('getTeamMembership', { team_id: teamId, user_id: userId });
-      return record.team_exists && record.role ? record.role : null;
+      return memberRoleOf(record);
     },
     async teamExists(teamId) {
-      const record = await client.call('getTeamMembership', { team_id: teamId, user_id: '' });
+      const record = await client.call('getTeamMembership', { team_id: teamId });
       return record.team_exists;
     },
     async defaultTeamOf(userId) {

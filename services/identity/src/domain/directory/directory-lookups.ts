@@ -21,11 +21,12 @@ export async function getUserContacts(pool: Pool, ids: readonly string[]) {
   return { users: await findUserContacts(pool, contactIds(ids)) };
 }
 
-export async function getTeamMembership(pool: Pool, teamId: string, userId: string) {
+/** `userId` absent or empty: only whether the team exists, and its name. */
+export async function getTeamMembership(pool: Pool, teamId: string, userId: string | undefined) {
   const team = await findTeamMembership(
     pool,
     requireUuid('team_id', teamId),
-    userId === '' ? null : requireUuid('user_id', userId),
+    userId ? requireUuid('user_id', userId) : null,
   );
   if (!team) return { team_exists: false, team_name: '', role: '' };
   return { team_exists: true, team_name: team.name, role: team.role ?? '' };
@@ -41,7 +42,7 @@ export async function getDefaultTeam(pool: Pool, userId: string) {
       WHERE t.is_default OR tm.user_id IS NOT NULL ORDER BY t.is_default DESC, t.name, t.id LIMIT 1`,
     [requireUuid('user_id', userId)],
   );
-  return { team_id: rows[0]?.id ?? '' };
+  return { team_id: rows[0]?.id };
 }
 
 export interface PageRequest {

@@ -1,10 +1,10 @@
-import type { notificationEventsV1 } from '@platform/contracts';
+import type { notificationEventsV1, TeamRoleName } from '@platform/contracts';
 import { Topics } from '@platform/kafka';
 import { enqueueEvent, type Queryable } from '@platform/outbox';
 import type { TeamInfo } from './team-directory-port.js';
 
 /** Who hears about a team's model grants: the roles that manage the team. */
-export const GRANT_AUDIENCE_ROLES = ['OWNER', 'ADMIN'];
+export const GRANT_AUDIENCE_ROLES: readonly TeamRoleName[] = ['OWNER', 'ADMIN'];
 
 export interface GrantNotice {
   kind: 'granted' | 'revoked';

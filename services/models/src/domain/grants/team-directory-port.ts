@@ -1,3 +1,5 @@
+import type { TeamRoleName } from '@platform/contracts';
+
 export interface TeamInfo {
   id: string;
   name: string;
@@ -8,6 +10,6 @@ export interface TeamDirectory {
   /** The team, or undefined when identity does not know it. */
   findTeam(teamId: string): Promise<TeamInfo | undefined>;
   /** Ids of the team's members with one of `roles` (every page). */
-  memberIds(teamId: string, roles: string[]): Promise<string[]>;
+  memberIds(teamId: string, roles: readonly TeamRoleName[]): Promise<string[]>;
   close(): void;
 }

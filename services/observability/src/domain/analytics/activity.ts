@@ -1,5 +1,4 @@
 import { TIMEOUT_SORT_KEYS, TIMEOUT_SOURCES } from '@platform/contracts';
-import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { BusinessError } from '@platform/errors';
 import { agentNames } from '../../data/agent-directory-repository.js';
 import {
@@ -14,6 +13,7 @@ import type { ObservabilityDependencies } from '../../deps.js';
 import { SOURCE } from '../facts/fact-rules.js';
 import { buckets } from './entity-stats.js';
 import { currentQps, type AnalyticsDeps } from './overview.js';
+import type { ThroughputAnswer, TimeoutListAnswer, TokensAnswer } from './answers.js';
 import { granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { ThroughputInput, TimeoutListInput } from './requests.js';
 
@@ -23,7 +23,7 @@ type Deps = AnalyticsDeps & Pick<ObservabilityDependencies, 'workflowNames' | 'q
  * GET /timeouts: workflow runs that timed out (`timeout_type` workflow) and agent rounds that ended
  * in `error` (`unknown`: the agent runtime does not say why, hence `agent_timeout_type_available`).
  */
-export function listTimeouts(deps: Deps, request: TimeoutListInput): Promise<observabilityV1.TimeoutList> {
+export function listTimeouts(deps: Deps, request: TimeoutListInput): Promise<TimeoutListAnswer> {
   const range = timeRangeOf(request.time_range);
   const source = request.source || 'all';
   if (!TIMEOUT_SOURCES.has(source)) {
@@ -69,10 +69,7 @@ export function listTimeouts(deps: Deps, request: TimeoutListInput): Promise<obs
 }
 
 /** GET /throughput: current qps, running workflows, and requests per bucket. */
-export function getThroughput(
-  deps: AnalyticsDeps,
-  request: ThroughputInput,
-): Promise<observabilityV1.Throughput> {
+export function getThroughput(deps: AnalyticsDeps, request: ThroughputInput): Promise<ThroughputAnswer> {
   const range = timeRangeOf(request.time_range);
   const granularity = granularityOf(request.granularity, range);
   return deps.cache.through('throughput', { time_range: range, granularity }, async () => {
@@ -107,7 +104,7 @@ export function getThroughput(
  * GET /tokens: by source and by model from the facts; for 7d and 30d the total is compared with
  * the team model quota counters and the larger wins (spec Tokens rule).
  */
-export function getTokens(deps: Deps, request: { time_range: string }): Promise<observabilityV1.Tokens> {
+export function getTokens(deps: Deps, request: { time_range: string }): Promise<TokensAnswer> {
   const range = timeRangeOf(request.time_range);
   return deps.cache.through('tokens', { time_range: range }, async () => {
     const now = deps.now();

@@ -8,6 +8,7 @@ import { agentStats, entityTrend } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
 import type { PercentileSet } from '../../data/percentiles.js';
+import type { AgentDetailAnswer } from './answers.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { EntityInput, EntityListInput } from './requests.js';
 
@@ -51,7 +52,7 @@ export function listAgents(
 }
 
 /** GET /agent/{agent_id}: the agent's figures and its trend (an unknown agent: zeros). */
-export function getAgent(deps: AnalyticsDeps, request: EntityInput): Promise<observabilityV1.AgentDetail> {
+export function getAgent(deps: AnalyticsDeps, request: EntityInput): Promise<AgentDetailAnswer> {
   const range = timeRangeOf(request.time_range);
   entityIdOf(request.id, 'agent_id');
   return deps.cache.through('agent', { id: request.id, time_range: range }, async () => {

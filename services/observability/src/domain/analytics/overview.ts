@@ -1,12 +1,12 @@
-import type * as observabilityV1 from '@platform/contracts/platform/observability/v1/analytics';
 import { countsBySource, eventsBetween, NO_COUNTS, peakHourlyRequests } from '../../data/count-queries.js';
 import { percentilesBy } from '../../data/histogram-queries.js';
 import type { ObservabilityDependencies } from '../../deps.js';
 import { METRIC, SOURCE } from '../facts/fact-rules.js';
+import type { OverviewAnswer } from './answers.js';
 import { percent, timeRangeOf, windowOf } from './parameters.js';
 import { NO_PERCENTILES } from '../../data/percentiles.js';
 
-type Overview = observabilityV1.Overview;
+type Overview = OverviewAnswer;
 export type AnalyticsDeps = Pick<ObservabilityDependencies, 'pool' | 'gate' | 'cache' | 'now'>;
 
 /** `current_qps`: request events in the preceding 60 seconds divided by 60. */

@@ -7,6 +7,7 @@ import { METRIC, SOURCE } from '../facts/fact-rules.js';
 import { entityTrend, workflowStats } from './entity-stats.js';
 import type { AnalyticsDeps } from './overview.js';
 import { entityPage } from './entity-page.js';
+import type { WorkflowDetailAnswer } from './answers.js';
 import { entityIdOf, granularityOf, pagingOf, timeRangeOf, windowOf } from './parameters.js';
 import type { EntityInput, EntityListInput } from './requests.js';
 
@@ -51,7 +52,7 @@ export function listWorkflows(deps: Deps, request: EntityListInput): Promise<obs
 }
 
 /** GET /workflow/{workflow_id}: figures, trend, and the 20 most executed node types. */
-export function getWorkflow(deps: Deps, request: EntityInput): Promise<observabilityV1.WorkflowDetail> {
+export function getWorkflow(deps: Deps, request: EntityInput): Promise<WorkflowDetailAnswer> {
   const range = timeRangeOf(request.time_range);
   entityIdOf(request.id, 'workflow_id');
   return deps.cache.through('workflow', { id: request.id, time_range: range }, async () => {

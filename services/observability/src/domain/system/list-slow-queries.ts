@@ -13,7 +13,8 @@ export interface SlowQueryRequest {
 
 export interface SlowQueries {
   available: boolean;
-  reason: UnavailableReason | '';
+  /** Only when not available. */
+  reason?: UnavailableReason;
   items: StatementRow[];
   total: number;
   page: number;
@@ -47,5 +48,5 @@ export async function listSlowQueries(
   });
   const base = { ...request, items: [] as StatementRow[], total: 0 };
   if (!page.available) return { ...base, available: false, reason: page.reason };
-  return { ...base, available: true, reason: '', items: page.items, total: page.total };
+  return { ...base, available: true, items: page.items, total: page.total };
 }

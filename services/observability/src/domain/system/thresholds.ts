@@ -1,5 +1,7 @@
-/** Status word of every monitor of `/system/health`. */
-export type MonitorStatus = 'normal' | 'warning' | 'danger';
+import type { MONITOR_STATUSES, NameOf } from '@platform/contracts';
+
+/** Status word of every monitor of `/system/health`: the contract's closed set (MONITOR_STATUSES). */
+export type MonitorStatus = NameOf<typeof MONITOR_STATUSES>;
 
 const RANK: Record<MonitorStatus, number> = { normal: 0, warning: 1, danger: 2 };
 
