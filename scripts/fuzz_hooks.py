@@ -118,11 +118,16 @@ def after_call(ctx, case, response):
 
 
 def _log_call(case, response):
-    """FUZZ_CALL_LOG: one JSON line per call (route, phase, mode, status, envelope code)."""
+    """FUZZ_CALL_LOG: one JSON line per call (route, phase, mode, status, envelope code, and for a
+    refused positive case what was sent and the answer)."""
     try:
         code = response.json().get("code")
     except Exception:
         code = None
     mode = case.meta.generation.mode.value if case.meta is not None else "?"
+    line = [*_route(case), _phase(case), mode, response.status_code, code]
+    if mode == "positive" and response.status_code in (400, 422):
+        # A refused schema-valid case: what was sent and why, for the schema-mismatch warning.
+        line.append({"path": case.path_parameters, "query": case.query, "body": case.body, "answer": response.text[:2000]})
     with open(CALL_LOG, "a", encoding="utf-8") as log:
-        log.write(json.dumps([*_route(case), _phase(case), mode, response.status_code, code]) + "\n")
+        log.write(json.dumps(line, default=repr) + "\n")

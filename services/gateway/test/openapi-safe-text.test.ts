@@ -52,6 +52,31 @@ describe('the no-NUL rule in the OpenAPI document', () => {
   });
 });
 
+describe('values a route takes as any JSON', () => {
+  it('say their keys and strings carry no NUL at every level the document shows', () => {
+    const json = inputSchema(
+      z.object({ params: z.record(z.string(), z.unknown()), extra: z.unknown().describe('anything') }),
+    ) as { properties: Record<string, Record<string, unknown>> };
+    const params = json.properties.params!;
+    expect(params.propertyNames).toEqual({ type: 'string', pattern: SAFE_TEXT_PATTERN });
+    const value = params.additionalProperties as { anyOf: Record<string, unknown>[] };
+    expect(value.anyOf).toContainEqual({ type: 'string', pattern: SAFE_TEXT_PATTERN });
+    const nested = value.anyOf.find((schema) => schema.type === 'object')!;
+    expect(nested.propertyNames).toEqual({ pattern: SAFE_TEXT_PATTERN });
+    expect(json.properties.extra).toMatchObject({ description: 'anything', anyOf: value.anyOf });
+  });
+
+  it('leaves names, data and empty objects as they are', () => {
+    const json = inputSchema(
+      z.object({ empty: z.object({}), kind: z.enum(['a']).default('a'), tags: z.array(z.string()).default([]) }),
+    ) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+    expect(Object.keys(json.properties)).toEqual(['empty', 'kind', 'tags']);
+    expect(json.properties.empty!.type).toBe('object');
+    expect(json.properties.kind!.default).toBe('a');
+    expect(json.properties.tags!.default).toEqual([]);
+  });
+});
+
 describe('atLeastOneField', () => {
   const body = atLeastOneField(z.object({ a: z.string().optional(), b: z.number().optional() }), 'give one');
 
