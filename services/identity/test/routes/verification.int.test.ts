@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { releaseMailCooldown } from '../src/domain/verification/email-cooldown.js';
-import { useMailSuite } from './support/mail-suite.js';
-import { extractSecrets, insertUser, unknownEmail, useSmtpSink } from './support/verification-fixtures.js';
+import { releaseMailCooldown } from '../../src/domain/verification/email-cooldown.js';
+import { useMailSuite } from '../support/mail-suite.js';
+import { extractSecrets, insertUser, unknownEmail, useSmtpSink } from '../support/verification-fixtures.js';
 
 const WEB_URL = 'https://web.example.test';
 const suite = useMailSuite(WEB_URL);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useIdentityHarness } from './support/suite.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 

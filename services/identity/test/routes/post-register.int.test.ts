@@ -5,8 +5,8 @@ import {
   GOOD_PASSWORD,
   register,
   uniqueIdentity,
-} from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+} from '../support/auth-accounts.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 

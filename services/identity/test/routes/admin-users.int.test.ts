@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, roleId as findRoleId, type TestUser } from './support/rbac-users.js';
-import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
+import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
+import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;

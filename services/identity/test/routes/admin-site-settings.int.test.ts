@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Topics } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { identityClientsAs } from './support/internal-clients.js';
-import { OFFICIAL_MODEL_ORIGINS as OFFICIAL_ORIGINS } from '../src/domain/settings/model-endpoint-allowlist.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { identityClientsAs } from '../support/internal-clients.js';
+import { OFFICIAL_MODEL_ORIGINS as OFFICIAL_ORIGINS } from '../../src/domain/settings/model-endpoint-allowlist.js';
 import {
   captureEvents,
   useIdentityHarness,
   waitUntil as waitFor,
   type EventCapture,
-} from './support/suite.js';
+} from '../support/suite.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;

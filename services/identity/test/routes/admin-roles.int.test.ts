@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, roleId as findRoleId, type TestUser } from './support/rbac-users.js';
-import { useIdentityHarness } from './support/suite.js';
+import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;

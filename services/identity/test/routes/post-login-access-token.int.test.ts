@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { PasswordHasher } from '../src/adapters/password-hasher.js';
+import { PasswordHasher } from '../../src/adapters/password-hasher.js';
 import {
   captchaProof,
   login,
@@ -7,8 +7,8 @@ import {
   uniqueIdentity,
   PASSWORD_ONLY_SETTINGS,
   type RegisteredAccount,
-} from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+} from '../support/auth-accounts.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness({ firstUser: true });
 

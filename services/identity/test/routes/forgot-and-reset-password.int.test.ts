@@ -1,8 +1,8 @@
 import { Topics } from '@platform/kafka';
 import { captureEvents } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
-import { useMailSuite } from './support/mail-suite.js';
-import { extractSecrets, insertUser, unknownEmail } from './support/verification-fixtures.js';
+import { useMailSuite } from '../support/mail-suite.js';
+import { extractSecrets, insertUser, unknownEmail } from '../support/verification-fixtures.js';
 
 const WEB_URL = 'https://web.example.test';
 const suite = useMailSuite(WEB_URL);

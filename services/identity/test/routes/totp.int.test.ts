@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useIdentityHarness } from './support/suite.js';
-import { accountWithToken, enableTotpFor, totpCode } from './support/totp-fixtures.js';
+import { useIdentityHarness } from '../support/suite.js';
+import { accountWithToken, enableTotpFor, totpCode } from '../support/totp-fixtures.js';
 
 const harness = useIdentityHarness();
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { useIdentityHarness } from './support/suite.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 /**
  * Issue 7: every user is in the default team, so `GET /teams/{id}` must not hand every account's

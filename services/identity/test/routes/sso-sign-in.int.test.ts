@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTestUser } from './support/rbac-users.js';
+import { createTestUser } from '../support/rbac-users.js';
 import {
   callCallback,
   createProvider,
@@ -11,7 +11,7 @@ import {
   useSsoStack,
   uniqueSub,
   userByEmail,
-} from './support/sso-fixtures.js';
+} from '../support/sso-fixtures.js';
 
 const PROVIDER = 'corp';
 const stack = useSsoStack([PROVIDER, 'closed'], PROVIDER);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { login } from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+import { login } from '../support/auth-accounts.js';
+import { useIdentityHarness } from '../support/suite.js';
 import {
   accountWithToken,
   enableTotpFor,
   forgetUsedSteps,
   totpCode,
   type TotpAccount,
-} from './support/totp-fixtures.js';
+} from '../support/totp-fixtures.js';
 
 const harness = useIdentityHarness();
 

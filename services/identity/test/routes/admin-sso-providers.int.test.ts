@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
 import {
   createProvider,
   envelopeOf,
@@ -8,7 +8,7 @@ import {
   startSsoStack,
   WEB_URL,
   type SsoStack,
-} from './support/sso-fixtures.js';
+} from '../support/sso-fixtures.js';
 
 let stack: SsoStack;
 let reader: TestUser;

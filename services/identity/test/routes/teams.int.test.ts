@@ -1,9 +1,9 @@
 import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { newTeam, people } from './support/team-fixtures.js';
-import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { newTeam, people } from '../support/team-fixtures.js';
+import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 let globalAdmin: TestUser;
