@@ -1,6 +1,10 @@
+// GET /admin/permissions, GET and POST /admin/roles, PUT and DELETE /admin/roles/{id} (gateway
+// routes/identity-roles-routes.ts): happy paths, errors, bad input and security. A user's roles
+// (PUT /admin/users/{id}/roles): admin-users.int.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
 import { useIdentityHarness } from '../support/suite.js';
+import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -244,4 +248,19 @@ describe('DELETE /admin/roles/{id}', () => {
     });
     expect([denied.status, denied.body.code]).toEqual([403, 3000]);
   });
+});
+
+describe('security', () => {
+  const ID = '00000000-0000-4000-8000-000000000000';
+  itRefusesUnauthorizedCallers(
+    () => harness,
+    () => [
+      ['GET', '/admin/permissions'],
+      ['GET', '/admin/roles'],
+      ['POST', '/admin/roles', { name: 'never-made', permissions: [] }],
+      ['PUT', `/admin/roles/${ID}`, { name: 'never-renamed' }],
+      ['DELETE', `/admin/roles/${ID}`],
+    ],
+    { permission: true },
+  );
 });

@@ -1,3 +1,5 @@
+// GET /teams/{id} (gateway routes/identity-teams-routes.ts): who sees members' e-mails, and the
+// member list's paging. The other /teams routes and their security: teams.int.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../support/rbac-users.js';
 import { useIdentityHarness } from '../support/suite.js';

@@ -1,3 +1,6 @@
+// POST /login/access-token (gateway routes/identity-auth-routes.ts, public): the outcome order,
+// password-login details and bad input. The TOTP step: post-login-verify-totp.int.test.ts; lockouts
+// under bursts and parallel logins: ../auth-lockout-burst and ../auth-login-parallel.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PasswordHasher } from '../../src/adapters/password-hasher.js';
 import {

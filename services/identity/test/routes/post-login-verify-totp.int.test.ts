@@ -1,3 +1,5 @@
+// POST /login/verify-totp (gateway routes/identity-totp-routes.ts, public, the temp token in the
+// form): success, failures and bad input. Bursts of wrong codes: ../totp-burst.int.test.ts.
 import { describe, expect, it } from 'vitest';
 import { login } from '../support/auth-accounts.js';
 import { useIdentityHarness } from '../support/suite.js';

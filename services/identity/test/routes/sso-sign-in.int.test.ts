@@ -1,9 +1,13 @@
+// GET /sso/providers, GET /sso/login/{provider_name} and GET /sso/callback/{provider_name} (gateway
+// routes/identity-sso-routes.ts, public): sign-in, sign-up and linking, refusals and bad input. More
+// callback refusals: ../sso-callback-refusals.int.test.ts; a user's links: sso-connections.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestUser } from '../support/rbac-users.js';
 import {
   callCallback,
   createProvider,
+  expect422,
   providerRedirect,
   ssoSignIn,
   startLogin,
@@ -257,5 +261,23 @@ describe('GET /sso/callback/{provider}', () => {
     } finally {
       await stack.harness.setSettings({ allow_registration: true });
     }
+  });
+});
+
+describe('bad input', () => {
+  it('login and callback: malformed provider names, missing state, neither code nor error, oversize values', async () => {
+    expect422(await stack.harness.request('GET', '/sso/login/bad%20name'), 'provider_name');
+    expect422(await stack.harness.request('GET', `/sso/login/${'a'.repeat(65)}`), 'provider_name');
+    expect422(await stack.harness.request('GET', '/sso/callback/main?code=abc'), 'state');
+    expect422(await stack.harness.request('GET', '/sso/callback/main?state=abc'), '_');
+    expect422(
+      await stack.harness.request('GET', `/sso/callback/main?state=s&code=${'c'.repeat(4097)}`),
+      'code',
+    );
+    expect422(
+      await stack.harness.request('GET', `/sso/callback/main?code=c&state=${'s'.repeat(513)}`),
+      'state',
+    );
+    expect422(await stack.harness.request('GET', '/sso/callback/main?code=a&code=b&state=s'), 'code');
   });
 });

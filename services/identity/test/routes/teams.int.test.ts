@@ -1,7 +1,12 @@
+// POST and GET /teams, GET and DELETE /teams/{id}, POST /teams/{id}/members, PUT and DELETE
+// /teams/{id}/members/{user_id}, POST /teams/{id}/leave and /transfer-ownership (gateway
+// routes/identity-teams-routes.ts): happy paths, team-level refusals, bad input and security.
+// Member e-mails and paging of GET /teams/{id}: get-teams-id-members.int.test.ts.
 import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
 import { newTeam, people } from '../support/team-fixtures.js';
 import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
 
@@ -279,4 +284,23 @@ describe('deleting teams', () => {
     expect((await harness.request('GET', `/teams/${teamId}`, { token: owner.token })).body.code).toBe(4004);
     expect((await harness.request('DELETE', '/teams/zzz', { token: owner.token })).status).toBe(422);
   });
+});
+
+describe('security', () => {
+  // Teams need no global permission; the team-level refusals (3002-3004) are tested above.
+  itRefusesUnauthorizedCallers(
+    () => harness,
+    () => [
+      ['POST', '/teams', { name: 'never-made' }],
+      ['GET', '/teams'],
+      ['GET', `/teams/${MISSING}`],
+      ['DELETE', `/teams/${MISSING}`],
+      ['POST', `/teams/${MISSING}/members`, { user_id: MISSING, role: 'MEMBER' }],
+      ['PUT', `/teams/${MISSING}/members/${MISSING}`, { role: 'ADMIN' }],
+      ['DELETE', `/teams/${MISSING}/members/${MISSING}`],
+      ['POST', `/teams/${MISSING}/leave`],
+      ['POST', `/teams/${MISSING}/transfer-ownership`, { user_id: MISSING }],
+    ],
+    { permission: false },
+  );
 });

@@ -1,6 +1,10 @@
+// POST /logout, GET /users/me and POST /users/me/change-password (gateway
+// routes/identity-auth-routes.ts): happy paths, errors, bad input and security; and single_session,
+// seen through GET /users/me. Sign-in: post-login-access-token.int.test.ts; sign-up: post-register.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { login, registerActiveAccount, type RegisteredAccount } from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+import { login, registerActiveAccount, type RegisteredAccount } from '../support/auth-accounts.js';
+import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness({ firstUser: true });
 
@@ -232,4 +236,16 @@ describe('POST /users/me/change-password', () => {
     });
     expect(anonymous.body.code).toBe(2000);
   });
+});
+
+describe('security', () => {
+  itRefusesUnauthorizedCallers(
+    () => harness,
+    () => [
+      ['POST', '/logout'],
+      ['GET', '/users/me'],
+      ['POST', '/users/me/change-password', { current_password: 'a', new_password: 'brand-new-pass-7' }],
+    ],
+    { permission: false },
+  );
 });
