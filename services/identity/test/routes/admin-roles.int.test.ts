@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
 import { useIdentityHarness } from '../support/suite.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -250,17 +250,4 @@ describe('DELETE /admin/roles/{id}', () => {
   });
 });
 
-describe('security', () => {
-  const ID = '00000000-0000-4000-8000-000000000000';
-  itRefusesUnauthorizedCallers(
-    () => harness,
-    () => [
-      ['GET', '/admin/permissions'],
-      ['GET', '/admin/roles'],
-      ['POST', '/admin/roles', { name: 'never-made', permissions: [] }],
-      ['PUT', `/admin/roles/${ID}`, { name: 'never-renamed' }],
-      ['DELETE', `/admin/roles/${ID}`],
-    ],
-    { permission: true },
-  );
-});
+describeRouteSecurity(() => harness, /^\/admin\/(roles|permissions)/);

@@ -12,7 +12,7 @@ import {
   waitUntil as waitFor,
   type EventCapture,
 } from '../support/suite.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -253,13 +253,4 @@ describe('PUT /admin/site-settings', () => {
   });
 });
 
-describe('security', () => {
-  itRefusesUnauthorizedCallers(
-    () => harness,
-    () => [
-      ['GET', '/admin/site-settings'],
-      ['PUT', '/admin/site-settings', { single_session: false }],
-    ],
-    { permission: true },
-  );
-});
+describeRouteSecurity(() => harness, /^\/admin\/site-settings$/);

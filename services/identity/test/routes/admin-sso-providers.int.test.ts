@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../support/rbac-users.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 import {
   createProvider,
   envelopeOf,
@@ -220,16 +220,4 @@ describe('SSO bad input', () => {
   });
 });
 
-describe('security', () => {
-  const ID = '00000000-0000-4000-8000-000000000000';
-  itRefusesUnauthorizedCallers(
-    () => stack.harness,
-    () => [
-      ['GET', '/admin/sso/providers'],
-      ['POST', '/admin/sso/providers', { name: 'never-made' }],
-      ['PUT', `/admin/sso/providers/${ID}`, { enabled: true }],
-      ['DELETE', `/admin/sso/providers/${ID}`],
-    ],
-    { permission: true },
-  );
-});
+describeRouteSecurity(() => stack.harness, /^\/admin\/sso\//);

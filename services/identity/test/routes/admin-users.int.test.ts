@@ -6,7 +6,7 @@ import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
 import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -273,16 +273,4 @@ describe('PUT /admin/users/{id}/roles', () => {
   });
 });
 
-describe('security', () => {
-  itRefusesUnauthorizedCallers(
-    () => harness,
-    () => [
-      ['GET', '/admin/users'],
-      ...['approve', 'activate', 'deactivate', 'force-password-change'].map(
-        (action) => ['POST', `/admin/users/${plain.id}/${action}`] as const,
-      ),
-      ['PUT', `/admin/users/${plain.id}/roles`, { role_ids: [] }],
-    ],
-    { permission: true },
-  );
-});
+describeRouteSecurity(() => harness, /^\/admin\/users($|\/:id\/)/);

@@ -3,7 +3,7 @@
 // seen through GET /users/me. Sign-in: post-login-access-token.int.test.ts; sign-up: post-register.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { login, registerActiveAccount, type RegisteredAccount } from '../support/auth-accounts.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness({ firstUser: true });
@@ -238,14 +238,4 @@ describe('POST /users/me/change-password', () => {
   });
 });
 
-describe('security', () => {
-  itRefusesUnauthorizedCallers(
-    () => harness,
-    () => [
-      ['POST', '/logout'],
-      ['GET', '/users/me'],
-      ['POST', '/users/me/change-password', { current_password: 'a', new_password: 'brand-new-pass-7' }],
-    ],
-    { permission: false },
-  );
-});
+describeRouteSecurity(() => harness, /^\/(logout|users\/me|users\/me\/change-password)$/);

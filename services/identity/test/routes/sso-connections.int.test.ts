@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../support/rbac-users.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 import {
   createProvider,
   expect422,
@@ -97,13 +97,4 @@ describe('bad input', () => {
   });
 });
 
-describe('security', () => {
-  itRefusesUnauthorizedCallers(
-    () => stack.harness,
-    () => [
-      ['GET', '/sso/connections'],
-      ['DELETE', `/sso/connections/${randomUUID()}`],
-    ],
-    { permission: false },
-  );
-});
+describeRouteSecurity(() => stack.harness, /^\/sso\/connections/);

@@ -6,7 +6,7 @@ import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../support/rbac-users.js';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 import { newTeam, people } from '../support/team-fixtures.js';
 import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
 
@@ -286,21 +286,5 @@ describe('deleting teams', () => {
   });
 });
 
-describe('security', () => {
-  // Teams need no global permission; the team-level refusals (3002-3004) are tested above.
-  itRefusesUnauthorizedCallers(
-    () => harness,
-    () => [
-      ['POST', '/teams', { name: 'never-made' }],
-      ['GET', '/teams'],
-      ['GET', `/teams/${MISSING}`],
-      ['DELETE', `/teams/${MISSING}`],
-      ['POST', `/teams/${MISSING}/members`, { user_id: MISSING, role: 'MEMBER' }],
-      ['PUT', `/teams/${MISSING}/members/${MISSING}`, { role: 'ADMIN' }],
-      ['DELETE', `/teams/${MISSING}/members/${MISSING}`],
-      ['POST', `/teams/${MISSING}/leave`],
-      ['POST', `/teams/${MISSING}/transfer-ownership`, { user_id: MISSING }],
-    ],
-    { permission: false },
-  );
-});
+// Teams need no global permission; the team-level refusals (3002-3004) are tested above.
+describeRouteSecurity(() => harness, /^\/teams/);

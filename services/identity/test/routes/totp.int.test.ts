@@ -2,7 +2,7 @@
 // routes/identity-totp-routes.ts): happy paths, errors and security; then bad input of every TOTP
 // body route. Setup and enable: totp-setup-and-enable.int.test.ts; login: post-login-verify-totp.
 import { describe, expect, it } from 'vitest';
-import { itRefusesUnauthorizedCallers } from '../support/route-security.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 import { useIdentityHarness } from '../support/suite.js';
 import { accountWithToken, enableTotpFor, totpCode } from '../support/totp-fixtures.js';
 
@@ -161,14 +161,4 @@ describe('TOTP routes bad input (422 / 1001 at the gateway)', () => {
   });
 });
 
-describe('security', () => {
-  itRefusesUnauthorizedCallers(
-    () => harness,
-    () => [
-      ['POST', '/totp/disable', { code: '123456' }],
-      ['POST', '/totp/regenerate-backup-codes', { code: '123456' }],
-      ['GET', '/totp/status'],
-    ],
-    { permission: false },
-  );
-});
+describeRouteSecurity(() => harness, /^\/totp\//);
