@@ -1,5 +1,6 @@
 // GET and PUT /admin/site-settings (gateway routes/identity-settings-routes.ts): reading, updating,
-// bad input and security. The store itself and its cache: ../settings-store.int.test.ts.
+// bad input and security. Too many for one file, the webhook secrets and the origin allowlists are
+// in admin-site-settings-secrets and -allowlists; the store and its cache: ../settings-store.
 import { Topics } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSiteSettings } from '../../src/domain/settings/update-site-settings.js';
