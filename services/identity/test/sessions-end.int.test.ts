@@ -7,9 +7,9 @@ import { useIdentityHarness } from './support/suite.js';
 
 /**
  * Issue 7, "Sessions that outlive what the user did": password change, reset (see
- * verification.int.test.ts), deactivation and a forced password change end every earlier token;
- * role and activation changes apply on the very next request on every gateway replica, with the
- * gateways at their production defaults (principal cache on).
+ * routes/forgot-and-reset-password.int.test.ts), deactivation and a forced password change end
+ * every earlier token; role and activation changes apply on the very next request on every
+ * gateway replica, with the gateways at their production defaults (principal cache on).
  */
 const harness = useIdentityHarness({ firstUser: true });
 let admin: TestUser;

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { useIdentityHarness } from './support/suite.js';
+import { randomUUID } from 'node:crypto';
+import { Topics } from '@platform/kafka';
+import { describe, expect, it, vi } from 'vitest';
+import { identityClientsAs } from './support/internal-clients.js';
+import { useIdentityHarness, waitUntil as waitFor } from './support/suite.js';
 
 const harness = useIdentityHarness();
 
@@ -44,5 +47,41 @@ describe('site settings store', () => {
     expect(error).toMatchObject({ code: 1001 });
     expect(Object.keys(error.data.errors).sort()).toEqual(['max_login_attempts', 'nope', 'smtp_encryption']);
     expect((await settings.current()).single_session).toBe(false);
+  });
+});
+
+describe('settings cache across replicas and the internal read', () => {
+  it('drops the local cache when any replica publishes settings.changed', async () => {
+    const { settings, producer } = harness.identity.dependencies;
+    const invalidate = vi.spyOn(settings, 'invalidate');
+    try {
+      await producer.publish(Topics.DOMAIN_EVENTS, {
+        key: 'site_settings',
+        type: 'settings.changed',
+        value: { id: randomUUID(), type: 'settings.changed', source_service: 'identity', data: { keys: [] } },
+      });
+      await waitFor(() => (invalidate.mock.calls.length > 0 ? true : undefined));
+    } finally {
+      invalidate.mockRestore();
+    }
+  });
+
+  it('serves GetEffectiveSettings over gRPC only, with secrets decrypted', async () => {
+    await harness.setSettings({ smtp_username: 'mailer', smtp_password: 'pw-123' });
+    const notifications = identityClientsAs(harness.grpcAddress, { service: 'notifications' });
+    const all = await notifications.settings.call('getEffectiveSettings', { keys: [] });
+    notifications.close();
+    expect(all.settings).toMatchObject({ smtp_username: 'mailer', smtp_password: 'pw-123', smtp_port: 587 });
+    expect(all.settings).not.toHaveProperty('smtp_password_set');
+    const openapi = await fetch(`${harness.baseUrl}/api/v1/openapi.json`).then((r) => r.text());
+    expect(openapi).not.toMatch(/effective/i);
+    for (const path of [
+      '/admin/site-settings',
+      '/admin/roles/{id}',
+      '/admin/users/{id}/roles',
+      '/teams/{id}/leave',
+    ]) {
+      expect(openapi).toContain(path);
+    }
   });
 });

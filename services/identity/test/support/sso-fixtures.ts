@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { HttpResult, IdentityHarness } from './harness.js';
 import { startIdentityHarness } from './harness.js';
 import { createTestUser, type TestUser } from './rbac-users.js';
@@ -151,4 +151,15 @@ export async function userByEmail(stack: SsoStack, email: string) {
     [email],
   );
   return rows[0];
+}
+
+/** A 422 / 1001 answer that names `field` among its errors. */
+export function expect422(res: Pick<HttpResult, 'status' | 'body'>, field: string): void {
+  expect([res.status, res.body.code]).toEqual([422, 1001]);
+  // Element errors are keyed by path (`scopes.0`); object-level refinements by `_`.
+  const keys = Object.keys(res.body.data.errors);
+  expect(
+    keys.some((key) => key === field || key.startsWith(`${field}.`)),
+    keys.join(),
+  ).toBe(true);
 }

@@ -1,14 +1,18 @@
+// GET and POST /admin/sso/providers, PUT and DELETE /admin/sso/providers/{id} (gateway
+// routes/identity-sso-admin-routes.ts): happy paths, errors, bad input and security. Signing in:
+// sso-sign-in.int.test.ts; a user's own links: sso-connections.int.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 import {
   createProvider,
   envelopeOf,
-  ssoSignIn,
+  expect422,
   startSsoStack,
   WEB_URL,
   type SsoStack,
-} from './support/sso-fixtures.js';
+} from '../support/sso-fixtures.js';
 
 let stack: SsoStack;
 let reader: TestUser;
@@ -138,75 +142,6 @@ describe('admin SSO providers', () => {
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 2000]);
   });
 
-  it('the OpenAPI document describes the 302 answers', async () => {
-    const response = await fetch(`${stack.harness.baseUrl}/api/v1/openapi.json`);
-    const doc = (await response.json()) as { paths: Record<string, any> };
-    expect(
-      doc.paths['/api/v1/sso/login/{provider_name}'].get.responses['302'].headers.Location,
-    ).toBeDefined();
-    expect(doc.paths['/api/v1/sso/callback/{provider_name}'].get.responses['302']).toBeDefined();
-    expect(doc.paths['/api/v1/admin/sso/providers'].post['x-permission']).toBe('admin:settings:update');
-  });
-});
-
-describe('DELETE /sso/connections/{id}', () => {
-  const sub = () => `sub-${randomUUID()}`;
-
-  it('unlinks a connection of an account that has a password', async () => {
-    const user = await createTestUser(stack.harness, { name: 'haspw' });
-    expect(
-      (await ssoSignIn(stack, 'main', { sub: sub(), email: user.email, email_verified: true })).body.code,
-    ).toBe(0);
-    const [connection] = (await stack.harness.request('GET', '/sso/connections', { token: user.token })).body
-      .data;
-    const removed = await stack.harness.request('DELETE', `/sso/connections/${connection.id}`, {
-      token: user.token,
-    });
-    expect(removed.body).toMatchObject({ code: 0, data: { id: connection.id } });
-    expect((await stack.harness.request('GET', '/sso/connections', { token: user.token })).body.data).toEqual(
-      [],
-    );
-  });
-
-  it('keeps the last way to sign in of an SSO-only account (1004), allows removing one of two', async () => {
-    const email = `only_${randomUUID().slice(0, 8)}@idp.test`;
-    const first = await ssoSignIn(stack, 'main', { sub: sub(), email, email_verified: true });
-    const token = first.body.data.access_token;
-    const second = await ssoSignIn(stack, 'second', { sub: sub(), email, email_verified: true });
-    expect(second.body.code).toBe(0);
-    const connections = (await stack.harness.request('GET', '/sso/connections', { token })).body.data;
-    expect(connections.map((c: { provider_name: string }) => c.provider_name).sort()).toEqual([
-      'main',
-      'second',
-    ]);
-
-    const one = await stack.harness.request('DELETE', `/sso/connections/${connections[0].id}`, { token });
-    expect(one.body.code).toBe(0);
-    const last = await stack.harness.request('DELETE', `/sso/connections/${connections[1].id}`, { token });
-    expect([last.status, last.body.code, last.body.data.error_key]).toEqual([
-      403,
-      1004,
-      'sso_last_login_method',
-    ]);
-  });
-
-  it("answers 4000 for another user's connection and an unknown id", async () => {
-    const owner = await createTestUser(stack.harness, { name: 'owner' });
-    expect(
-      (await ssoSignIn(stack, 'main', { sub: sub(), email: owner.email, email_verified: true })).body.code,
-    ).toBe(0);
-    const [connection] = (await stack.harness.request('GET', '/sso/connections', { token: owner.token })).body
-      .data;
-    const other = await stack.harness.request('DELETE', `/sso/connections/${connection.id}`, {
-      token: plainUser.token,
-    });
-    expect([other.status, other.body.code]).toEqual([404, 4000]);
-    const unknown = await stack.harness.request('DELETE', `/sso/connections/${randomUUID()}`, {
-      token: plainUser.token,
-    });
-    expect([unknown.status, unknown.body.code]).toEqual([404, 4000]);
-  });
-
   it('deleting a provider removes its connections, not the accounts', async () => {
     const created = await createProvider(stack, 'gone');
     const id = created.body.data.id;
@@ -223,45 +158,19 @@ describe('DELETE /sso/connections/{id}', () => {
     const again = await stack.harness.request('DELETE', `/admin/sso/providers/${id}`, { token: admin() });
     expect([again.status, again.body.code]).toEqual([404, 4000]);
   });
+
+  it('the OpenAPI document describes the 302 answers', async () => {
+    const response = await fetch(`${stack.harness.baseUrl}/api/v1/openapi.json`);
+    const doc = (await response.json()) as { paths: Record<string, any> };
+    expect(
+      doc.paths['/api/v1/sso/login/{provider_name}'].get.responses['302'].headers.Location,
+    ).toBeDefined();
+    expect(doc.paths['/api/v1/sso/callback/{provider_name}'].get.responses['302']).toBeDefined();
+    expect(doc.paths['/api/v1/admin/sso/providers'].post['x-permission']).toBe('admin:settings:update');
+  });
 });
 
 describe('SSO bad input', () => {
-  const expect422 = (res: { status: number; body: { code: number; data: any } }, field: string) => {
-    expect([res.status, res.body.code]).toEqual([422, 1001]);
-    // Element errors are keyed by path (`scopes.0`); object-level refinements by `_`.
-    const keys = Object.keys(res.body.data.errors);
-    expect(
-      keys.some((key) => key === field || key.startsWith(`${field}.`)),
-      keys.join(),
-    ).toBe(true);
-  };
-
-  it('login and callback: malformed provider names, missing state, neither code nor error, oversize values', async () => {
-    expect422(await stack.harness.request('GET', '/sso/login/bad%20name'), 'provider_name');
-    expect422(await stack.harness.request('GET', `/sso/login/${'a'.repeat(65)}`), 'provider_name');
-    expect422(await stack.harness.request('GET', '/sso/callback/main?code=abc'), 'state');
-    expect422(await stack.harness.request('GET', '/sso/callback/main?state=abc'), '_');
-    expect422(
-      await stack.harness.request('GET', `/sso/callback/main?state=s&code=${'c'.repeat(4097)}`),
-      'code',
-    );
-    expect422(
-      await stack.harness.request('GET', `/sso/callback/main?code=c&state=${'s'.repeat(513)}`),
-      'state',
-    );
-    expect422(await stack.harness.request('GET', '/sso/callback/main?code=a&code=b&state=s'), 'code');
-  });
-
-  it('connections: a non-uuid id is 422, no token 401', async () => {
-    expect422(
-      await stack.harness.request('DELETE', '/sso/connections/not-a-uuid', { token: plainUser.token }),
-      'connection_id',
-    );
-    const anonymous = await stack.harness.request('DELETE', `/sso/connections/${randomUUID()}`);
-    expect([anonymous.status, anonymous.body.code]).toEqual([401, 2000]);
-    expect((await stack.harness.request('GET', '/sso/connections')).status).toBe(401);
-  });
-
   it('create: missing fields, wrong types, bad name, issuer and scopes, unknown fields, oversize', async () => {
     const post = (json: unknown) =>
       stack.harness.request('POST', '/admin/sso/providers', { token: admin(), json });
@@ -310,3 +219,5 @@ describe('SSO bad input', () => {
     expect422(await stack.harness.request('DELETE', '/admin/sso/providers/nope', { token: admin() }), 'id');
   });
 });
+
+describeRouteSecurity(() => stack.harness, /^\/admin\/sso\//);

@@ -1,6 +1,10 @@
+// GET /admin/permissions, GET and POST /admin/roles, PUT and DELETE /admin/roles/{id} (gateway
+// routes/identity-roles-routes.ts): happy paths, errors, bad input and security. A user's roles
+// (PUT /admin/users/{id}/roles): admin-users.int.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, roleId as findRoleId, type TestUser } from './support/rbac-users.js';
-import { useIdentityHarness } from './support/suite.js';
+import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
+import { useIdentityHarness } from '../support/suite.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -245,3 +249,5 @@ describe('DELETE /admin/roles/{id}', () => {
     expect([denied.status, denied.body.code]).toEqual([403, 3000]);
   });
 });
+
+describeRouteSecurity(() => harness, /^\/admin\/(roles|permissions)/);

@@ -1,5 +1,8 @@
+// GET /captcha and POST /captcha/click (gateway routes/identity-captcha-routes.ts, public): issuing,
+// answering, refusals and bad input. How other routes ask for a captcha proof: post-register,
+// post-login-access-token and verification.
 import { describe, expect, it } from 'vitest';
-import { useIdentityHarness } from './support/suite.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 

@@ -1,11 +1,17 @@
+// POST /send-verification, POST /verify-email, GET /verify and POST /resend-verification (gateway
+// routes/identity-verification-routes.ts, public): the flows, their errors and bad input (and the
+// body-class checks of every mail route). POST /forgot-password and /reset-password:
+// forgot-and-reset-password.int.test.ts.
 import { describe, expect, it } from 'vitest';
-import { releaseMailCooldown } from '../src/domain/verification/email-cooldown.js';
-import { useMailSuite } from './support/mail-suite.js';
-import { extractSecrets, insertUser, unknownEmail, useSmtpSink } from './support/verification-fixtures.js';
+import { releaseMailCooldown } from '../../src/domain/verification/email-cooldown.js';
+import { useMailSuite } from '../support/mail-suite.js';
+import { email, longEmail, verificationInput } from '../support/verification-input.js';
+import { extractSecrets, insertUser, unknownEmail, useSmtpSink } from '../support/verification-fixtures.js';
 
 const WEB_URL = 'https://web.example.test';
 const suite = useMailSuite(WEB_URL);
 const { post, userRow, openTokenCount } = suite;
+const { expect422, rawPost } = verificationInput(() => suite.harness);
 
 describe('email verification (register)', () => {
   it('queues a mail with the 6-digit code and a ?token= link; the code verifies the address once', async () => {
@@ -225,5 +231,68 @@ describe('settings-dependent failures', () => {
     } finally {
       await suite.harness.setSettings({ enable_captcha: false });
     }
+  });
+});
+
+const ROUTES = [
+  '/send-verification',
+  '/verify-email',
+  '/resend-verification',
+  '/forgot-password',
+  '/reset-password',
+];
+
+describe('verification routes reject bad input with 422 / 1001 before reaching the service', () => {
+  it('every route: malformed JSON 400 / 1002, non-object 422, wrong content type 415', async () => {
+    for (const path of ROUTES) {
+      const malformed = await rawPost(path, '{"email": ');
+      expect(malformed.status, path).toBe(400);
+      expect(malformed.body.code, path).toBe(1002);
+      const array = await rawPost(path, '[]');
+      expect(array.status, path).toBe(422);
+      expect(array.body.code, path).toBe(1001);
+      const form = await rawPost(path, 'email=a%40b.c', 'application/x-www-form-urlencoded');
+      expect(form.status, path).toBe(415);
+    }
+  });
+
+  it('POST /send-verification', async () => {
+    await expect422('/send-verification', {}, ['email']);
+    await expect422('/send-verification', { email: 42 }, ['email']);
+    await expect422('/send-verification', { email: 'not-an-email' }, ['email']);
+    await expect422('/send-verification', { email: longEmail }, ['email']);
+    await expect422('/send-verification', { email, purpose: 'login' }, ['purpose']);
+    await expect422('/send-verification', { email, purpose: 1 }, ['purpose']);
+    await expect422('/send-verification', { email, captcha_id: 'x'.repeat(257) }, ['captcha_id']);
+    await expect422('/send-verification', { email, captcha_token: 5 }, ['captcha_token']);
+  });
+
+  it('POST /verify-email', async () => {
+    await expect422('/verify-email', {}, ['email', 'code']);
+    await expect422('/verify-email', { email, code: '12345' }, ['code']);
+    await expect422('/verify-email', { email, code: '1234567' }, ['code']);
+    await expect422('/verify-email', { email, code: 'abcdef' }, ['code']);
+    await expect422('/verify-email', { email, code: 123456 }, ['code']);
+    await expect422('/verify-email', { email: 'bad', code: '123456' }, ['email']);
+    await expect422('/verify-email', { email, code: '123456', purpose: 'other' }, ['purpose']);
+  });
+
+  it('GET /verify', async () => {
+    const missing = await suite.harness.request('GET', '/verify');
+    expect(missing.status).toBe(422);
+    expect(missing.body.data.errors).toHaveProperty(['token']);
+    const empty = await suite.harness.request('GET', '/verify?token=');
+    expect(empty.status).toBe(422);
+    const oversize = await suite.harness.request('GET', `/verify?token=${'t'.repeat(513)}`);
+    expect(oversize.status).toBe(422);
+    const repeated = await suite.harness.request('GET', '/verify?token=a&token=b');
+    expect(repeated.status).toBe(422);
+  });
+
+  it('POST /resend-verification', async () => {
+    await expect422('/resend-verification', {}, ['email']);
+    await expect422('/resend-verification', { email: ['a@b.c'] }, ['email']);
+    await expect422('/resend-verification', { email: longEmail }, ['email']);
+    await expect422('/resend-verification', { email: '' }, ['email']);
   });
 });

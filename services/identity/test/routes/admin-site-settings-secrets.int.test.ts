@@ -1,7 +1,10 @@
+// GET and PUT /admin/site-settings (gateway routes/identity-settings-routes.ts): the webhook secrets
+// (masked, hinted, encrypted at rest). The route's other tests and its security:
+// admin-site-settings.int.test.ts; the allowlists: admin-site-settings-allowlists.int.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { identityClientsAs } from './support/internal-clients.js';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { useIdentityHarness } from './support/suite.js';
+import { identityClientsAs } from '../support/internal-clients.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 // The robot webhook URLs embed their access token and webhook_headers usually carry credentials:
 // like the Slack URL they are secrets — masked in the admin view, encrypted at rest.

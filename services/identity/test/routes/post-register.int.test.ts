@@ -1,3 +1,5 @@
+// POST /register (gateway routes/identity-auth-routes.ts, public): the account a sign-up makes, the
+// refusals and bad input. Verifying the address afterwards: verification.int.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   captchaProof,
@@ -5,8 +7,8 @@ import {
   GOOD_PASSWORD,
   register,
   uniqueIdentity,
-} from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+} from '../support/auth-accounts.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 

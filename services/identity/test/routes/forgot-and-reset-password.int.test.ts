@@ -1,12 +1,17 @@
+// POST /forgot-password and POST /reset-password (gateway routes/identity-verification-routes.ts,
+// public): the reset flows, their errors and bad input. Malformed bodies of every mail route, and
+// the other verification routes: verification.int.test.ts.
 import { Topics } from '@platform/kafka';
 import { captureEvents } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
-import { useMailSuite } from './support/mail-suite.js';
-import { extractSecrets, insertUser, unknownEmail } from './support/verification-fixtures.js';
+import { useMailSuite } from '../support/mail-suite.js';
+import { email, verificationInput } from '../support/verification-input.js';
+import { extractSecrets, insertUser, unknownEmail } from '../support/verification-fixtures.js';
 
 const WEB_URL = 'https://web.example.test';
 const suite = useMailSuite(WEB_URL);
 const { post, userRow, openTokenCount } = suite;
+const { expect422 } = verificationInput(() => suite.harness);
 
 describe('password reset', () => {
   it('forgot-password mails a code and a web link; email + code sets the password and lifts a lockout', async () => {
@@ -156,5 +161,30 @@ describe('password reset', () => {
     expect((await post('/send-verification', { email: other, purpose: 'reset_password' })).status).toBe(200);
     expect(await openTokenCount(nobody)).toBe(0);
     expect(await openTokenCount(other)).toBe(0);
+  });
+});
+
+describe('verification routes reject bad input with 422 / 1001 before reaching the service', () => {
+  it('POST /forgot-password', async () => {
+    await expect422('/forgot-password', {}, ['email']);
+    await expect422('/forgot-password', { email: null }, ['email']);
+    await expect422('/forgot-password', { email: 'nope' }, ['email']);
+    await expect422('/forgot-password', { email, captcha_id: {} }, ['captcha_id']);
+    await expect422('/forgot-password', { email, captcha_token: 't'.repeat(257) }, ['captcha_token']);
+  });
+
+  it('POST /reset-password: neither (email + code) nor token is 422, as are bad field types', async () => {
+    await expect422('/reset-password', { new_password: 'Valid-pass-1' }, ['token']);
+    await expect422('/reset-password', { email, new_password: 'Valid-pass-1' }, ['code']);
+    await expect422('/reset-password', { code: '123456', new_password: 'Valid-pass-1' }, ['email']);
+    await expect422('/reset-password', { token: 'abc' }, ['new_password']);
+    await expect422('/reset-password', { token: 'abc', new_password: 12345678 }, ['new_password']);
+    await expect422('/reset-password', { token: 'abc', new_password: 'x'.repeat(1025) }, ['new_password']);
+    await expect422('/reset-password', { token: '', new_password: 'Valid-pass-1' }, ['token']);
+    await expect422('/reset-password', { token: 't'.repeat(513), new_password: 'Valid-pass-1' }, ['token']);
+    await expect422('/reset-password', { email, code: '12ab56', new_password: 'Valid-pass-1' }, ['code']);
+    await expect422('/reset-password', { email: 'bad', code: '123456', new_password: 'Valid-pass-1' }, [
+      'email',
+    ]);
   });
 });

@@ -1,6 +1,10 @@
+// POST /logout, GET /users/me and POST /users/me/change-password (gateway
+// routes/identity-auth-routes.ts): happy paths, errors, bad input and security; and single_session,
+// seen through GET /users/me. Sign-in: post-login-access-token.int.test.ts; sign-up: post-register.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { login, registerActiveAccount, type RegisteredAccount } from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+import { login, registerActiveAccount, type RegisteredAccount } from '../support/auth-accounts.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness({ firstUser: true });
 
@@ -233,3 +237,5 @@ describe('POST /users/me/change-password', () => {
     expect(anonymous.body.code).toBe(2000);
   });
 });
+
+describeRouteSecurity(() => harness, /^\/(logout|users\/me|users\/me\/change-password)$/);

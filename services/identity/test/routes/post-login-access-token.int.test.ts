@@ -1,5 +1,8 @@
+// POST /login/access-token (gateway routes/identity-auth-routes.ts, public): the outcome order,
+// password-login details and bad input. The TOTP step: post-login-verify-totp.int.test.ts; lockouts
+// under bursts and parallel logins: ../auth-lockout-burst and ../auth-login-parallel.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { PasswordHasher } from '../src/adapters/password-hasher.js';
+import { PasswordHasher } from '../../src/adapters/password-hasher.js';
 import {
   captchaProof,
   login,
@@ -7,8 +10,8 @@ import {
   uniqueIdentity,
   PASSWORD_ONLY_SETTINGS,
   type RegisteredAccount,
-} from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+} from '../support/auth-accounts.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 const harness = useIdentityHarness({ firstUser: true });
 

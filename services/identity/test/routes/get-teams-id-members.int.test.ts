@@ -1,6 +1,8 @@
+// GET /teams/{id} (gateway routes/identity-teams-routes.ts): who sees members' e-mails, and the
+// member list's paging. The other /teams routes and their security: teams.int.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { useIdentityHarness } from './support/suite.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { useIdentityHarness } from '../support/suite.js';
 
 /**
  * Issue 7: every user is in the default team, so `GET /teams/{id}` must not hand every account's

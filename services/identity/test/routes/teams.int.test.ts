@@ -1,9 +1,14 @@
+// POST and GET /teams, GET and DELETE /teams/{id}, POST /teams/{id}/members, PUT and DELETE
+// /teams/{id}/members/{user_id}, POST /teams/{id}/leave and /transfer-ownership (gateway
+// routes/identity-teams-routes.ts): happy paths, team-level refusals, bad input and security.
+// Member e-mails and paging of GET /teams/{id}: get-teams-id-members.int.test.ts.
 import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { uniqueName } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { newTeam, people } from './support/team-fixtures.js';
-import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { newTeam, people } from '../support/team-fixtures.js';
+import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
 
 const harness = useIdentityHarness();
 let globalAdmin: TestUser;
@@ -280,3 +285,6 @@ describe('deleting teams', () => {
     expect((await harness.request('DELETE', '/teams/zzz', { token: owner.token })).status).toBe(422);
   });
 });
+
+// Teams need no global permission; the team-level refusals (3002-3004) are tested above.
+describeRouteSecurity(() => harness, /^\/teams/);

@@ -1,15 +1,19 @@
-import { randomUUID } from 'node:crypto';
+// GET and PUT /admin/site-settings (gateway routes/identity-settings-routes.ts): reading, updating,
+// bad input and security. Too many for one file, the webhook secrets and the origin allowlists are
+// in admin-site-settings-secrets and -allowlists; the store and its cache: ../settings-store.
 import { Topics } from '@platform/kafka';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestUser, type TestUser } from './support/rbac-users.js';
-import { identityClientsAs } from './support/internal-clients.js';
-import { OFFICIAL_MODEL_ORIGINS as OFFICIAL_ORIGINS } from '../src/domain/settings/model-endpoint-allowlist.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateSiteSettings } from '../../src/domain/settings/update-site-settings.js';
+import { createTestUser, type TestUser } from '../support/rbac-users.js';
+import { identityClientsAs } from '../support/internal-clients.js';
+import { OFFICIAL_MODEL_ORIGINS as OFFICIAL_ORIGINS } from '../../src/domain/settings/model-endpoint-allowlist.js';
 import {
   captureEvents,
   useIdentityHarness,
   waitUntil as waitFor,
   type EventCapture,
-} from './support/suite.js';
+} from '../support/suite.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -53,6 +57,75 @@ describe('GET /admin/site-settings', () => {
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 2000]);
     const denied = await harness.request('GET', '/admin/site-settings', { token: plain.token });
     expect([denied.status, denied.body.code]).toEqual([403, 3000]);
+  });
+});
+
+// `PUT /admin/site-settings` with keys a client controls (issue 20): a huge list of unknown names
+// and the names that mean something to a JavaScript object (`__proto__`, `constructor`,
+// `prototype`) are refused with 1001 naming the field, fast, and never answer 500 or slip through.
+// They run before the updates below: "nothing written" compares with the defaults.
+/** A JSON body as a client writes it: `__proto__` stays an ordinary key in the text. */
+const put = (body: string) =>
+  harness.request('PUT', '/admin/site-settings', {
+    token: admin.token,
+    raw: { body, contentType: 'application/json' },
+  });
+
+async function readSettings(): Promise<Record<string, unknown>> {
+  const read = await harness.request('GET', '/admin/site-settings', { token: admin.token });
+  return read.body.data;
+}
+
+describe('PUT /admin/site-settings with hostile keys', () => {
+  it('10,000 unknown names plus __proto__ and constructor: 422 / 1001 at once, nothing written', async () => {
+    const unknown = Array.from({ length: 10_000 }, (_, i) => `"unknown_${i}":${i}`).join(',');
+    const body = `{${unknown},"__proto__":{"max_login_attempts":1},"constructor":{"prototype":1}}`;
+    const started = Date.now();
+    const res = await put(body);
+    expect([res.status, res.body.code]).toEqual([422, 1001]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Object.keys(res.body.data.errors)).toContain('_');
+    expect((await readSettings()).max_login_attempts).toBe(5);
+  });
+
+  it('__proto__, constructor and prototype are refused by name, alone or beside a real setting', async () => {
+    const bodies = [
+      ['{"__proto__":{"max_login_attempts":1}}', '__proto__'],
+      ['{"__proto__":1}', '__proto__'],
+      ['{"constructor":{"prototype":1}}', 'constructor'],
+      ['{"constructor":1}', 'constructor'],
+      ['{"prototype":{"x":"y"}}', 'prototype'],
+      ['{"single_session":true,"__proto__":{"single_session":false}}', '__proto__'],
+    ] as const;
+    const results = await Promise.all(bodies.map(([body]) => put(body)));
+    results.forEach((res, i) => {
+      const [body, field] = bodies[i]!;
+      expect([res.status, res.body.code], body).toEqual([422, 1001]);
+      expect(Object.keys(res.body.data.errors), body).toContain(field);
+    });
+    expect((await readSettings()).single_session).toBe(false);
+  });
+
+  it('the service itself refuses reserved, unknown and too many names before any per-key work', async () => {
+    const deps = harness.identity.dependencies;
+    const update = (changes: Record<string, unknown>) =>
+      updateSiteSettings(deps, { changes, actorUserId: admin.id, ip: '', userAgent: '', requestId: '' }).then(
+        () => undefined,
+        (err: { code?: number; data?: { errors?: Record<string, string[]> } }) => err,
+      );
+    const withOwnProto = JSON.parse('{"__proto__":{"single_session":true},"constructor":1}') as Record<
+      string,
+      unknown
+    >;
+    const reserved = await update(withOwnProto);
+    expect(reserved?.code).toBe(1001);
+    expect(Object.keys(reserved?.data?.errors ?? {}).sort()).toEqual(['__proto__', 'constructor']);
+
+    const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`unknown_${i}`, i]));
+    const tooMany = await update(many);
+    expect(tooMany?.code).toBe(1001);
+    expect(Object.keys(tooMany?.data?.errors ?? {})).toEqual(['_']);
+    expect((await readSettings()).single_session).toBe(false);
   });
 });
 
@@ -181,38 +254,4 @@ describe('PUT /admin/site-settings', () => {
   });
 });
 
-describe('settings cache across replicas and the internal read', () => {
-  it('drops the local cache when any replica publishes settings.changed', async () => {
-    const { settings, producer } = harness.identity.dependencies;
-    const invalidate = vi.spyOn(settings, 'invalidate');
-    try {
-      await producer.publish(Topics.DOMAIN_EVENTS, {
-        key: 'site_settings',
-        type: 'settings.changed',
-        value: { id: randomUUID(), type: 'settings.changed', source_service: 'identity', data: { keys: [] } },
-      });
-      await waitFor(() => (invalidate.mock.calls.length > 0 ? true : undefined));
-    } finally {
-      invalidate.mockRestore();
-    }
-  });
-
-  it('serves GetEffectiveSettings over gRPC only, with secrets decrypted', async () => {
-    await harness.setSettings({ smtp_username: 'mailer', smtp_password: 'pw-123' });
-    const notifications = identityClientsAs(harness.grpcAddress, { service: 'notifications' });
-    const all = await notifications.settings.call('getEffectiveSettings', { keys: [] });
-    notifications.close();
-    expect(all.settings).toMatchObject({ smtp_username: 'mailer', smtp_password: 'pw-123', smtp_port: 587 });
-    expect(all.settings).not.toHaveProperty('smtp_password_set');
-    const openapi = await fetch(`${harness.baseUrl}/api/v1/openapi.json`).then((r) => r.text());
-    expect(openapi).not.toMatch(/effective/i);
-    for (const path of [
-      '/admin/site-settings',
-      '/admin/roles/{id}',
-      '/admin/users/{id}/roles',
-      '/teams/{id}/leave',
-    ]) {
-      expect(openapi).toContain(path);
-    }
-  });
-});
+describeRouteSecurity(() => harness, /^\/admin\/site-settings$/);

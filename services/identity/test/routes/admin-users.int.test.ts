@@ -1,8 +1,12 @@
+// GET /admin/users, POST /admin/users/{id}/approve|activate|deactivate|force-password-change and
+// PUT /admin/users/{id}/roles (gateway routes/identity-admin-users-routes.ts): happy paths, errors,
+// bad input and security. Roles themselves: admin-roles.int.test.ts.
 import { randomUUID } from 'node:crypto';
 import { Topics, type ConsumedMessage } from '@platform/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, roleId as findRoleId, type TestUser } from './support/rbac-users.js';
-import { captureEvents, useIdentityHarness, type EventCapture } from './support/suite.js';
+import { createTestUser, roleId as findRoleId, type TestUser } from '../support/rbac-users.js';
+import { captureEvents, useIdentityHarness, type EventCapture } from '../support/suite.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 const harness = useIdentityHarness();
 let admin: TestUser;
@@ -268,3 +272,5 @@ describe('PUT /admin/users/{id}/roles', () => {
     expect(denied.body.code).toBe(3000);
   });
 });
+
+describeRouteSecurity(() => harness, /^\/admin\/users($|\/:id\/)/);

@@ -1,13 +1,15 @@
+// POST /login/verify-totp (gateway routes/identity-totp-routes.ts, public, the temp token in the
+// form): success, failures and bad input. Bursts of wrong codes: ../totp-burst.int.test.ts.
 import { describe, expect, it } from 'vitest';
-import { login } from './support/auth-accounts.js';
-import { useIdentityHarness } from './support/suite.js';
+import { login } from '../support/auth-accounts.js';
+import { useIdentityHarness } from '../support/suite.js';
 import {
   accountWithToken,
   enableTotpFor,
   forgetUsedSteps,
   totpCode,
   type TotpAccount,
-} from './support/totp-fixtures.js';
+} from '../support/totp-fixtures.js';
 
 const harness = useIdentityHarness();
 
