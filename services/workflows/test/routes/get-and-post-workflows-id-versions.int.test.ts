@@ -4,7 +4,7 @@ import {
   startWorkflowsHarness,
   type TestUser,
   type WorkflowsHarness,
-} from './support/harness.js';
+} from '../support/harness.js';
 
 let harness: WorkflowsHarness;
 let alice: TestUser;

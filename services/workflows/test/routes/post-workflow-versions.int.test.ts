@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './support/harness.js';
-import { versionBody, versionsClient } from './support/versions.js';
+import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { versionBody, versionsClient } from '../support/versions.js';
 
 let harness: WorkflowsHarness;
 let user: TestUser;

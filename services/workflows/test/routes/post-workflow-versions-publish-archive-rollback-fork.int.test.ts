@@ -4,8 +4,8 @@ import {
   startWorkflowsHarness,
   type TestUser,
   type WorkflowsHarness,
-} from './support/harness.js';
-import { versionBody, versionKeys, versionsClient } from './support/versions.js';
+} from '../support/harness.js';
+import { versionBody, versionKeys, versionsClient } from '../support/versions.js';
 
 let harness: WorkflowsHarness;
 let alice: TestUser;
