@@ -1,3 +1,8 @@
+// GET /workflows/{workflow_id}/runs/{run_id}/stream (gateway routes/workflow-runs-routes.ts): the
+// run's events as SSE, replay, live tail, resume, the error event, refusals before streaming, and
+// the security cases. Starting and reading runs: post-workflows-id-run-and-get-runs; streams under
+// limits and revocation: ../runs/run-followers; a gateway draining mid-stream:
+// ../runs/run-stream-gateway-drain.
 import { withTransaction } from '@platform/db';
 import { openSse } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +10,7 @@ import { appendEvent } from '../../src/data/run-events.js';
 import { linear } from '../support/definitions.js';
 import { insertHeldRun } from '../support/held-run.js';
 import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
 
 // The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
 // stream through. Resuming with Last-Event-ID is exact (no gap, no duplicate), across gateways.
@@ -160,4 +166,19 @@ describe('run event stream (SSE)', () => {
     const anonymous = await openSse(streamUrl(harness.baseUrl, runId));
     expect(anonymous.status).toBe(401);
   });
+});
+
+describe('the stream of a finished run', () => {
+  let finishedRun: string;
+  beforeAll(async () => {
+    finishedRun = await heldRun();
+    await append(finishedRun, 'run_finished', { status: 'success' });
+  });
+
+  // Were a refused caller let through, the stream would answer (and end: the run is finished) with
+  // events, not an envelope, and the table would fail.
+  describeRouteSecurity('GET /workflows/{workflow_id}/runs/{run_id}/stream', () => ({
+    harness,
+    routes: [['GET', `/workflows/${workflowId}/runs/${finishedRun}/stream`]],
+  }));
 });

@@ -1,29 +1,86 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  chainDefinition,
-  startWorkflowsHarness,
-  type TestUser,
-  type WorkflowsHarness,
-} from '../support/harness.js';
-import { versionBody, versionKeys, versionsClient } from '../support/versions.js';
+// POST /workflow-versions/{workflow_id}/version/{version_id}/publish and …/archive, POST
+// /workflow-versions/{workflow_id}/rollback and …/fork (gateway routes/workflow-versions-routes.ts):
+// the changes of state, their bad bodies, and the security cases. Who may (404 on every version
+// route, a team's roles): get-workflow-versions-history-version-diff-stats ("access").
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useWorkflowsHarness } from '../support/route-suite.js';
+import { fieldRefusal, oneDraft, versionsClient } from '../support/versions.js';
 
 let harness: WorkflowsHarness;
 let alice: TestUser;
 let a: ReturnType<typeof versionsClient>;
+// A user's workflow with one draft, for the bad-input tests (nothing they send may change it).
+let user: TestUser;
+let client: ReturnType<typeof versionsClient>;
+let wf: string;
+let version: string;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness();
-}, 60_000);
+useWorkflowsHarness(async (started) => {
+  harness = started;
+  ({ user, client, wf, version } = await oneDraft(started));
+});
 beforeEach(async () => {
   alice = await harness.createUser();
   a = versionsClient(harness.request, alice);
 });
-afterAll(async () => {
-  await harness?.stop();
-});
 
+const UUID = '11111111-1111-4111-8111-111111111111';
+const expect422 = fieldRefusal(
+  () => harness,
+  () => user,
+);
 const workflowOf = async (id: string) => (await a.call('GET', `/workflows/${id}`)).body.data;
 
+describe('publish and archive', () => {
+  it('publish writes nodes, edges and config back through the update path; the previous one is archived', async () => {
+    const wf = await a.workflow(chainDefinition(2, 3));
+    const v1 = await a.create(wf.id, 3, 'one', { metadata: { tag: 'one' }, viewport: { zoom: 2 } });
+    const v2 = await a.create(wf.id, 4, 'two');
+    const p1 = await a.publish(wf.id, v1.id);
+    expect([p1.status, p1.body.code]).toEqual([200, 0]);
+    expect(p1.body.data).toMatchObject({
+      id: v1.id,
+      status: 'published',
+      workflow_version: 2,
+      backup_version_id: null,
+    });
+    const after1 = await workflowOf(wf.id);
+    // schema_version kept from the workflow (the config carried none), config keys, nodes, edges.
+    expect(after1.definition).toEqual({
+      schema_version: 3,
+      metadata: { tag: 'one' },
+      viewport: { zoom: 2 },
+      nodes: v1.nodes,
+      edges: v1.edges,
+    });
+    expect(after1.version).toBe(2);
+    const p2 = await a.publish(wf.id, v2.id);
+    expect(p2.body.data.workflow_version).toBe(3);
+    expect((await a.read(wf.id, v1.id)).body.data.status).toBe('archived');
+    expect((await workflowOf(wf.id)).definition.nodes).toEqual(v2.nodes);
+    // Publishing the published version again changes nothing: the definition is the same.
+    const again = await a.publish(wf.id, v2.id);
+    expect(again.body.data).toMatchObject({ status: 'published', workflow_version: 3 });
+    // An archived version can be published again.
+    expect((await a.publish(wf.id, v1.id)).body.data.workflow_version).toBe(4);
+    expect((await a.stats(wf.id)).body.data).toMatchObject({ published: 1, archived: 1, draft: 0 });
+  });
+
+  it('archive leaves other versions and the workflow untouched; archiving twice is harmless', async () => {
+    const wf = await a.workflow();
+    const [v1, v2] = [await a.create(wf.id), await a.create(wf.id, 3)];
+    await a.publish(wf.id, v2.id);
+    const before = await workflowOf(wf.id);
+    const res = await a.archive(wf.id, v2.id);
+    expect(res.body.data).toMatchObject({ id: v2.id, status: 'archived' });
+    expect(res.body.data.updated_at > res.body.data.created_at).toBe(true);
+    expect((await a.archive(wf.id, v2.id)).body.data.status).toBe('archived');
+    expect((await a.read(wf.id, v1.id)).body.data.status).toBe('draft');
+    expect(await workflowOf(wf.id)).toEqual(before);
+  });
+});
 describe('rollback and fork', () => {
   it('rollback with a backup: the published version is archived, a copy of the target published', async () => {
     const wf = await a.workflow();
@@ -94,60 +151,37 @@ describe('rollback and fork', () => {
   });
 });
 
-describe('diff', () => {
-  it('names added, removed and modified nodes (with the changed fields), edges and config changes', async () => {
-    const wf = await a.workflow();
-    const from = await a.create(wf.id, 3, 'same', { schema_version: 2, metadata: { a: 1 }, old: true });
-    const body = versionBody(wf.id, 4, 'same', { schema_version: 2, metadata: { a: 2 } });
-    const nodes = body.nodes as { id: string; position: unknown; data: Record<string, unknown> }[];
-    nodes[1]!.data = { label: 'renamed', extra: 1 };
-    nodes[2]!.position = { x: 1, y: 1 };
-    const toRes = await a.call('POST', '/workflow-versions', {
-      ...body,
-      nodes: nodes.filter((n) => n.id !== 'n0'),
-      edges: body.edges.slice(1),
-    });
-    const to = toRes.body.data;
-    const res = await a.diff(wf.id, from.id, to.id);
-    expect([res.status, res.body.code]).toEqual([200, 0]);
-    const diff = res.body.data;
-    expect(diff.added_nodes.map((n: { id: string }) => n.id)).toEqual(['n3']);
-    expect(diff.removed_nodes.map((n: { id: string }) => n.id)).toEqual(['n0']);
-    expect(diff.modified_nodes).toEqual([
-      {
-        id: 'n1',
-        changes: [
-          { field: 'data.label', from: 'same 1', to: 'renamed' },
-          { field: 'data.extra', to: 1 },
-        ],
-      },
-      { id: 'n2', changes: [{ field: 'position', from: { x: 400, y: 0 }, to: { x: 1, y: 1 } }] },
-    ]);
-    expect(diff.added_edges.map((e: { id: string }) => e.id)).toEqual(['e2']);
-    expect(diff.removed_edges.map((e: { id: string }) => e.id)).toEqual(['e0']);
-    expect(diff.config_changes).toEqual([
-      { field: 'metadata', from: { a: 1 }, to: { a: 2 } },
-      { field: 'old', from: true },
-    ]);
-    expect(diff).toMatchObject({ from_version: from.id, to_version: to.id });
-    const none = (await a.diff(wf.id, from.id, from.id)).body.data;
-    expect([none.added_nodes, none.modified_nodes, none.removed_edges, none.config_changes]).toEqual([
-      [],
-      [],
-      [],
-      [],
-    ]);
+describe('rollback and fork bodies', () => {
+  it.each([
+    [{}, 'version_id'],
+    [{ version_id: 'nope' }, 'version_id'],
+    [{ version_id: UUID, create_backup: 'yes' }, 'create_backup'],
+    [{ version_id: UUID, extra: 1 }, '_'],
+  ])('rollback %j → 422 / 1001 on %s', async (json, field) => {
+    await expect422('POST', `/workflow-versions/${wf}/rollback`, json, field);
+  });
+
+  it.each([
+    [{ new_workflow_id: UUID }, 'version_id'],
+    [{ version_id: UUID }, 'new_workflow_id'],
+    [{ version_id: UUID, new_workflow_id: 'x' }, 'new_workflow_id'],
+    [{ version_id: UUID, new_workflow_id: UUID, new_name: 5 }, 'new_name'],
+    [{ version_id: UUID, new_workflow_id: UUID, new_name: 'n'.repeat(2001) }, 'new_name'],
+  ])('fork %j → 422 / 1001 on %s', async (json, field) => {
+    await expect422('POST', `/workflow-versions/${wf}/fork`, json, field);
+  });
+
+  it('nothing of the above changed the store', async () => {
+    expect((await client.stats(wf)).body.data).toMatchObject({ total: 1, draft: 1 });
   });
 });
 
-describe('deleting the workflow', () => {
-  it('removes its whole version key space from Redis', async () => {
-    const wf = await a.workflow();
-    await a.create(wf.id);
-    const redis = harness.workflows.dependencies.redis;
-    expect(await redis.exists(...versionKeys(wf.id))).toBeGreaterThan(0);
-    expect((await a.call('DELETE', `/workflows/${wf.id}`)).body.code).toBe(0);
-    expect(await redis.exists(...versionKeys(wf.id))).toBe(0);
-    expect((await a.history(wf.id)).status).toBe(404);
-  });
-});
+describeRouteSecurity('the /workflow-versions routes that change state', () => ({
+  harness,
+  routes: [
+    ['POST', `/workflow-versions/${wf}/version/${version}/publish`],
+    ['POST', `/workflow-versions/${wf}/version/${version}/archive`],
+    ['POST', `/workflow-versions/${wf}/rollback`, { version_id: version }],
+    ['POST', `/workflow-versions/${wf}/fork`, { version_id: version, new_workflow_id: wf }],
+  ],
+}));

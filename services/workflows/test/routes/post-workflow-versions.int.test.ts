@@ -1,35 +1,81 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
-import { versionBody, versionsClient } from '../support/versions.js';
+// POST /workflow-versions (gateway routes/workflow-versions-routes.ts): creating a draft version,
+// who may, bad input, and the security cases. The version routes that read: get-workflow-versions-
+// history-version-diff-stats; the ones that change state: post-workflow-versions-publish-archive-
+// rollback-fork; bursts and budgets: ../workflow-versions-concurrency, ../workflow-versions-limits.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { TestUser, WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useWorkflowsHarness } from '../support/route-suite.js';
+import { fieldRefusal, oneDraft, versionBody, versionsClient } from '../support/versions.js';
 
 let harness: WorkflowsHarness;
+let alice: TestUser;
+let a: ReturnType<typeof versionsClient>;
+// A user's workflow with one draft, for the bad-input tests (nothing they send may change it).
 let user: TestUser;
-let wf: string;
-let version: string;
 let client: ReturnType<typeof versionsClient>;
+let wf: string;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness();
-  user = await harness.createUser();
-  client = versionsClient(harness.request, user);
-  wf = (await client.workflow()).id;
-  version = (await client.create(wf)).id;
-}, 60_000);
-afterAll(async () => {
-  await harness?.stop();
+useWorkflowsHarness(async (started) => {
+  harness = started;
+  ({ user, client, wf } = await oneDraft(started));
+});
+beforeEach(async () => {
+  alice = await harness.createUser();
+  a = versionsClient(harness.request, alice);
 });
 
-const UUID = '11111111-1111-4111-8111-111111111111';
-
-async function expect422(method: string, path: string, json: unknown, field: string) {
-  const res = await harness.request(method, path, { token: user.token, json });
-  const label = `${method} ${path} ${JSON.stringify(json)?.slice(0, 120)}`;
-  expect([label, res.status, res.body.code]).toEqual([label, 422, 1001]);
-  expect([label, Object.keys(res.body.data.errors)]).toEqual([label, expect.arrayContaining([field])]);
-}
-
+const expect422 = fieldRefusal(
+  () => harness,
+  () => user,
+);
+const workflowOf = async (id: string) => (await a.call('GET', `/workflows/${id}`)).body.data;
 const body = (patch: Record<string, unknown>) => ({ ...versionBody(wf), ...patch });
 const node = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: 'llm', data: {}, ...extra });
+
+describe('POST /workflow-versions', () => {
+  it('creates a draft with every record field and leaves the workflow untouched', async () => {
+    const wf = await a.workflow();
+    const body = versionBody(wf.id, 3, 'v1', { schema_version: 2, metadata: { note: 'x' } });
+    const res = await a.call('POST', '/workflow-versions', body);
+    expect([res.status, res.body.code]).toEqual([200, 0]);
+    const version = res.body.data;
+    expect(version).toMatchObject({
+      workflow_id: wf.id,
+      nodes: body.nodes,
+      edges: body.edges,
+      config: body.config,
+      description: 'v1 x3',
+      status: 'draft',
+      created_by: alice.id,
+      node_count: 3,
+      edge_count: 2,
+      source_version_id: null,
+    });
+    expect(version.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(version.created_at).toBe(version.updated_at);
+    expect((await a.read(wf.id, version.id)).body.data).toEqual(version);
+    const after = await workflowOf(wf.id);
+    expect([after.version, after.definition]).toEqual([1, wf.definition]);
+    // Not in the persisted history.
+    expect((await a.call('GET', `/workflows/${wf.id}/versions`)).body.data.total).toBe(0);
+  });
+
+  it('without the workflow permissions the gateway refuses with 403', async () => {
+    const nobody = versionsClient(harness.request, await harness.createUser({ roles: [] }));
+    const wf = await a.workflow();
+    expect((await nobody.history(wf.id)).status).toBe(403);
+    expect((await nobody.call('POST', '/workflow-versions', versionBody(wf.id))).status).toBe(403);
+  });
+
+  it('a superuser reaches every workflow', async () => {
+    const root = versionsClient(harness.request, await harness.createUser({ superuser: true }));
+    const wf = await a.workflow();
+    const version = await root.create(wf.id);
+    expect(version.created_by).not.toBe(alice.id);
+    expect((await a.read(wf.id, version.id)).status).toBe(200);
+  });
+});
 
 describe('POST /workflow-versions bad input', () => {
   it.each([
@@ -93,55 +139,13 @@ describe('POST /workflow-versions bad input', () => {
     });
     expect([form.status, form.body.code]).toEqual([415, 1002]);
   });
-});
-
-describe('path, query and body parameters of the other routes', () => {
-  it.each([
-    ['GET', '/workflow-versions/nope/history', 'workflow_id'],
-    ['GET', '/workflow-versions/nope/stats', 'workflow_id'],
-    ['GET', `/workflow-versions/nope/version/${UUID}`, 'workflow_id'],
-    ['GET', '/workflow-versions/WF/version/nope', 'version_id'],
-    ['POST', '/workflow-versions/WF/version/nope/publish', 'version_id'],
-    ['POST', '/workflow-versions/WF/version/nope/archive', 'version_id'],
-    ['GET', '/workflow-versions/WF/history?limit=0', 'limit'],
-    ['GET', '/workflow-versions/WF/history?limit=101', 'limit'],
-    ['GET', '/workflow-versions/WF/history?limit=abc', 'limit'],
-    ['GET', '/workflow-versions/WF/history?limit=1.5', 'limit'],
-    ['GET', '/workflow-versions/WF/history?offset=-1', 'offset'],
-    ['GET', '/workflow-versions/WF/history?offset=99999999999', 'offset'],
-    ['GET', '/workflow-versions/WF/history?status=gone', 'status'],
-    ['GET', '/workflow-versions/WF/diff', 'from_version'],
-    ['GET', '/workflow-versions/WF/diff?from_version=VER', 'to_version'],
-    ['GET', '/workflow-versions/WF/diff?from_version=x&to_version=VER', 'from_version'],
-  ])('%s %s → 422 / 1001 on %s', async (method, path, field) => {
-    await expect422(method, path.replace('WF', wf).replace('VER', version), undefined, field);
-  });
-
-  it.each([
-    [{}, 'version_id'],
-    [{ version_id: 'nope' }, 'version_id'],
-    [{ version_id: UUID, create_backup: 'yes' }, 'create_backup'],
-    [{ version_id: UUID, extra: 1 }, '_'],
-  ])('rollback %j → 422 / 1001 on %s', async (json, field) => {
-    await expect422('POST', `/workflow-versions/${wf}/rollback`, json, field);
-  });
-
-  it.each([
-    [{ new_workflow_id: UUID }, 'version_id'],
-    [{ version_id: UUID }, 'new_workflow_id'],
-    [{ version_id: UUID, new_workflow_id: 'x' }, 'new_workflow_id'],
-    [{ version_id: UUID, new_workflow_id: UUID, new_name: 5 }, 'new_name'],
-    [{ version_id: UUID, new_workflow_id: UUID, new_name: 'n'.repeat(2001) }, 'new_name'],
-  ])('fork %j → 422 / 1001 on %s', async (json, field) => {
-    await expect422('POST', `/workflow-versions/${wf}/fork`, json, field);
-  });
-
-  it('a request without a token is 401, never reaching the store', async () => {
-    const res = await harness.request('GET', `/workflow-versions/${wf}/history`);
-    expect(res.status).toBe(401);
-  });
 
   it('nothing of the above changed the store', async () => {
     expect((await client.stats(wf)).body.data).toMatchObject({ total: 1, draft: 1 });
   });
 });
+
+describeRouteSecurity('POST /workflow-versions', () => ({
+  harness,
+  routes: [['POST', '/workflow-versions', versionBody(wf)]],
+}));
