@@ -5,12 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
 import { useWorkflowsHarness } from '../support/route-suite.js';
-import {
-  teamCall,
-  teamCast,
-  teamWorkflow as createTeamWorkflow,
-  type TeamCast,
-} from '../support/team-cast.js';
+import { useTeamCast, type TeamCast } from '../support/team-cast.js';
 import { versionKeys, versionsClient } from '../support/versions.js';
 import { workflowCalls } from '../support/workflow-calls.js';
 
@@ -29,7 +24,8 @@ beforeEach(async () => {
   bob = await harness.createUser();
 });
 
-const { put, get, newWorkflow } = workflowCalls(() => harness);
+const flows = workflowCalls(() => harness);
+const { put, get, newWorkflow } = flows;
 
 describe('GET /workflows/{id}, PUT and DELETE: who', () => {
   it('another user gets 404 / 4000 for a workflow they cannot reach, as for one that does not exist', async () => {
@@ -97,20 +93,11 @@ describe('PUT /workflows/{id}: update and versioning', () => {
 });
 
 describe('team workflows', () => {
-  let cast: TeamCast;
-  let owner: TestUser;
-  let admin: TestUser;
-  let author: TestUser;
-  let member: TestUser;
-  let outsider: TestUser;
-  let teamId: string;
-  beforeEach(async () => {
-    cast = await teamCast(harness);
-    ({ owner, admin, author, member, outsider, teamId } = cast);
-  });
-  const call = (user: TestUser, method: string, path: string, json?: unknown) =>
-    teamCall(harness, user, method, path, json);
-  const teamWorkflow = () => createTeamWorkflow(harness, cast);
+  let { owner, admin, author, member, outsider, teamId } = {} as TeamCast;
+  const { call, teamWorkflow } = useTeamCast(
+    () => harness,
+    (cast) => ({ owner, admin, author, member, outsider, teamId } = cast),
+  );
 
   it('members read it; the owner and the team OWNER/ADMIN change it; others get 404', async () => {
     const id = await teamWorkflow();
@@ -159,12 +146,8 @@ describe('team workflows', () => {
 describe('DELETE /workflows/{id}', () => {
   const call = (method: string, path: string, json?: unknown, user = alice) =>
     harness.request(method, path, { token: user.token, json });
-  // This block's own helpers (a name, alice by default), as the deletion tests were written.
-  async function newWorkflow(name: string) {
-    const res = await call('POST', '/workflows', { name, definition: chainDefinition() });
-    expect(res.status).toBe(200);
-    return res.body.data.id as string;
-  }
+  // This block's own helpers (alice by default; a workflow by its name), as its tests were written.
+  const newWorkflow = async (name: string) => (await flows.newWorkflow(alice, { name })).id;
   let a: ReturnType<typeof versionsClient>;
   beforeEach(() => {
     a = versionsClient(harness.request, alice);

@@ -4,39 +4,23 @@
 // post-workflow-versions; publish, archive, rollback, fork: post-workflow-versions-publish-archive-
 // rollback-fork.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { chainDefinition, type TestUser } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
-import { fieldRefusal, oneDraft, versionBody, versionsClient } from '../support/versions.js';
+import { fieldRefusal, useVersionRoutes, type VersionRoutes } from '../support/version-routes.js';
+import { versionBody, versionsClient } from '../support/versions.js';
 
-let harness: WorkflowsHarness;
-let alice: TestUser;
+let { harness, user, client, wf, version, a } = {} as VersionRoutes;
+useVersionRoutes((state) => ({ harness, user, client, wf, version, a } = state));
 let bob: TestUser;
-let a: ReturnType<typeof versionsClient>;
 let b: ReturnType<typeof versionsClient>;
-// A user's workflow with one draft, for the bad-input tests (nothing they send may change it).
-let user: TestUser;
-let client: ReturnType<typeof versionsClient>;
-let wf: string;
-let version: string;
-
-useWorkflowsHarness(async (started) => {
-  harness = started;
-  ({ user, client, wf, version } = await oneDraft(started));
-});
 beforeEach(async () => {
-  alice = await harness.createUser();
   bob = await harness.createUser();
-  a = versionsClient(harness.request, alice);
   b = versionsClient(harness.request, bob);
 });
 
 const UUID = '11111111-1111-4111-8111-111111111111';
 const MISSING = '00000000-0000-4000-8000-000000000000';
-const expect422 = fieldRefusal(
-  () => harness,
-  () => user,
-);
+const expect422 = fieldRefusal(() => ({ harness, user }));
 
 describe('history, version, stats', () => {
   it('history is newest first with total, paged by limit/offset, filterable by status', async () => {

@@ -5,12 +5,14 @@
 // ../runs/run-stream-gateway-drain.
 import { withTransaction } from '@platform/db';
 import { openSse } from '@platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/data/run-events.js';
 import { linear } from '../support/definitions.js';
 import { insertHeldRun } from '../support/held-run.js';
-import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import type { TestUser, WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
+import { useWorkflowsHarness } from '../support/route-suite.js';
+import { publishedWorkflow } from '../support/workflow-calls.js';
 
 // The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
 // stream through. Resuming with Last-Event-ID is exact (no gap, no duplicate), across gateways.
@@ -19,24 +21,15 @@ let owner: TestUser;
 let stranger: TestUser;
 let workflowId: string;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true' });
-  owner = await harness.createUser({ name: 'streamer' });
-  stranger = await harness.createUser({ name: 'stranger' });
-  const created = await harness.request('POST', '/workflows', {
-    token: owner.token,
-    json: { name: 'stream', definition: linear() },
-  });
-  workflowId = String(created.body.data.id);
-  await harness.request('POST', `/workflows/${workflowId}/publish`, {
-    token: owner.token,
-    json: { presentation_mode: 'simple' },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await harness?.stop();
-});
+useWorkflowsHarness(
+  async (started) => {
+    harness = started;
+    owner = await harness.createUser({ name: 'streamer' });
+    stranger = await harness.createUser({ name: 'stranger' });
+    workflowId = await publishedWorkflow(harness, owner, 'stream', linear());
+  },
+  { RUN_WORKER_ENABLED: 'true' },
+);
 
 const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 const streamUrl = (base: string, runId: string) =>

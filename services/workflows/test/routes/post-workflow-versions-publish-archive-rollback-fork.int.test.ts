@@ -2,35 +2,16 @@
 // /workflow-versions/{workflow_id}/rollback and …/fork (gateway routes/workflow-versions-routes.ts):
 // the changes of state, their bad bodies, and the security cases. Who may (404 on every version
 // route, a team's roles): get-workflow-versions-history-version-diff-stats ("access").
-import { beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { chainDefinition } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
-import { fieldRefusal, oneDraft, versionsClient } from '../support/versions.js';
+import { fieldRefusal, useVersionRoutes, type VersionRoutes } from '../support/version-routes.js';
 
-let harness: WorkflowsHarness;
-let alice: TestUser;
-let a: ReturnType<typeof versionsClient>;
-// A user's workflow with one draft, for the bad-input tests (nothing they send may change it).
-let user: TestUser;
-let client: ReturnType<typeof versionsClient>;
-let wf: string;
-let version: string;
-
-useWorkflowsHarness(async (started) => {
-  harness = started;
-  ({ user, client, wf, version } = await oneDraft(started));
-});
-beforeEach(async () => {
-  alice = await harness.createUser();
-  a = versionsClient(harness.request, alice);
-});
+let { harness, user, client, wf, version, alice, a } = {} as VersionRoutes;
+useVersionRoutes((state) => ({ harness, user, client, wf, version, alice, a } = state));
 
 const UUID = '11111111-1111-4111-8111-111111111111';
-const expect422 = fieldRefusal(
-  () => harness,
-  () => user,
-);
+const expect422 = fieldRefusal(() => ({ harness, user }));
 const workflowOf = async (id: string) => (await a.call('GET', `/workflows/${id}`)).body.data;
 
 describe('publish and archive', () => {

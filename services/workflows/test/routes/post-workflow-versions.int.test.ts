@@ -2,33 +2,15 @@
 // who may, bad input, and the security cases. The version routes that read: get-workflow-versions-
 // history-version-diff-stats; the ones that change state: post-workflow-versions-publish-archive-
 // rollback-fork; bursts and budgets: ../workflow-versions-concurrency, ../workflow-versions-limits.
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { TestUser, WorkflowsHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
-import { fieldRefusal, oneDraft, versionBody, versionsClient } from '../support/versions.js';
+import { fieldRefusal, useVersionRoutes, type VersionRoutes } from '../support/version-routes.js';
+import { versionBody, versionsClient } from '../support/versions.js';
 
-let harness: WorkflowsHarness;
-let alice: TestUser;
-let a: ReturnType<typeof versionsClient>;
-// A user's workflow with one draft, for the bad-input tests (nothing they send may change it).
-let user: TestUser;
-let client: ReturnType<typeof versionsClient>;
-let wf: string;
+let { harness, user, client, wf, alice, a } = {} as VersionRoutes;
+useVersionRoutes((state) => ({ harness, user, client, wf, alice, a } = state));
 
-useWorkflowsHarness(async (started) => {
-  harness = started;
-  ({ user, client, wf } = await oneDraft(started));
-});
-beforeEach(async () => {
-  alice = await harness.createUser();
-  a = versionsClient(harness.request, alice);
-});
-
-const expect422 = fieldRefusal(
-  () => harness,
-  () => user,
-);
+const expect422 = fieldRefusal(() => ({ harness, user }));
 const workflowOf = async (id: string) => (await a.call('GET', `/workflows/${id}`)).body.data;
 const body = (patch: Record<string, unknown>) => ({ ...versionBody(wf), ...patch });
 const node = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: 'llm', data: {}, ...extra });

@@ -7,8 +7,9 @@ import { Topics } from '@platform/kafka';
 import { captureEvents, waitUntil, type EventCapture } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, linear, node } from '../support/definitions.js';
-import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import type { TestUser, WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
+import { useWorkflowsHarness } from '../support/route-suite.js';
 
 // A run end to end through the gateway: the run row and its task committed together, a worker of
 // the in-process service claiming it, the journal's events, the terminal state, the fact and the
@@ -17,18 +18,20 @@ let harness: WorkflowsHarness;
 let owner: TestUser;
 let capture: EventCapture;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true', RUN_WAIT_LIMIT_MS: '20000' });
-  owner = await harness.createUser({ name: 'runowner' });
-  capture = await captureEvents(harness.workflows.dependencies.kafka, 'runs', [
-    Topics.WORKFLOW_RUNS,
-    Topics.NOTIFICATION_EVENTS,
-  ]);
-}, 120_000);
-
+useWorkflowsHarness(
+  async (started) => {
+    harness = started;
+    owner = await harness.createUser({ name: 'runowner' });
+    capture = await captureEvents(harness.workflows.dependencies.kafka, 'runs', [
+      Topics.WORKFLOW_RUNS,
+      Topics.NOTIFICATION_EVENTS,
+    ]);
+  },
+  { RUN_WORKER_ENABLED: 'true', RUN_WAIT_LIMIT_MS: '20000' },
+);
+// Registered after the harness's: runs first (after-hooks run in reverse), while Kafka is still up.
 afterAll(async () => {
   await capture?.stop();
-  await harness?.stop();
 });
 
 async function createWorkflow(def: Record<string, unknown>, publish = true): Promise<string> {

@@ -6,12 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
 import { useWorkflowsHarness } from '../support/route-suite.js';
-import {
-  teamCall,
-  teamCast,
-  teamWorkflow as createTeamWorkflow,
-  type TeamCast,
-} from '../support/team-cast.js';
+import { useTeamCast, type TeamCast } from '../support/team-cast.js';
 import { workflowCalls } from '../support/workflow-calls.js';
 
 let harness: WorkflowsHarness;
@@ -82,17 +77,11 @@ describe('POST /workflows', () => {
 });
 
 describe('POST /workflows in a team', () => {
-  let cast: TeamCast;
-  let member: TestUser;
-  let outsider: TestUser;
-  let teamId: string;
-  beforeEach(async () => {
-    cast = await teamCast(harness);
-    ({ member, outsider, teamId } = cast);
-  });
-  const call = (user: TestUser, method: string, path: string, json?: unknown) =>
-    teamCall(harness, user, method, path, json);
-  const teamWorkflow = () => createTeamWorkflow(harness, cast);
+  let { member, outsider, teamId } = {} as TeamCast;
+  const { call, teamWorkflow } = useTeamCast(
+    () => harness,
+    (cast) => ({ member, outsider, teamId } = cast),
+  );
 
   it('a superuser may create in any existing team, and reads and changes team workflows', async () => {
     const root = await harness.createUser({ superuser: true });

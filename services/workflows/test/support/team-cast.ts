@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { chainDefinition, type TestUser, type WorkflowsHarness } from './harness.js';
 
 /** A team and its people: `owner` (OWNER), `admin` (ADMIN), `author` and `member` (MEMBERs), `outsider`. */
@@ -63,4 +63,22 @@ export async function teamWorkflow(harness: WorkflowsHarness, cast: TeamCast): P
     cast.author.id,
   ]);
   return res.body.data.id as string;
+}
+
+/**
+ * A fresh team cast before each test of the enclosing block (`ready` hands it over, the block keeps
+ * the people it needs in its own variables), with the block's calls: one user's call, and a new
+ * workflow of the team.
+ */
+export function useTeamCast(harness: () => WorkflowsHarness, ready: (cast: TeamCast) => void) {
+  let current: TeamCast | undefined;
+  beforeEach(async () => {
+    current = await teamCast(harness());
+    ready(current);
+  });
+  return {
+    call: (user: TestUser, method: string, path: string, json?: unknown) =>
+      teamCall(harness(), user, method, path, json),
+    teamWorkflow: () => teamWorkflow(harness(), current!),
+  };
 }

@@ -92,22 +92,3 @@ export async function startReplica(harness: WorkflowsHarness) {
     },
   };
 }
-
-/** What the bad-input tests of the version routes address: one user's workflow with one draft. */
-export async function oneDraft(harness: WorkflowsHarness) {
-  const user = await harness.createUser();
-  const client = versionsClient(harness.request, user);
-  const wf = (await client.workflow()).id;
-  const version = (await client.create(wf)).id;
-  return { user, client, wf, version };
-}
-
-/** `expect422(method, path, json, field)`: the call is refused with 422 / 1001 naming `field`. */
-export function fieldRefusal(harness: () => WorkflowsHarness, user: () => TestUser) {
-  return async function expect422(method: string, path: string, json: unknown, field: string) {
-    const res = await harness().request(method, path, { token: user().token, json });
-    const label = `${method} ${path} ${JSON.stringify(json)?.slice(0, 120)}`;
-    expect([label, res.status, res.body.code]).toEqual([label, 422, 1001]);
-    expect([label, Object.keys(res.body.data.errors)]).toEqual([label, expect.arrayContaining([field])]);
-  };
-}

@@ -20,3 +20,23 @@ export function workflowCalls(harness: () => WorkflowsHarness) {
   }
   return { create, put, get, newWorkflow };
 }
+
+/** A workflow of `user` with `definition`, published (presentation `simple`); its id. */
+export async function publishedWorkflow(
+  harness: WorkflowsHarness,
+  user: TestUser,
+  name: string,
+  definition: Record<string, unknown>,
+): Promise<string> {
+  const created = await harness.request('POST', '/workflows', {
+    token: user.token,
+    json: { name, definition },
+  });
+  const id = String(created.body.data.id);
+  const published = await harness.request('POST', `/workflows/${id}/publish`, {
+    token: user.token,
+    json: { presentation_mode: 'simple' },
+  });
+  expect(published.body.code).toBe(0);
+  return id;
+}
