@@ -2,15 +2,14 @@
 // /workflows/{id}/versions/{version}/restore (gateway routes/workflows-routes.ts): the persisted
 // snapshots, taken, listed, read and restored; errors, bad input, bursts and the security cases.
 // POST /workflows/{id}/publish (which snapshots too): post-workflows-id-publish.
-import { beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { chainDefinition, type WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
 import { snapshotCalls } from '../support/snapshot-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
-let bob: TestUser;
+let { alice, bob } = {} as FreshUsers;
 let someWorkflow: string;
 
 useWorkflowsHarness(async (started) => {
@@ -23,10 +22,10 @@ useWorkflowsHarness(async (started) => {
   });
   expect(first.status).toBe(200);
 });
-beforeEach(async () => {
-  alice = await harness.createUser();
-  bob = await harness.createUser();
-});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice, bob } = users),
+);
 
 const { call, newWorkflow, snapshotRows } = snapshotCalls(() => harness);
 const setDefinition = (id: string, label: string) =>

@@ -2,16 +2,15 @@
 // versioning, deleting; who may do which (another user, a superuser, a team's roles); the security
 // cases. Bad definitions (POST and PUT): post-workflows; the list: get-workflows.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { chainDefinition, type WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
 import { useTeamCast, type TeamCast } from '../support/team-cast.js';
 import { versionKeys, versionsClient } from '../support/versions.js';
 import { workflowCalls } from '../support/workflow-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
-let bob: TestUser;
+let { alice, bob } = {} as FreshUsers;
 let someWorkflow: string;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -19,10 +18,10 @@ useWorkflowsHarness(async (started) => {
   harness = started;
   someWorkflow = (await workflowCalls(() => started).newWorkflow(await started.createUser())).id;
 });
-beforeEach(async () => {
-  alice = await harness.createUser();
-  bob = await harness.createUser();
-});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice, bob } = users),
+);
 
 const flows = workflowCalls(() => harness);
 const { put, get, newWorkflow } = flows;

@@ -1,23 +1,22 @@
 // GET /workflows (gateway routes/workflows-routes.ts): the list, its paging and filters, bad query
 // parameters, and the security cases. POST /workflows: post-workflows; a team's list:
 // get-put-delete-workflows-id ("team workflows").
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { TestUser, WorkflowsHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
 import { workflowCalls } from '../support/workflow-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
-let bob: TestUser;
+let { alice, bob } = {} as FreshUsers;
 
 useWorkflowsHarness((started) => {
   harness = started;
 });
-beforeEach(async () => {
-  alice = await harness.createUser();
-  bob = await harness.createUser();
-});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice, bob } = users),
+);
 
 const { newWorkflow } = workflowCalls(() => harness);
 

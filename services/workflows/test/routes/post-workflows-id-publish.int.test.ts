@@ -1,23 +1,24 @@
 // POST /workflows/{id}/publish (gateway routes/workflows-routes.ts): publishing snapshots the current
 // version and marks the workflow published; bad presentation modes, a burst, and the security
 // cases. The snapshot routes: get-and-post-workflows-id-versions; another user: there too.
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { TestUser, WorkflowsHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
 import { snapshotCalls } from '../support/snapshot-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
+let { alice } = {} as FreshUsers;
 let someWorkflow: string;
 
 useWorkflowsHarness(async (started) => {
   harness = started;
   someWorkflow = await snapshotCalls(() => started).newWorkflow(await started.createUser());
 });
-beforeEach(async () => {
-  alice = await harness.createUser();
-});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice } = users),
+);
 
 const { call, newWorkflow, snapshotRows } = snapshotCalls(() => harness);
 

@@ -2,23 +2,24 @@
 // (the definition rules are the same for PUT /workflows/{id}, checked here for both), and the
 // security cases. GET /workflows: get-workflows; GET, PUT and DELETE /workflows/{id}:
 // get-put-delete-workflows-id.
-import { beforeEach, describe, expect, it } from 'vitest';
-import { chainDefinition, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { chainDefinition, type WorkflowsHarness } from '../support/harness.js';
 import { describeRouteSecurity } from '../support/route-security.js';
-import { useWorkflowsHarness } from '../support/route-suite.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
 import { useTeamCast, type TeamCast } from '../support/team-cast.js';
 import { workflowCalls } from '../support/workflow-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
+let { alice } = {} as FreshUsers;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 useWorkflowsHarness((started) => {
   harness = started;
 });
-beforeEach(async () => {
-  alice = await harness.createUser();
-});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice } = users),
+);
 
 const { create, put, get, newWorkflow } = workflowCalls(() => harness);
 

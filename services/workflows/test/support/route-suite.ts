@@ -1,5 +1,5 @@
-import { afterAll, beforeAll } from 'vitest';
-import { startWorkflowsHarness, type WorkflowsHarness } from './harness.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from './harness.js';
 
 /**
  * One workflows harness for a route file: started before the file's tests (`ready` gets it, and may
@@ -17,5 +17,19 @@ export function useWorkflowsHarness(
   }, 120_000);
   afterAll(async () => {
     await harness?.stop();
+  });
+}
+
+/** The callers of a route file's tests: two users, fresh for each test (none reads what another left). */
+export interface FreshUsers {
+  alice: TestUser;
+  bob: TestUser;
+}
+
+/** Fresh `alice` and `bob` before each test; `ready` hands them over. */
+export function useFreshUsers(harness: () => WorkflowsHarness, ready: (users: FreshUsers) => void): void {
+  beforeEach(async () => {
+    const [alice, bob] = await Promise.all([harness().createUser(), harness().createUser()]);
+    ready({ alice, bob });
   });
 }
