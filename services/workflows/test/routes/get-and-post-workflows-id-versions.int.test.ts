@@ -31,7 +31,7 @@ const { call, newWorkflow, snapshotRows } = snapshotCalls(() => harness);
 const setDefinition = (id: string, label: string) =>
   call(alice, 'PUT', `/workflows/${id}`, { definition: chainDefinition(2, 2, label) });
 
-describe('snapshot now, list and read', () => {
+describe('GET and POST /workflows/{id}/versions, GET /workflows/{id}/versions/{version}', () => {
   it('snapshots the current version, lists version descending with total, reads by number', async () => {
     const id = await newWorkflow(alice);
     const first = await call(alice, 'POST', `/workflows/${id}/versions`, { description: 'first' });
@@ -92,7 +92,7 @@ describe('snapshot now, list and read', () => {
   });
 });
 
-describe('restore', () => {
+describe('POST /workflows/{id}/versions/{version}/restore', () => {
   it('snapshots the current state, writes the target at version + 1 and snapshots that', async () => {
     const id = await newWorkflow(alice);
     await call(alice, 'POST', `/workflows/${id}/versions`, { description: 'one' });

@@ -22,7 +22,7 @@ const UUID = '11111111-1111-4111-8111-111111111111';
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const expect422 = fieldRefusal(() => ({ harness, user }));
 
-describe('history, version, stats', () => {
+describe('GET …/history, …/version/{version_id} and …/stats', () => {
   it('history is newest first with total, paged by limit/offset, filterable by status', async () => {
     const wf = await a.workflow();
     const ids: string[] = [];
@@ -81,7 +81,7 @@ describe('history, version, stats', () => {
   });
 });
 
-describe('diff', () => {
+describe('GET /workflow-versions/{workflow_id}/diff', () => {
   it('names added, removed and modified nodes (with the changed fields), edges and config changes', async () => {
     const wf = await a.workflow();
     const from = await a.create(wf.id, 3, 'same', { schema_version: 2, metadata: { a: 1 }, old: true });
@@ -127,7 +127,7 @@ describe('diff', () => {
   });
 });
 
-describe('access', () => {
+describe('access to every /workflow-versions route', () => {
   it('a caller without access to the workflow gets 404 on every route, as for a missing workflow', async () => {
     const wf = await a.workflow();
     const version = await a.create(wf.id);

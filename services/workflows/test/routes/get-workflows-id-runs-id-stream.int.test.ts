@@ -43,7 +43,7 @@ const append = (runId: string, type: string, data: Record<string, unknown> = {})
     appendEvent(client, runId, { owner: 'test-writer' }, type, data),
   );
 
-describe('run event stream (SSE)', () => {
+describe('GET /workflows/{workflow_id}/runs/{run_id}/stream (SSE)', () => {
   it('replays a finished run from the start and closes', async () => {
     const started = await harness.request('POST', `/workflows/${workflowId}/run`, {
       token: owner.token,

@@ -14,7 +14,7 @@ const UUID = '11111111-1111-4111-8111-111111111111';
 const expect422 = fieldRefusal(() => ({ harness, user }));
 const workflowOf = async (id: string) => (await a.call('GET', `/workflows/${id}`)).body.data;
 
-describe('publish and archive', () => {
+describe('POST …/version/{version_id}/publish and …/archive', () => {
   it('publish writes nodes, edges and config back through the update path; the previous one is archived', async () => {
     const wf = await a.workflow(chainDefinition(2, 3));
     const v1 = await a.create(wf.id, 3, 'one', { metadata: { tag: 'one' }, viewport: { zoom: 2 } });
@@ -62,7 +62,7 @@ describe('publish and archive', () => {
     expect(await workflowOf(wf.id)).toEqual(before);
   });
 });
-describe('rollback and fork', () => {
+describe('POST /workflow-versions/{workflow_id}/rollback and …/fork', () => {
   it('rollback with a backup: the published version is archived, a copy of the target published', async () => {
     const wf = await a.workflow();
     const [v1, v2] = [await a.create(wf.id, 2, 'one'), await a.create(wf.id, 5, 'two')];

@@ -54,7 +54,7 @@ async function createWorkflow(def: Record<string, unknown>, publish = true): Pro
 const run = (id: string, json: Record<string, unknown>) =>
   harness.request('POST', `/workflows/${id}/run`, { token: owner.token, json });
 
-describe('workflow runs', () => {
+describe('POST /workflows/{workflow_id}/run', () => {
   it('runs a published workflow to success: record, events, fact and notification agree', async () => {
     const id = await createWorkflow(linear());
     const started = await run(id, { inputs: { name: 'Ada' }, wait: true });
