@@ -1,7 +1,8 @@
 // POST /workflow-versions (gateway routes/workflow-versions-routes.ts): creating a draft version,
-// who may, bad input, and the security cases. The version routes that read: get-workflow-versions-
-// history-version-diff-stats; the ones that change state: post-workflow-versions-publish-archive-
-// rollback-fork; bursts and budgets: ../workflow-versions-concurrency, ../workflow-versions-limits.
+// who may, bad input, and the security cases. Another user (404 on every version route, this one
+// too): get-workflow-versions-history-version-diff-stats, which holds the reading routes; the ones
+// that change state: post-workflow-versions-publish-archive-rollback-fork; bursts and budgets:
+// ../workflow-versions-concurrency, ../workflow-versions-limits.
 import { describe, expect, it } from 'vitest';
 import { describeRouteSecurity } from '../support/route-security.js';
 import { fieldRefusal, useVersionRoutes, type VersionRoutes } from '../support/version-routes.js';
