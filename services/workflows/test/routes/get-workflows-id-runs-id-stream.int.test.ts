@@ -17,15 +17,16 @@ import { publishedWorkflow } from '../support/workflow-calls.js';
 // The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
 // stream through. Resuming with Last-Event-ID is exact (no gap, no duplicate), across gateways.
 let harness: WorkflowsHarness;
-let owner: TestUser;
-let stranger: TestUser;
+let { owner, stranger } = {} as Record<'owner' | 'stranger', TestUser>;
 let workflowId: string;
 
 useWorkflowsHarness(
   async (started) => {
     harness = started;
-    owner = await harness.createUser({ name: 'streamer' });
-    stranger = await harness.createUser({ name: 'stranger' });
+    [owner, stranger] = await Promise.all([
+      harness.createUser({ name: 'streamer' }),
+      harness.createUser({ name: 'stranger' }),
+    ]);
     workflowId = await publishedWorkflow(harness, owner, 'stream', linear());
   },
   { RUN_WORKER_ENABLED: 'true' },
