@@ -1,3 +1,5 @@
+// What deleting a workflow does beyond the route: the version key space, the names apikeys reads,
+// the API keys bound to it. DELETE /workflows/{id} itself: routes/get-put-delete-workflows-id.
 import { apikeysV1, workflowsV1 } from '@platform/contracts';
 import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import { stackEnv } from '@platform/testing';
@@ -50,32 +52,6 @@ function clientAs(service: string) {
     ),
   };
 }
-
-describe('delete', () => {
-  it('removes the workflow and its snapshots, keeps a tombstone, then answers 404', async () => {
-    const id = await newWorkflow('doomed');
-    await call('POST', `/workflows/${id}/versions`, { description: 'a' });
-    await call('PUT', `/workflows/${id}`, { definition: chainDefinition(3) });
-    await call('POST', `/workflows/${id}/publish`, { presentation_mode: 'simple' });
-    const other = await harness.createUser();
-    expect((await call('DELETE', `/workflows/${id}`, undefined, other)).status).toBe(404);
-    const deleted = await call('DELETE', `/workflows/${id}`);
-    expect([deleted.status, deleted.body.data]).toEqual([200, { id }]);
-    const pool = harness.workflows.dependencies.pool;
-    const snapshots = await pool.query('SELECT 1 FROM workflow_snapshots WHERE workflow_id = $1', [id]);
-    expect(snapshots.rowCount).toBe(0);
-    const tombstone = await pool.query('SELECT name FROM deleted_workflows WHERE id = $1', [id]);
-    expect(tombstone.rows).toEqual([{ name: 'doomed' }]);
-    for (const [method, path] of [
-      ['GET', `/workflows/${id}`],
-      ['GET', `/workflows/${id}/versions`],
-      ['DELETE', `/workflows/${id}`],
-    ]) {
-      const res = await call(method!, path!);
-      expect([path, res.status, res.body.code]).toEqual([path, 404, 4000]);
-    }
-  });
-});
 
 describe('delete and the ephemeral versions', () => {
   it('removes the workflow-versions key space of the workflow from Redis', async () => {

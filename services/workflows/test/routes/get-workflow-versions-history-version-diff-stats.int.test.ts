@@ -1,62 +1,28 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  chainDefinition,
-  startWorkflowsHarness,
-  type TestUser,
-  type WorkflowsHarness,
-} from './support/harness.js';
-import { versionBody, versionsClient } from './support/versions.js';
+// GET /workflow-versions/{workflow_id}/history, …/version/{version_id}, …/diff and …/stats (gateway
+// routes/workflow-versions-routes.ts): reading the ephemeral versions; who may read (and be told
+// 404 on every version route), bad path and query parameters, and the security cases. Creating:
+// post-workflow-versions; publish, archive, rollback, fork: post-workflow-versions-publish-archive-
+// rollback-fork.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chainDefinition, type TestUser } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { fieldRefusal, useVersionRoutes, type VersionRoutes } from '../support/version-routes.js';
+import { versionBody, versionsClient } from '../support/versions.js';
 
-let harness: WorkflowsHarness;
-let alice: TestUser;
+let { harness, user, client, wf, version, a } = {} as VersionRoutes;
+useVersionRoutes((state) => ({ harness, user, client, wf, version, a } = state));
 let bob: TestUser;
-let a: ReturnType<typeof versionsClient>;
 let b: ReturnType<typeof versionsClient>;
-const MISSING = '00000000-0000-4000-8000-000000000000';
-
-beforeAll(async () => {
-  harness = await startWorkflowsHarness();
-}, 60_000);
 beforeEach(async () => {
-  alice = await harness.createUser();
   bob = await harness.createUser();
-  a = versionsClient(harness.request, alice);
   b = versionsClient(harness.request, bob);
 });
-afterAll(async () => {
-  await harness?.stop();
-});
 
-const workflowOf = async (id: string) => (await a.call('GET', `/workflows/${id}`)).body.data;
+const UUID = '11111111-1111-4111-8111-111111111111';
+const MISSING = '00000000-0000-4000-8000-000000000000';
+const expect422 = fieldRefusal(() => ({ harness, user }));
 
-describe('create, read, history, stats', () => {
-  it('creates a draft with every record field and leaves the workflow untouched', async () => {
-    const wf = await a.workflow();
-    const body = versionBody(wf.id, 3, 'v1', { schema_version: 2, metadata: { note: 'x' } });
-    const res = await a.call('POST', '/workflow-versions', body);
-    expect([res.status, res.body.code]).toEqual([200, 0]);
-    const version = res.body.data;
-    expect(version).toMatchObject({
-      workflow_id: wf.id,
-      nodes: body.nodes,
-      edges: body.edges,
-      config: body.config,
-      description: 'v1 x3',
-      status: 'draft',
-      created_by: alice.id,
-      node_count: 3,
-      edge_count: 2,
-      source_version_id: null,
-    });
-    expect(version.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(version.created_at).toBe(version.updated_at);
-    expect((await a.read(wf.id, version.id)).body.data).toEqual(version);
-    const after = await workflowOf(wf.id);
-    expect([after.version, after.definition]).toEqual([1, wf.definition]);
-    // Not in the persisted history.
-    expect((await a.call('GET', `/workflows/${wf.id}/versions`)).body.data.total).toBe(0);
-  });
-
+describe('GET …/history, …/version/{version_id} and …/stats', () => {
   it('history is newest first with total, paged by limit/offset, filterable by status', async () => {
     const wf = await a.workflow();
     const ids: string[] = [];
@@ -115,7 +81,53 @@ describe('create, read, history, stats', () => {
   });
 });
 
-describe('access', () => {
+describe('GET /workflow-versions/{workflow_id}/diff', () => {
+  it('names added, removed and modified nodes (with the changed fields), edges and config changes', async () => {
+    const wf = await a.workflow();
+    const from = await a.create(wf.id, 3, 'same', { schema_version: 2, metadata: { a: 1 }, old: true });
+    const body = versionBody(wf.id, 4, 'same', { schema_version: 2, metadata: { a: 2 } });
+    const nodes = body.nodes as { id: string; position: unknown; data: Record<string, unknown> }[];
+    nodes[1]!.data = { label: 'renamed', extra: 1 };
+    nodes[2]!.position = { x: 1, y: 1 };
+    const toRes = await a.call('POST', '/workflow-versions', {
+      ...body,
+      nodes: nodes.filter((n) => n.id !== 'n0'),
+      edges: body.edges.slice(1),
+    });
+    const to = toRes.body.data;
+    const res = await a.diff(wf.id, from.id, to.id);
+    expect([res.status, res.body.code]).toEqual([200, 0]);
+    const diff = res.body.data;
+    expect(diff.added_nodes.map((n: { id: string }) => n.id)).toEqual(['n3']);
+    expect(diff.removed_nodes.map((n: { id: string }) => n.id)).toEqual(['n0']);
+    expect(diff.modified_nodes).toEqual([
+      {
+        id: 'n1',
+        changes: [
+          { field: 'data.label', from: 'same 1', to: 'renamed' },
+          { field: 'data.extra', to: 1 },
+        ],
+      },
+      { id: 'n2', changes: [{ field: 'position', from: { x: 400, y: 0 }, to: { x: 1, y: 1 } }] },
+    ]);
+    expect(diff.added_edges.map((e: { id: string }) => e.id)).toEqual(['e2']);
+    expect(diff.removed_edges.map((e: { id: string }) => e.id)).toEqual(['e0']);
+    expect(diff.config_changes).toEqual([
+      { field: 'metadata', from: { a: 1 }, to: { a: 2 } },
+      { field: 'old', from: true },
+    ]);
+    expect(diff).toMatchObject({ from_version: from.id, to_version: to.id });
+    const none = (await a.diff(wf.id, from.id, from.id)).body.data;
+    expect([none.added_nodes, none.modified_nodes, none.removed_edges, none.config_changes]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
+  });
+});
+
+describe('access to every /workflow-versions route', () => {
   it('a caller without access to the workflow gets 404 on every route, as for a missing workflow', async () => {
     const wf = await a.workflow();
     const version = await a.create(wf.id);
@@ -178,68 +190,46 @@ describe('access', () => {
     expect((await c.publish(wf, version.id)).body.data.status).toBe('published');
     expect((await c.create(wf)).created_by).toBe(carol.id);
   });
+});
 
-  it('without the workflow permissions the gateway refuses with 403', async () => {
-    const nobody = versionsClient(harness.request, await harness.createUser({ roles: [] }));
-    const wf = await a.workflow();
-    expect((await nobody.history(wf.id)).status).toBe(403);
-    expect((await nobody.call('POST', '/workflow-versions', versionBody(wf.id))).status).toBe(403);
+describe('path and query parameters', () => {
+  it.each([
+    ['GET', '/workflow-versions/nope/history', 'workflow_id'],
+    ['GET', '/workflow-versions/nope/stats', 'workflow_id'],
+    ['GET', `/workflow-versions/nope/version/${UUID}`, 'workflow_id'],
+    ['GET', '/workflow-versions/WF/version/nope', 'version_id'],
+    ['POST', '/workflow-versions/WF/version/nope/publish', 'version_id'],
+    ['POST', '/workflow-versions/WF/version/nope/archive', 'version_id'],
+    ['GET', '/workflow-versions/WF/history?limit=0', 'limit'],
+    ['GET', '/workflow-versions/WF/history?limit=101', 'limit'],
+    ['GET', '/workflow-versions/WF/history?limit=abc', 'limit'],
+    ['GET', '/workflow-versions/WF/history?limit=1.5', 'limit'],
+    ['GET', '/workflow-versions/WF/history?offset=-1', 'offset'],
+    ['GET', '/workflow-versions/WF/history?offset=99999999999', 'offset'],
+    ['GET', '/workflow-versions/WF/history?status=gone', 'status'],
+    ['GET', '/workflow-versions/WF/diff', 'from_version'],
+    ['GET', '/workflow-versions/WF/diff?from_version=VER', 'to_version'],
+    ['GET', '/workflow-versions/WF/diff?from_version=x&to_version=VER', 'from_version'],
+  ])('%s %s → 422 / 1001 on %s', async (method, path, field) => {
+    await expect422(method, path.replace('WF', wf).replace('VER', version), undefined, field);
   });
 
-  it('a superuser reaches every workflow', async () => {
-    const root = versionsClient(harness.request, await harness.createUser({ superuser: true }));
-    const wf = await a.workflow();
-    const version = await root.create(wf.id);
-    expect(version.created_by).not.toBe(alice.id);
-    expect((await a.read(wf.id, version.id)).status).toBe(200);
+  it('a request without a token is 401, never reaching the store', async () => {
+    const res = await harness.request('GET', `/workflow-versions/${wf}/history`);
+    expect(res.status).toBe(401);
+  });
+
+  it('nothing of the above changed the store', async () => {
+    expect((await client.stats(wf)).body.data).toMatchObject({ total: 1, draft: 1 });
   });
 });
 
-describe('publish and archive', () => {
-  it('publish writes nodes, edges and config back through the update path; the previous one is archived', async () => {
-    const wf = await a.workflow(chainDefinition(2, 3));
-    const v1 = await a.create(wf.id, 3, 'one', { metadata: { tag: 'one' }, viewport: { zoom: 2 } });
-    const v2 = await a.create(wf.id, 4, 'two');
-    const p1 = await a.publish(wf.id, v1.id);
-    expect([p1.status, p1.body.code]).toEqual([200, 0]);
-    expect(p1.body.data).toMatchObject({
-      id: v1.id,
-      status: 'published',
-      workflow_version: 2,
-      backup_version_id: null,
-    });
-    const after1 = await workflowOf(wf.id);
-    // schema_version kept from the workflow (the config carried none), config keys, nodes, edges.
-    expect(after1.definition).toEqual({
-      schema_version: 3,
-      metadata: { tag: 'one' },
-      viewport: { zoom: 2 },
-      nodes: v1.nodes,
-      edges: v1.edges,
-    });
-    expect(after1.version).toBe(2);
-    const p2 = await a.publish(wf.id, v2.id);
-    expect(p2.body.data.workflow_version).toBe(3);
-    expect((await a.read(wf.id, v1.id)).body.data.status).toBe('archived');
-    expect((await workflowOf(wf.id)).definition.nodes).toEqual(v2.nodes);
-    // Publishing the published version again changes nothing: the definition is the same.
-    const again = await a.publish(wf.id, v2.id);
-    expect(again.body.data).toMatchObject({ status: 'published', workflow_version: 3 });
-    // An archived version can be published again.
-    expect((await a.publish(wf.id, v1.id)).body.data.workflow_version).toBe(4);
-    expect((await a.stats(wf.id)).body.data).toMatchObject({ published: 1, archived: 1, draft: 0 });
-  });
-
-  it('archive leaves other versions and the workflow untouched; archiving twice is harmless', async () => {
-    const wf = await a.workflow();
-    const [v1, v2] = [await a.create(wf.id), await a.create(wf.id, 3)];
-    await a.publish(wf.id, v2.id);
-    const before = await workflowOf(wf.id);
-    const res = await a.archive(wf.id, v2.id);
-    expect(res.body.data).toMatchObject({ id: v2.id, status: 'archived' });
-    expect(res.body.data.updated_at > res.body.data.created_at).toBe(true);
-    expect((await a.archive(wf.id, v2.id)).body.data.status).toBe('archived');
-    expect((await a.read(wf.id, v1.id)).body.data.status).toBe('draft');
-    expect(await workflowOf(wf.id)).toEqual(before);
-  });
-});
+describeRouteSecurity('the reading /workflow-versions routes', () => ({
+  harness,
+  routes: [
+    ['GET', `/workflow-versions/${wf}/history`],
+    ['GET', `/workflow-versions/${wf}/version/${version}`],
+    ['GET', `/workflow-versions/${wf}/diff?from_version=${version}&to_version=${version}`],
+    ['GET', `/workflow-versions/${wf}/stats`],
+  ],
+}));

@@ -1,51 +1,37 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  chainDefinition,
-  startWorkflowsHarness,
-  type TestUser,
-  type WorkflowsHarness,
-} from './support/harness.js';
+// GET and POST /workflows/{id}/versions, GET /workflows/{id}/versions/{version} and POST
+// /workflows/{id}/versions/{version}/restore (gateway routes/workflows-routes.ts): the persisted
+// snapshots, taken, listed, read and restored; errors, bad input, bursts and the security cases.
+// POST /workflows/{id}/publish (which snapshots too): post-workflows-id-publish.
+import { describe, expect, it } from 'vitest';
+import { chainDefinition, type WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
+import { snapshotCalls } from '../support/snapshot-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
-let bob: TestUser;
+let { alice, bob } = {} as FreshUsers;
+let someWorkflow: string;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness();
-}, 60_000);
-beforeEach(async () => {
-  alice = await harness.createUser();
-  bob = await harness.createUser();
-});
-afterAll(async () => {
-  await harness?.stop();
-});
-
-const call = (user: TestUser, method: string, path: string, json?: unknown) =>
-  harness.request(method, path, { token: user.token, json });
-
-async function newWorkflow(user: TestUser) {
-  const res = await call(user, 'POST', '/workflows', {
-    name: 'flow',
-    definition: chainDefinition(2, 2, 'v1'),
-    variables: { a: 1 },
-    trigger_type: 'manual',
-    trigger_config: {},
+useWorkflowsHarness(async (started) => {
+  harness = started;
+  const owner = await started.createUser();
+  someWorkflow = await snapshotCalls(() => started).newWorkflow(owner);
+  const first = await started.request('POST', `/workflows/${someWorkflow}/versions`, {
+    token: owner.token,
+    json: { description: 'first' },
   });
-  expect(res.status).toBe(200);
-  return res.body.data.id as string;
-}
+  expect(first.status).toBe(200);
+});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice, bob } = users),
+);
+
+const { call, newWorkflow, snapshotRows } = snapshotCalls(() => harness);
 const setDefinition = (id: string, label: string) =>
   call(alice, 'PUT', `/workflows/${id}`, { definition: chainDefinition(2, 2, label) });
-const snapshotRows = async (id: string) =>
-  (
-    await harness.workflows.dependencies.pool.query<{ version: number }>(
-      'SELECT version FROM workflow_snapshots WHERE workflow_id = $1 ORDER BY version',
-      [id],
-    )
-  ).rows.map((r) => r.version);
 
-describe('snapshot now, list and read', () => {
+describe('GET and POST /workflows/{id}/versions, GET /workflows/{id}/versions/{version}', () => {
   it('snapshots the current version, lists version descending with total, reads by number', async () => {
     const id = await newWorkflow(alice);
     const first = await call(alice, 'POST', `/workflows/${id}/versions`, { description: 'first' });
@@ -106,51 +92,7 @@ describe('snapshot now, list and read', () => {
   });
 });
 
-describe('publish', () => {
-  it('snapshots the current version (skipped if one exists) and marks the workflow published', async () => {
-    const id = await newWorkflow(alice);
-    const published = await call(alice, 'POST', `/workflows/${id}/publish`, {
-      presentation_mode: 'result_first',
-    });
-    expect(published.body.data).toMatchObject({
-      status: 'published',
-      presentation_mode: 'result_first',
-      published_version: 1,
-      version: 1,
-    });
-    expect(published.body.data.published_at).toEqual(expect.any(String));
-    const again = await call(alice, 'POST', `/workflows/${id}/publish`, { presentation_mode: 'simple' });
-    expect(again.body.data).toMatchObject({ presentation_mode: 'simple', version: 1 });
-    expect(await snapshotRows(id)).toEqual([1]);
-    const list = await call(alice, 'GET', `/workflows?status=published`);
-    expect(list.body.data.items.map((w: { id: string }) => w.id)).toEqual([id]);
-  });
-
-  it('refuses a presentation mode other than simple or result_first with 422 / 1001', async () => {
-    const id = await newWorkflow(alice);
-    for (const json of [{ presentation_mode: 'fancy' }, {}, { presentation_mode: 1 }]) {
-      const res = await call(alice, 'POST', `/workflows/${id}/publish`, json);
-      expect([res.status, res.body.code]).toEqual([422, 1001]);
-    }
-    expect((await call(alice, 'GET', `/workflows/${id}`)).body.data.status).toBe('draft');
-  });
-
-  it('concurrent publishes and snapshots (burst of 20) leave exactly one snapshot of the version', async () => {
-    const id = await newWorkflow(alice);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        i % 2 === 0
-          ? call(alice, 'POST', `/workflows/${id}/publish`, { presentation_mode: 'simple' })
-          : call(alice, 'POST', `/workflows/${id}/versions`, { description: `s${i}` }),
-      ),
-    );
-    expect(results.filter((r) => r.status >= 500)).toEqual([]);
-    expect(results.filter((_, i) => i % 2 === 0).every((r) => r.status === 200)).toBe(true);
-    expect(await snapshotRows(id)).toEqual([1]);
-  });
-});
-
-describe('restore', () => {
+describe('POST /workflows/{id}/versions/{version}/restore', () => {
   it('snapshots the current state, writes the target at version + 1 and snapshots that', async () => {
     const id = await newWorkflow(alice);
     await call(alice, 'POST', `/workflows/${id}/versions`, { description: 'one' });
@@ -201,3 +143,13 @@ describe('restore', () => {
     for (const version of restoredVersions) expect(versions).toContain(version);
   });
 });
+
+describeRouteSecurity('the /workflows/{id}/versions routes', () => ({
+  harness,
+  routes: [
+    ['GET', `/workflows/${someWorkflow}/versions`],
+    ['POST', `/workflows/${someWorkflow}/versions`, { description: 'refused' }],
+    ['GET', `/workflows/${someWorkflow}/versions/1`],
+    ['POST', `/workflows/${someWorkflow}/versions/1/restore`, {}],
+  ],
+}));

@@ -1,8 +1,15 @@
+// POST /workflows/{workflow_id}/run, GET /workflows/{workflow_id}/runs and GET
+// /workflows/{workflow_id}/runs/{run_id} (gateway routes/workflow-runs-routes.ts): starting a run and
+// reading it back, what cannot run, bad ids, another user, and the security cases. The event stream:
+// get-workflows-id-runs-id-stream; API keys on these routes: ../runs/run-api-key-access and
+// ../runs/run-e2e; limits and fairness: ../runs/run-followers, ../runs/run-fairness.
 import { Topics } from '@platform/kafka';
 import { captureEvents, waitUntil, type EventCapture } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definition, edge, linear, node } from '../support/definitions.js';
-import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import type { TestUser, WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useWorkflowsHarness } from '../support/route-suite.js';
 
 // A run end to end through the gateway: the run row and its task committed together, a worker of
 // the in-process service claiming it, the journal's events, the terminal state, the fact and the
@@ -11,18 +18,20 @@ let harness: WorkflowsHarness;
 let owner: TestUser;
 let capture: EventCapture;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true', RUN_WAIT_LIMIT_MS: '20000' });
-  owner = await harness.createUser({ name: 'runowner' });
-  capture = await captureEvents(harness.workflows.dependencies.kafka, 'runs', [
-    Topics.WORKFLOW_RUNS,
-    Topics.NOTIFICATION_EVENTS,
-  ]);
-}, 120_000);
-
+useWorkflowsHarness(
+  async (started) => {
+    harness = started;
+    owner = await harness.createUser({ name: 'runowner' });
+    capture = await captureEvents(harness.workflows.dependencies.kafka, 'runs', [
+      Topics.WORKFLOW_RUNS,
+      Topics.NOTIFICATION_EVENTS,
+    ]);
+  },
+  { RUN_WORKER_ENABLED: 'true', RUN_WAIT_LIMIT_MS: '20000' },
+);
+// Registered after the harness's: runs first (after-hooks run in reverse), while Kafka is still up.
 afterAll(async () => {
   await capture?.stop();
-  await harness?.stop();
 });
 
 async function createWorkflow(def: Record<string, unknown>, publish = true): Promise<string> {
@@ -45,7 +54,7 @@ async function createWorkflow(def: Record<string, unknown>, publish = true): Pro
 const run = (id: string, json: Record<string, unknown>) =>
   harness.request('POST', `/workflows/${id}/run`, { token: owner.token, json });
 
-describe('workflow runs', () => {
+describe('POST /workflows/{workflow_id}/run', () => {
   it('runs a published workflow to success: record, events, fact and notification agree', async () => {
     const id = await createWorkflow(linear());
     const started = await run(id, { inputs: { name: 'Ada' }, wait: true });
@@ -161,4 +170,54 @@ describe('workflow runs', () => {
     const badMode = await run(id, { mode: 'turbo' });
     expect([badMode.status, badMode.body.code]).toEqual([422, 1001]);
   });
+});
+
+describe('GET /workflows/{workflow_id}/runs and /runs/{run_id}: errors', () => {
+  let workflowId: string;
+  let runId: string;
+  beforeAll(async () => {
+    workflowId = await createWorkflow(linear());
+    runId = String((await run(workflowId, { inputs: { name: 'Di' }, wait: true })).body.data.run_id);
+  });
+  const outcome = async (user: TestUser, path: string) => {
+    const res = await harness.request('GET', path, { token: user.token });
+    return [path, res.status, res.body.code];
+  };
+
+  it('an unknown run is 404 / 4000; malformed ids and paging are 422 / 1001', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(await outcome(owner, `/workflows/${workflowId}/runs/${missing}`)).toEqual([
+      `/workflows/${workflowId}/runs/${missing}`,
+      404,
+      4000,
+    ]);
+    for (const path of [
+      `/workflows/${workflowId}/runs/nope`,
+      `/workflows/nope/runs/${runId}`,
+      '/workflows/nope/runs',
+      `/workflows/${workflowId}/runs?page_size=101`,
+      `/workflows/${workflowId}/runs?page=0`,
+    ]) {
+      expect(await outcome(owner, path)).toEqual([path, 422, 1001]);
+    }
+  });
+
+  it("another user's runs are 404 / 4000, as for a workflow that does not exist", async () => {
+    const stranger = await harness.createUser({ name: 'runstranger' });
+    for (const path of [`/workflows/${workflowId}/runs`, `/workflows/${workflowId}/runs/${runId}`]) {
+      expect(await outcome(stranger, path)).toEqual([path, 404, 4000]);
+    }
+    expect(
+      (await harness.request('GET', `/workflows/${workflowId}/runs`, { token: owner.token })).body.data.total,
+    ).toBe(1);
+  });
+
+  describeRouteSecurity('the run routes', () => ({
+    harness,
+    routes: [
+      ['POST', `/workflows/${workflowId}/run`, { inputs: { name: 'refused' } }],
+      ['GET', `/workflows/${workflowId}/runs`],
+      ['GET', `/workflows/${workflowId}/runs/${runId}`],
+    ],
+  }));
 });

@@ -1,40 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  chainDefinition,
-  startWorkflowsHarness,
-  type TestUser,
-  type WorkflowsHarness,
-} from './support/harness.js';
+// POST /workflows (gateway routes/workflows-routes.ts): the happy path, creating in a team, bad input
+// (the definition rules are the same for PUT /workflows/{id}, checked here for both), and the
+// security cases. GET /workflows: get-workflows; GET, PUT and DELETE /workflows/{id}:
+// get-put-delete-workflows-id.
+import { describe, expect, it } from 'vitest';
+import { chainDefinition, type WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useFreshUsers, useWorkflowsHarness, type FreshUsers } from '../support/route-suite.js';
+import { useTeamCast, type TeamCast } from '../support/team-cast.js';
+import { workflowCalls } from '../support/workflow-calls.js';
 
 let harness: WorkflowsHarness;
-let alice: TestUser;
-let bob: TestUser;
+let { alice } = {} as FreshUsers;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness();
-}, 60_000);
-beforeEach(async () => {
-  alice = await harness.createUser();
-  bob = await harness.createUser();
+useWorkflowsHarness((started) => {
+  harness = started;
 });
-afterAll(async () => {
-  await harness?.stop();
-});
+useFreshUsers(
+  () => harness,
+  (users) => ({ alice } = users),
+);
 
-const create = (user: TestUser, json: Record<string, unknown>) =>
-  harness.request('POST', '/workflows', { token: user.token, json });
-const put = (user: TestUser, id: string, json: Record<string, unknown>) =>
-  harness.request('PUT', `/workflows/${id}`, { token: user.token, json });
-const get = (user: TestUser, id: string) => harness.request('GET', `/workflows/${id}`, { token: user.token });
+const { create, put, get, newWorkflow } = workflowCalls(() => harness);
 
-async function newWorkflow(user: TestUser, extra: Record<string, unknown> = {}) {
-  const res = await create(user, { name: 'flow', definition: chainDefinition(), ...extra });
-  expect([res.status, res.body.code]).toEqual([200, 0]);
-  return res.body.data as { id: string; version: number } & Record<string, unknown>;
-}
-
-describe('create and read', () => {
+describe('POST /workflows', () => {
   it('creates a draft at version 1 owned by the caller, with every pinned field', async () => {
     const definition = { ...chainDefinition(3), metadata: { author: 'a' }, viewport: { zoom: 1 } };
     const res = await create(alice, {
@@ -81,28 +70,6 @@ describe('create and read', () => {
     expect(JSON.stringify(read.body.data.definition)).toBe(JSON.stringify(legacy));
   });
 
-  it('another user gets 404 / 4000 for a workflow they cannot reach, as for one that does not exist', async () => {
-    const { id } = await newWorkflow(alice);
-    for (const res of [
-      await get(bob, id),
-      await get(bob, MISSING),
-      await put(bob, id, { name: 'x' }),
-      await harness.request('DELETE', `/workflows/${id}`, { token: bob.token }),
-    ]) {
-      expect([res.status, res.body.code]).toEqual([404, 4000]);
-    }
-    expect((await get(alice, id)).body.data.name).toBe('flow');
-  });
-
-  it('a superuser reads, changes and lists every workflow', async () => {
-    const root = await harness.createUser({ superuser: true });
-    const { id } = await newWorkflow(alice);
-    expect((await get(root, id)).status).toBe(200);
-    expect((await put(root, id, { name: 'renamed by root' })).body.data.name).toBe('renamed by root');
-    const list = await harness.request('GET', `/workflows?search=renamed%20by%20root`, { token: root.token });
-    expect(list.body.data.items.map((w: { id: string }) => w.id)).toContain(id);
-  });
-
   it('without workflow permissions the gateway refuses with 403', async () => {
     const nobody = await harness.createUser({ roles: [] });
     const res = await create(nobody, { name: 'x', definition: chainDefinition() });
@@ -110,81 +77,37 @@ describe('create and read', () => {
   });
 });
 
-describe('list', () => {
-  it('pages own workflows, filters by search and status, and never shows others', async () => {
-    const tag = `tag${Date.now()}`;
-    for (let i = 0; i < 3; i += 1) await newWorkflow(alice, { name: `${tag} A${i}` });
-    await newWorkflow(alice, { name: 'other name' });
-    await newWorkflow(bob, { name: `${tag} bob` });
-    const page1 = await harness.request('GET', `/workflows?search=${tag}&page=1&page_size=2`, {
-      token: alice.token,
-    });
-    expect(page1.body.data).toMatchObject({ total: 3, page: 1, page_size: 2 });
-    expect(page1.body.data.items).toHaveLength(2);
-    expect(page1.body.data.items[0]).not.toHaveProperty('definition');
-    const page2 = await harness.request('GET', `/workflows?search=${tag}&page=2&page_size=2`, {
-      token: alice.token,
-    });
-    expect(page2.body.data.items).toHaveLength(1);
-    const all = await harness.request('GET', '/workflows?page_size=100', { token: alice.token });
-    expect(all.body.data.total).toBe(4);
-    expect(all.body.data.items.every((w: { owner_id: string }) => w.owner_id === alice.id)).toBe(true);
-    const published = await harness.request('GET', '/workflows?status=published', { token: alice.token });
-    expect(published.body.data.total).toBe(0);
-    const pct = await harness.request('GET', '/workflows?search=%25', { token: alice.token });
-    expect(pct.body.data.total).toBe(0);
+describe('POST /workflows in a team', () => {
+  let { member, outsider, teamId } = {} as TeamCast;
+  const { call, teamWorkflow } = useTeamCast(
+    () => harness,
+    (cast) => ({ member, outsider, teamId } = cast),
+  );
+
+  it('a superuser may create in any existing team, and reads and changes team workflows', async () => {
+    const root = await harness.createUser({ superuser: true });
+    const definition = chainDefinition();
+    const made = await call(root, 'POST', '/workflows', { name: 'root flow', team_id: teamId, definition });
+    expect([made.status, made.body.data.team_id]).toEqual([200, teamId]);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const unknown = await call(root, 'POST', '/workflows', { name: 'x', team_id: missing, definition });
+    expect([unknown.status, unknown.body.code]).toEqual([404, 4004]);
+    const id = await teamWorkflow();
+    expect((await call(root, 'PUT', `/workflows/${id}`, { name: 'by root' })).status).toBe(200);
+    expect((await call(member, 'GET', `/workflows/${made.body.data.id}`)).status).toBe(200);
   });
 
-  it('refuses out-of-range paging and bad filters with 422 / 1001', async () => {
-    for (const query of ['page_size=0', 'page_size=101', 'page=0', 'status=gone', 'team_id=nope']) {
-      const res = await harness.request('GET', `/workflows?${query}`, { token: alice.token });
-      expect([query, res.status, res.body.code]).toEqual([query, 422, 1001]);
-    }
+  it('creating in a team the caller is not in is 404 / 4004', async () => {
+    const res = await call(outsider, 'POST', '/workflows', {
+      name: 'x',
+      team_id: teamId,
+      definition: chainDefinition(),
+    });
+    expect([res.status, res.body.code]).toEqual([404, 4004]);
   });
 });
 
-describe('update and versioning', () => {
-  it('bumps version only when the definition differs', async () => {
-    const { id } = await newWorkflow(alice);
-    const same = await put(alice, id, { definition: chainDefinition() });
-    expect(same.body.data.version).toBe(1);
-    const meta = await put(alice, id, {
-      name: 'n2',
-      description: 'd2',
-      icon: 'i',
-      visibility: 'team',
-      trigger_config: { cron: '* * * * *' },
-      trigger_type: 'schedule',
-    });
-    expect(meta.body.data).toMatchObject({
-      version: 1,
-      name: 'n2',
-      visibility: 'team',
-      trigger_type: 'schedule',
-    });
-    const changed = await put(alice, id, { definition: chainDefinition(3) });
-    expect(changed.body.data.version).toBe(2);
-    // Same JSON, other key order: no change.
-    const reordered = chainDefinition(3);
-    const flipped = { edges: reordered.edges, nodes: reordered.nodes, schema_version: 2 };
-    expect((await put(alice, id, { definition: flipped })).body.data.version).toBe(2);
-    const cleared = await put(alice, id, { icon: null });
-    expect(cleared.body.data.icon).toBeNull();
-  });
-
-  it('concurrent PUTs with distinct definitions never lose an increment (burst of 20)', async () => {
-    const { id } = await newWorkflow(alice);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => put(alice, id, { definition: chainDefinition(2, 2, `w${i}`) })),
-    );
-    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const versions = results.map((r) => r.body.data.version as number).sort((a, b) => a - b);
-    expect(versions).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
-    expect((await get(alice, id)).body.data.version).toBe(21);
-  });
-});
-
-describe('bad input', () => {
+describe('POST /workflows bad input', () => {
   it('names the malformed definition field with 422 / 1001', async () => {
     const cases: [unknown, string][] = [
       [[], 'definition'],
@@ -273,3 +196,8 @@ describe('bad input', () => {
     }
   });
 });
+
+describeRouteSecurity('POST /workflows', () => ({
+  harness,
+  routes: [['POST', '/workflows', { name: 'refused', definition: chainDefinition() }]],
+}));

@@ -1,36 +1,36 @@
+// GET /workflows/{workflow_id}/runs/{run_id}/stream (gateway routes/workflow-runs-routes.ts): the
+// run's events as SSE, replay, live tail, resume, the error event, refusals before streaming, and
+// the security cases. Starting and reading runs: post-workflows-id-run-and-get-runs; streams under
+// limits and revocation: ../runs/run-followers; a gateway draining mid-stream:
+// ../runs/run-stream-gateway-drain.
 import { withTransaction } from '@platform/db';
 import { openSse } from '@platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/data/run-events.js';
 import { linear } from '../support/definitions.js';
 import { insertHeldRun } from '../support/held-run.js';
-import { startWorkflowsHarness, type TestUser, type WorkflowsHarness } from '../support/harness.js';
+import type { TestUser, WorkflowsHarness } from '../support/harness.js';
+import { describeRouteSecurity } from '../support/route-security.js';
+import { useWorkflowsHarness } from '../support/route-suite.js';
+import { publishedWorkflow } from '../support/workflow-calls.js';
 
 // The SSE route: the gateway authenticates, then streams the workflows service's gRPC server
 // stream through. Resuming with Last-Event-ID is exact (no gap, no duplicate), across gateways.
 let harness: WorkflowsHarness;
-let owner: TestUser;
-let stranger: TestUser;
+let { owner, stranger } = {} as Record<'owner' | 'stranger', TestUser>;
 let workflowId: string;
 
-beforeAll(async () => {
-  harness = await startWorkflowsHarness({ RUN_WORKER_ENABLED: 'true' });
-  owner = await harness.createUser({ name: 'streamer' });
-  stranger = await harness.createUser({ name: 'stranger' });
-  const created = await harness.request('POST', '/workflows', {
-    token: owner.token,
-    json: { name: 'stream', definition: linear() },
-  });
-  workflowId = String(created.body.data.id);
-  await harness.request('POST', `/workflows/${workflowId}/publish`, {
-    token: owner.token,
-    json: { presentation_mode: 'simple' },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await harness?.stop();
-});
+useWorkflowsHarness(
+  async (started) => {
+    harness = started;
+    [owner, stranger] = await Promise.all([
+      harness.createUser({ name: 'streamer' }),
+      harness.createUser({ name: 'stranger' }),
+    ]);
+    workflowId = await publishedWorkflow(harness, owner, 'stream', linear());
+  },
+  { RUN_WORKER_ENABLED: 'true' },
+);
 
 const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 const streamUrl = (base: string, runId: string) =>
@@ -44,7 +44,7 @@ const append = (runId: string, type: string, data: Record<string, unknown> = {})
     appendEvent(client, runId, { owner: 'test-writer' }, type, data),
   );
 
-describe('run event stream (SSE)', () => {
+describe('GET /workflows/{workflow_id}/runs/{run_id}/stream (SSE)', () => {
   it('replays a finished run from the start and closes', async () => {
     const started = await harness.request('POST', `/workflows/${workflowId}/run`, {
       token: owner.token,
@@ -160,4 +160,19 @@ describe('run event stream (SSE)', () => {
     const anonymous = await openSse(streamUrl(harness.baseUrl, runId));
     expect(anonymous.status).toBe(401);
   });
+});
+
+describe('the stream of a finished run', () => {
+  let finishedRun: string;
+  beforeAll(async () => {
+    finishedRun = await heldRun();
+    await append(finishedRun, 'run_finished', { status: 'success' });
+  });
+
+  // Were a refused caller let through, the stream would answer (and end: the run is finished) with
+  // events, not an envelope, and the table would fail.
+  describeRouteSecurity('GET /workflows/{workflow_id}/runs/{run_id}/stream', () => ({
+    harness,
+    routes: [['GET', `/workflows/${workflowId}/runs/${finishedRun}/stream`]],
+  }));
 });
