@@ -68,7 +68,11 @@ describe('values a route takes as any JSON', () => {
 
   it('leaves names, data and empty objects as they are', () => {
     const json = inputSchema(
-      z.object({ empty: z.object({}), kind: z.enum(['a']).default('a'), tags: z.array(z.string()).default([]) }),
+      z.object({
+        empty: z.object({}),
+        kind: z.enum(['a']).default('a'),
+        tags: z.array(z.string()).default([]),
+      }),
     ) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
     expect(Object.keys(json.properties)).toEqual(['empty', 'kind', 'tags']);
     expect(json.properties.empty!.type).toBe('object');

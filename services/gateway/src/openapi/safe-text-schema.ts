@@ -72,7 +72,15 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 /** Keywords whose value is data (an example, a default), never a schema. */
 const DATA_KEYWORDS = new Set(['default', 'examples', 'example', 'const', 'enum', 'required']);
 /** Keywords that only annotate: a node of nothing else accepts any JSON value. */
-const ANNOTATIONS = new Set(['description', 'title', 'deprecated', 'readOnly', 'writeOnly', 'default', 'examples']);
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'default',
+  'examples',
+]);
 
 /** `{}` (with annotations at most): zod's `unknown` / `any`, whatever JSON the route accepts. */
 function acceptsAnyValue(node: JsonSchema): boolean {

@@ -1,4 +1,5 @@
 import { routeTable, type RouteDefinition } from '@platform/gateway';
+import { routeSecurity, type GuardedRoute } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { IdentityHarness } from './harness.js';
 import { createTestUser } from './rbac-users.js';
@@ -9,14 +10,19 @@ const ANY_ID = '00000000-0000-4000-8000-000000000000';
 const label = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
 /** The route's path with every `:param` filled in (the gateway checks auth before input). */
 const concrete = (route: Route) => route.path.replace(/:[A-Za-z0-9_]+/g, ANY_ID);
+const bodyOf = (route: Route) => (route.method === 'get' || route.method === 'delete' ? undefined : {});
+/** The routes as the shared table check (`routeSecurity` of `@platform/testing`) sends them. */
+const guarded = (routes: Route[]): GuardedRoute[] =>
+  routes.map((route) => [route.method.toUpperCase(), concrete(route), bodyOf(route)]);
 
 /**
  * The security cases of a route file, on the routes of the gateway's real table whose path `paths`
  * matches (so a route added there is covered here the day it is added), each case checked
  * on every one of them with the gateway's mapping (docs/security.md): no token → 401 / 2000, a
- * malformed token → 403 / 2003, a logged-out token → 401 / 2001, and where the route needs a
- * global permission, a signed-in user without it → 403 / 3000. Resource-level refusals (another
- * user's team or connection) are the route file's own tests.
+ * malformed or foreign-signed token → 403 / 2003 and, where the route needs a global permission,
+ * a signed-in user without it → 403 / 3000 (the shared `routeSecurity`), and identity's own case,
+ * a logged-out token → 401 / 2001. Resource-level refusals (another user's team or connection) are
+ * the route file's own tests.
  */
 export function describeRouteSecurity(live: () => IdentityHarness, paths: RegExp): void {
   // Public routes are not filtered out: one that matches (a guarded route made public) fails here.
@@ -26,16 +32,18 @@ export function describeRouteSecurity(live: () => IdentityHarness, paths: RegExp
 
   const expectAnswer = async (on: Route[], token: string | undefined, status: number, code: number) => {
     for (const route of on) {
-      const json = route.method === 'get' || route.method === 'delete' ? undefined : {};
-      const res = await live().request(route.method.toUpperCase(), concrete(route), { token, json });
+      const res = await live().request(route.method.toUpperCase(), concrete(route), {
+        token,
+        json: bodyOf(route),
+      });
       expect([label(route), res.status, res.body.code]).toEqual([label(route), status, code]);
     }
   };
 
   describe(`security: ${routes.map(label).join(', ')}`, () => {
-    it('no token → 401 / 2000; a malformed token → 403 / 2003', async () => {
-      await expectAnswer(routes, undefined, 401, 2000);
-      await expectAnswer(routes, 'not-a-jwt', 403, 2003);
+    it('no token → 401 / 2000; a malformed or foreign-signed token → 403 / 2003', async () => {
+      const { answers, expected } = await routeSecurity(live().request, guarded(routes));
+      expect(answers).toEqual(expected);
     });
 
     it('a logged-out token → 401 / 2001', async () => {
@@ -48,7 +56,12 @@ export function describeRouteSecurity(live: () => IdentityHarness, paths: RegExp
     if (withPermission.length > 0) {
       it("a signed-in user without the route's permission → 403 / 3000", async () => {
         const noRights = await createTestUser(live(), { roles: [] });
-        await expectAnswer(withPermission, noRights.token, 403, 3000);
+        const { answers, expected } = await routeSecurity(
+          live().request,
+          guarded(withPermission),
+          noRights.token,
+        );
+        expect(answers.noPermission).toEqual(expected.noPermission);
       });
     }
   });
