@@ -1,3 +1,4 @@
+import { MODEL_PROVIDERS, MODEL_TYPES } from '@platform/contracts';
 import * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { createOutgoingTrust, createServiceClient } from '@platform/grpc';
 import { isBusinessError } from '@platform/errors';
@@ -67,8 +68,9 @@ describe('ResolveModelEndpoint', () => {
         base_url: `${ORIGIN}/v1`,
         api_key: 'sk-secret-1',
         upstream_model: 'up-1',
-        provider: 'custom',
-        model_type: 'chat',
+        // The contract carries the closed sets as enums (issue 25).
+        provider: MODEL_PROVIDERS.toProto('custom'),
+        model_type: MODEL_TYPES.toProto('chat'),
       });
       expect(await client.call('resolveModelEndpoint', { model_id: keyless })).toMatchObject({
         base_url: 'https://api.openai.com/v1',

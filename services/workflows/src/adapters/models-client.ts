@@ -1,3 +1,4 @@
+import { MODEL_PROVIDERS, MODEL_TYPES } from '@platform/contracts';
 import * as grantsV1 from '@platform/contracts/platform/models/v1/grants';
 import * as modelsV1 from '@platform/contracts/platform/models/v1/models';
 import { createServiceClient, type CallCredentials } from '@platform/grpc';
@@ -35,8 +36,9 @@ export function modelsGateway(
         baseUrl: endpoint.base_url,
         apiKey: endpoint.api_key === '' ? null : endpoint.api_key,
         upstreamModel: endpoint.upstream_model,
-        provider: endpoint.provider,
-        modelType: endpoint.model_type,
+        // Names, as the engine keys its adapters; one this build does not know finds no adapter.
+        provider: MODEL_PROVIDERS.fromProto(endpoint.provider) ?? '',
+        modelType: MODEL_TYPES.fromProto(endpoint.model_type) ?? '',
       };
     },
     async recordUsage({ teamId, modelId, tokens, requests, idempotencyKey }) {

@@ -3,6 +3,7 @@ import { BusinessError, ErrorCode, isUuid } from '@platform/errors';
 import { findModelById } from '../../data/models-repo.js';
 import type { ModelsDependencies } from '../../deps.js';
 import { resolveBaseUrl } from '../catalog/endpoints.js';
+import { modelTypeValue, providerValue } from '../catalog/wire-values.js';
 import { assertEndpointAllowed } from './model-outbound.js';
 
 export type ResolveEndpointDeps = Pick<ModelsDependencies, 'pool' | 'secrets' | 'allowlist'>;
@@ -40,7 +41,7 @@ export async function resolveModelEndpoint(
     base_url: baseUrl,
     api_key: apiKey,
     upstream_model: model.model_id,
-    provider: model.provider,
-    model_type: model.model_type,
+    provider: providerValue(model.provider),
+    model_type: modelTypeValue(model.model_type),
   };
 }
