@@ -1,9 +1,10 @@
 """The accounts scripts/fuzz-live-state.mjs signed up, one per use, as the hooks drive them."""
 
+import functools
 import time
 
 from . import totp
-from .gateway import api, api_data, live_state
+from .gateway import api_data, live_state
 
 
 class Account:
@@ -67,13 +68,15 @@ class Account:
         return self.backup_codes.pop()
 
 
-_accounts = {}
+@functools.cache
+def sidecar_state():
+    """What the sidecar set up for this pass (accounts, SSO provider, origin); it does not change."""
+    return live_state("/state")
 
 
+@functools.cache
 def account(role):
     """The account of a role scripts/fuzz-live-state.mjs signed up (`login`, `totp_enable`, `operator` …)."""
-    if not _accounts:
-        for name, fields in live_state("/state")["accounts"].items():
-            _accounts[name] = Account(fields["id"], fields["username"], fields["email"], fields["password"])
-    return _accounts[role]
+    fields = sidecar_state()["accounts"][role]
+    return Account(fields["id"], fields["username"], fields["email"], fields["password"])
 
