@@ -185,7 +185,9 @@ async function stop() {
   // 404: the superuser pass fuzzed DELETE /admin/sso/providers/{id} with this id and took it already.
   await call('DELETE', `/admin/sso/providers/${ssoProvider.id}`, { token: operatorToken }).catch((error) => {
     if (!/: 404 /.test(error.message)) {
-      process.stderr.write(`fuzz-live-state: SSO provider ${ssoProvider.name} not removed: ${error.message}\n`);
+      process.stderr.write(
+        `fuzz-live-state: SSO provider ${ssoProvider.name} not removed: ${error.message}\n`,
+      );
     }
   });
   server.close();
